@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import LatchkeyCore
+import LatchkeyServer
+import Logging
+
+/// `latchkey serve`: runs the server until SIGINT or SIGTERM.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the auth server.")
+
+    @Option(help: "Address to listen on (LATCHKEY_HOST).") var host: String?
+    @Option(help: "Port to listen on (PORT).") var port: Int?
+    @OptionGroup var data: DataOptions
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel: String = "info"
+
+    func run() async throws {
+        var overrides = data.overrides
+        overrides["host"] = host
+        overrides["port"] = port.map(String.init)
+        let configuration: ServerConfiguration
+        do {
+            configuration = try ServerConfiguration.load(environment: ProcessInfo.processInfo.environment, overrides: overrides)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        var logger = Logger(label: "latchkey")
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        let app = try await buildApplication(configuration: configuration, logger: logger)
+        print(
+            """
+            Latchkey \(LatchkeyVersion.current) listening on http://\(configuration.host):\(configuration.port)
+              store:   SQLite at \(configuration.databasePath)
+              keys:    \(app.service.issuer.algorithm) signing key in \(configuration.dataDirectory)
+              email:   no mail transport configured: messages go to the dev mailbox
+                       read it with `latchkey mailbox` or http://\(configuration.host):\(configuration.port)/_dev/mailbox
+            """)
+        do {
+            try await app.application.runService()
+        } catch {
+            try? await app.shutdown()
+            throw error
+        }
+        try await app.shutdown()
+    }
+}

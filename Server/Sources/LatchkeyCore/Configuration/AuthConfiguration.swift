@@ -1,0 +1,188 @@
+import Foundation
+
+/// Everything the domain needs to know about policy, read once at start.
+///
+/// The server builds this from flags, `LATCHKEY_*` and `GOTRUE_*` variables and defaults
+/// (`docs/configuration.md` lists every key); tests build it directly.
+public struct AuthConfiguration: Sendable {
+    /// The app's URL: the default redirect after a link is followed.
+    public var siteURL: String
+    /// The URL this server is reached at, used to build links in emails.
+    public var externalURL: String
+    /// Redirect targets allowed besides `siteURL`; `*` and `**` globs as GoTrue.
+    public var uriAllowList: [String]
+    /// The application's name, used in messages.
+    public var appName: String
+    /// Whether new users may sign up.
+    public var disableSignup: Bool
+    /// Whether email addresses count as confirmed at sign-up.
+    public var mailerAutoconfirm: Bool
+    /// Whether `GET /verify` shows a confirmation page (scanner-safe) instead of redirecting at once.
+    public var linkConfirmationPage: Bool
+
+    public var jwt: JWTSettings
+    public var otp: OTPSettings
+    public var password: PasswordSettings
+    public var sessions: SessionSettings
+    public var rateLimits: RateLimitSettings
+
+    public init(
+        siteURL: String = "http://localhost:3000", externalURL: String = "http://127.0.0.1:9999",
+        uriAllowList: [String] = [], appName: String = "Latchkey", disableSignup: Bool = false,
+        mailerAutoconfirm: Bool = false, linkConfirmationPage: Bool = true, jwt: JWTSettings = .init(),
+        otp: OTPSettings = .init(), password: PasswordSettings = .init(), sessions: SessionSettings = .init(),
+        rateLimits: RateLimitSettings = .init()
+    ) {
+        self.siteURL = siteURL
+        self.externalURL = externalURL
+        self.uriAllowList = uriAllowList
+        self.appName = appName
+        self.disableSignup = disableSignup
+        self.mailerAutoconfirm = mailerAutoconfirm
+        self.linkConfirmationPage = linkConfirmationPage
+        self.jwt = jwt
+        self.otp = otp
+        self.password = password
+        self.sessions = sessions
+        self.rateLimits = rateLimits
+    }
+}
+
+/// Access-token settings.
+public struct JWTSettings: Sendable {
+    /// Lifetime of an access token in seconds (`GOTRUE_JWT_EXP`).
+    public var expiry: Int
+    /// The `aud` claim (`GOTRUE_JWT_AUD`).
+    public var audience: String
+    /// The `iss` claim (`GOTRUE_JWT_ISSUER`); empty means the external URL.
+    public var issuer: String
+    /// Roles that make a token an admin token (`GOTRUE_JWT_ADMIN_ROLES`).
+    public var adminRoles: [String]
+
+    public init(
+        expiry: Int = 3600, audience: String = "authenticated", issuer: String = "",
+        adminRoles: [String] = ["service_role", "supabase_admin"]
+    ) {
+        self.expiry = expiry
+        self.audience = audience
+        self.issuer = issuer
+        self.adminRoles = adminRoles
+    }
+}
+
+/// One-time code settings.
+public struct OTPSettings: Sendable {
+    /// Seconds a code or link stays valid (`GOTRUE_MAILER_OTP_EXP`).
+    public var expiry: Int
+    /// Digits in a code, 6 to 10 (`GOTRUE_MAILER_OTP_LENGTH`).
+    public var length: Int
+    /// Wrong submissions a code survives before it is void.
+    public var maxAttempts: Int
+    /// Seconds between two messages to one user (`GOTRUE_SMTP_MAX_FREQUENCY`).
+    public var sendFrequency: Int
+
+    public init(expiry: Int = 600, length: Int = 6, maxAttempts: Int = 5, sendFrequency: Int = 60) {
+        self.expiry = expiry
+        self.length = length
+        self.maxAttempts = maxAttempts
+        self.sendFrequency = sendFrequency
+    }
+}
+
+/// Password policy and hashing cost.
+public struct PasswordSettings: Sendable {
+    /// Fewest characters (`GOTRUE_PASSWORD_MIN_LENGTH`).
+    public var minLength: Int
+    /// Most UTF-8 bytes, checked before any hashing.
+    public var maxBytes: Int
+    /// Refuse passwords on the common-password list.
+    public var blockCommon: Bool
+    /// scrypt cost as log2(N) (17 is OWASP's N=2^17).
+    public var scryptLogN: Int
+    /// scrypt block size r.
+    public var scryptR: Int
+    /// scrypt parallelism p.
+    public var scryptP: Int
+    /// Whether `PUT /user` needs `current_password` to change an existing password.
+    public var requireCurrentPassword: Bool
+
+    public init(
+        minLength: Int = 15, maxBytes: Int = 1024, blockCommon: Bool = true, scryptLogN: Int = 17,
+        scryptR: Int = 8, scryptP: Int = 1, requireCurrentPassword: Bool = false
+    ) {
+        self.minLength = minLength
+        self.maxBytes = maxBytes
+        self.blockCommon = blockCommon
+        self.scryptLogN = scryptLogN
+        self.scryptR = scryptR
+        self.scryptP = scryptP
+        self.requireCurrentPassword = requireCurrentPassword
+    }
+}
+
+/// Session lifetime and refresh-token rotation.
+public struct SessionSettings: Sendable {
+    /// Seconds in which a rotated refresh token still returns the same successor
+    /// (`GOTRUE_SECURITY_REFRESH_TOKEN_REUSE_INTERVAL`).
+    public var refreshReuseInterval: Int
+    /// Longest life of a session in seconds; 0 means no limit (`GOTRUE_SESSIONS_TIMEBOX`).
+    public var timebox: Int
+    /// Seconds without a refresh after which a session ends; 0 means never
+    /// (`GOTRUE_SESSIONS_INACTIVITY_TIMEOUT`).
+    public var inactivityTimeout: Int
+
+    public init(refreshReuseInterval: Int = 10, timebox: Int = 0, inactivityTimeout: Int = 0) {
+        self.refreshReuseInterval = refreshReuseInterval
+        self.timebox = timebox
+        self.inactivityTimeout = inactivityTimeout
+    }
+}
+
+/// A limit of `count` events per `period` seconds.
+public struct RateLimit: Sendable, Equatable {
+    public var count: Int
+    public var period: Int
+
+    public init(count: Int, period: Int) {
+        self.count = count
+        self.period = period
+    }
+}
+
+/// Rate limits, all kept in the database so that they hold across instances.
+public struct RateLimitSettings: Sendable {
+    /// `/token` requests per client IP (`GOTRUE_RATE_LIMIT_TOKEN_REFRESH`, per 5 minutes).
+    public var tokenPerIP: RateLimit
+    /// `/verify` requests per client IP (`GOTRUE_RATE_LIMIT_VERIFY`, per 5 minutes).
+    public var verifyPerIP: RateLimit
+    /// `/signup`, `/otp`, `/resend`, `PUT /user` per client IP (`GOTRUE_RATE_LIMIT_OTP`, per 5 minutes).
+    public var otpPerIP: RateLimit
+    /// Emails sent in total (`GOTRUE_RATE_LIMIT_EMAIL_SENT`, per hour).
+    public var emailSent: RateLimit
+    /// Emails sent to one address (`LATCHKEY_RATE_LIMIT_EMAIL_PER_ADDRESS`, per hour).
+    public var emailPerAddress: RateLimit
+    /// Failed password sign-ins per account (`LATCHKEY_RATE_LIMIT_SIGNIN_FAILURES`, per 15 minutes).
+    public var signInFailuresPerAccount: RateLimit
+
+    public init(
+        tokenPerIP: RateLimit = .init(count: 150, period: 300), verifyPerIP: RateLimit = .init(count: 30, period: 300),
+        otpPerIP: RateLimit = .init(count: 30, period: 300), emailSent: RateLimit = .init(count: 1000, period: 3600),
+        emailPerAddress: RateLimit = .init(count: 10, period: 3600),
+        signInFailuresPerAccount: RateLimit = .init(count: 10, period: 900)
+    ) {
+        self.tokenPerIP = tokenPerIP
+        self.verifyPerIP = verifyPerIP
+        self.otpPerIP = otpPerIP
+        self.emailSent = emailSent
+        self.emailPerAddress = emailPerAddress
+        self.signInFailuresPerAccount = signInFailuresPerAccount
+    }
+
+    /// Limits so high that tests and benchmarks never meet them.
+    public static var unlimited: RateLimitSettings {
+        let huge = RateLimit(count: 1_000_000_000, period: 60)
+        return .init(
+            tokenPerIP: huge, verifyPerIP: huge, otpPerIP: huge, emailSent: huge, emailPerAddress: huge,
+            signInFailuresPerAccount: huge)
+    }
+}

@@ -1,0 +1,51 @@
+import Crypto
+import Foundation
+
+/// How one-time codes and link secrets are made and stored.
+///
+/// A code is hashed together with the user's id and kind, so that equal codes of different users
+/// differ at rest; a link secret is 32 random bytes, sent base64url-encoded and stored as its
+/// SHA-256. Comparison goes through `SHA256.Digest`, whose equality is constant-time.
+public enum OneTimeSecrets {
+    /// A new link secret, as sent in links and accepted as `token_hash`.
+    public static func newLinkSecret() -> String { Base64URL.encode(SecureRandom.bytes(32)) }
+
+    /// The stored form of a link secret.
+    public static func linkHash(_ secret: String) -> String {
+        SHA256.hash(data: Array(secret.utf8)).hexString
+    }
+
+    /// The stored form of a code for one user.
+    public static func codeHash(_ code: String, userID: UUID) -> String {
+        codeDigest(code, userID: userID).hexString
+    }
+
+    /// Whether `code` is the code whose stored form is `storedHash`, in constant time.
+    public static func codeMatches(_ code: String, userID: UUID, storedHash: String) -> Bool {
+        let candidate = Array(codeDigest(code, userID: userID))
+        guard let stored = hexBytes(storedHash), stored.count == candidate.count else { return false }
+        var difference: UInt8 = 0
+        for index in 0..<candidate.count { difference |= candidate[index] ^ stored[index] }
+        return difference == 0
+    }
+
+    private static func codeDigest(_ code: String, userID: UUID) -> SHA256.Digest {
+        SHA256.hash(data: Array("latchkey-otp:\(userID.uuidString.lowercased()):\(code)".utf8))
+    }
+
+    private static func hexBytes(_ hex: String) -> [UInt8]? {
+        let utf8 = Array(hex.utf8)
+        guard utf8.count % 2 == 0 else { return nil }
+        var result: [UInt8] = []
+        result.reserveCapacity(utf8.count / 2)
+        var index = 0
+        while index < utf8.count {
+            guard let byte = UInt8(String(decoding: utf8[index..<index + 2], as: UTF8.self), radix: 16) else {
+                return nil
+            }
+            result.append(byte)
+            index += 2
+        }
+        return result
+    }
+}

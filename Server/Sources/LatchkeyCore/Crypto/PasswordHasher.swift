@@ -1,0 +1,9 @@
+/// Hashes and verifies passwords. Implementations do the work off the caller's thread.
+public protocol PasswordHasher: Sendable {
+    /// A new self-describing hash string for `password`.
+    func hash(_ password: String) async throws -> String
+    /// Whether `password` matches `hash`. An unknown hash format is `false`, never an error.
+    func verify(_ password: String, against hash: String) async throws -> Bool
+    /// Whether `hash` was made with weaker settings than the current ones.
+    func needsRehash(_ hash: String) -> Bool
+}

@@ -1,0 +1,14 @@
+/// Secrets from the system's cryptographically secure generator.
+public enum SecureRandom {
+    /// `count` random bytes.
+    public static func bytes(_ count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    }
+
+    /// A numeric code of `length` uniformly random digits (leading zeros kept).
+    public static func digits(_ length: Int) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<length).map { _ in Character(String(Int.random(in: 0...9, using: &generator))) })
+    }
+}

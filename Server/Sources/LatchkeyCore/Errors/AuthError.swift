@@ -1,0 +1,80 @@
+import LatchkeyAPI
+
+/// An error the domain reports to a caller: a stable code, a message safe to show, and what the
+/// HTTP layer needs to answer it (the mapping to a status lives there).
+public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The wire code, e.g. `invalid_credentials`.
+    public var code: ErrorCode
+    /// A message that is safe to send to the client.
+    public var message: String
+    /// Reasons a password was refused, for `weak_password`.
+    public var weakPasswordReasons: [WeakPassword.Reason]?
+    /// Seconds the client should wait, for rate limits.
+    public var retryAfter: Int?
+    /// Set for the OAuth-style `/token` errors: the `error` member of the body.
+    public var oauthError: String?
+
+    public init(
+        _ code: ErrorCode, _ message: String, weakPasswordReasons: [WeakPassword.Reason]? = nil, retryAfter: Int? = nil,
+        oauthError: String? = nil
+    ) {
+        self.code = code
+        self.message = message
+        self.weakPasswordReasons = weakPasswordReasons
+        self.retryAfter = retryAfter
+        self.oauthError = oauthError
+    }
+
+    public var description: String { "\(code): \(message)" }
+}
+
+extension AuthError {
+    public static let invalidCredentials = AuthError(.invalidCredentials, "Invalid login credentials")
+    public static let emailNotConfirmed = AuthError(.emailNotConfirmed, "Email not confirmed")
+    public static let userAlreadyExists = AuthError(.userAlreadyExists, "User already registered")
+    public static let otpInvalid = AuthError(.otpExpired, "Token has expired or is invalid")
+    public static let linkInvalid = AuthError(.otpExpired, "Email link is invalid or has expired")
+    public static let signupDisabled = AuthError(.signupDisabled, "Signups not allowed for this instance")
+    public static let otpSignupDisabled = AuthError(.otpDisabled, "Signups not allowed for otp")
+    public static let userBanned = AuthError(.userBanned, "User is banned")
+    public static let refreshTokenNotFound = AuthError(.refreshTokenNotFound, "Invalid Refresh Token: Refresh Token Not Found")
+    public static let refreshTokenAlreadyUsed = AuthError(.refreshTokenAlreadyUsed, "Invalid Refresh Token: Already Used")
+    public static let sessionExpired = AuthError(.sessionExpired, "Invalid Refresh Token: Session Expired")
+    public static let sessionNotFound = AuthError(.sessionNotFound, "Session from session_id claim in JWT does not exist")
+    public static let userNotFound = AuthError(.userNotFound, "User from sub claim in JWT does not exist")
+    public static let noAuthorization = AuthError(.noAuthorization, "This endpoint requires a valid Bearer token")
+    public static let samePassword = AuthError(.samePassword, "New password should be different from the old password.")
+    public static let notAdmin = AuthError(.notAdmin, "User not allowed")
+    public static let emailRequired = AuthError(.validationFailed, "An email address is required")
+    public static let requestRateLimit = AuthError(.overRequestRateLimit, "Request rate limit reached")
+
+    /// A request that failed validation.
+    public static func validation(_ message: String) -> AuthError { AuthError(.validationFailed, message) }
+
+    /// An invalid bearer token.
+    public static func badJWT(_ detail: String) -> AuthError {
+        AuthError(.badJWT, "invalid JWT: unable to parse or verify signature, \(detail)")
+    }
+
+    /// A rate limit hit, with the seconds to wait.
+    public static func rateLimited(retryAfter: Int) -> AuthError {
+        AuthError(.overRequestRateLimit, "Request rate limit reached", retryAfter: max(1, retryAfter))
+    }
+
+    /// Too many emails to one address or in total.
+    public static func emailRateLimited(retryAfter: Int) -> AuthError {
+        AuthError(.overEmailSendRateLimit, "email rate limit exceeded", retryAfter: max(1, retryAfter))
+    }
+
+    /// A resend asked for before the cooldown ran out.
+    public static func sendCooldown(seconds: Int) -> AuthError {
+        AuthError(
+            .overEmailSendRateLimit, "For security purposes, you can only request this after \(seconds) seconds.",
+            retryAfter: max(1, seconds))
+    }
+
+    /// An OAuth-style `invalid_request` error on `/token`.
+    public static func oauthInvalidRequest(_ description: String) -> AuthError {
+        AuthError(.validationFailed, description, oauthError: "invalid_request")
+    }
+}

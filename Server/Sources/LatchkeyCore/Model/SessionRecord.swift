@@ -1,0 +1,64 @@
+import Foundation
+
+/// One entry of a session's `amr` claim: how and when the user proved who they are.
+public struct AuthenticationMethod: Codable, Sendable, Equatable {
+    public var method: String
+    public var timestamp: Int
+
+    public init(method: String, timestamp: Int) {
+        self.method = method
+        self.timestamp = timestamp
+    }
+}
+
+/// A signed-in session and the state of its refresh-token chain.
+///
+/// Refresh tokens are not stored: the current one is derived from `refreshCounter` and a key
+/// made from the server secret and `refreshSalt` (see ``RefreshTokenCodec``).
+public struct SessionRecord: Sendable, Equatable {
+    public var id: UUID
+    public var userID: UUID
+    public var aal: String
+    public var amr: [AuthenticationMethod]
+    /// The counter of the refresh token currently valid.
+    public var refreshCounter: Int64
+    /// Random bytes that, with the server secret, key this session's refresh tokens.
+    public var refreshSalt: [UInt8]
+    /// When the counter last moved.
+    public var refreshedAt: Date?
+    public var userAgent: String?
+    public var ip: String?
+    public var createdAt: Date
+    public var updatedAt: Date
+
+    public init(
+        id: UUID, userID: UUID, aal: String = "aal1", amr: [AuthenticationMethod], refreshCounter: Int64 = 0,
+        refreshSalt: [UInt8], refreshedAt: Date? = nil, userAgent: String? = nil, ip: String? = nil, createdAt: Date,
+        updatedAt: Date
+    ) {
+        self.id = id
+        self.userID = userID
+        self.aal = aal
+        self.amr = amr
+        self.refreshCounter = refreshCounter
+        self.refreshSalt = refreshSalt
+        self.refreshedAt = refreshedAt
+        self.userAgent = userAgent
+        self.ip = ip
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+}
+
+/// A message the development mailbox captured.
+public struct StoredEmail: Sendable, Equatable {
+    public var id: UUID
+    public var message: EmailMessage
+    public var createdAt: Date
+
+    public init(id: UUID, message: EmailMessage, createdAt: Date) {
+        self.id = id
+        self.message = message
+        self.createdAt = createdAt
+    }
+}

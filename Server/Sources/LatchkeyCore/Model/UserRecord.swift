@@ -1,0 +1,110 @@
+import Foundation
+import LatchkeyAPI
+
+/// A user as the domain and the stores see it.
+public struct UserRecord: Sendable, Equatable {
+    public var id: UUID
+    public var aud: String
+    public var role: String
+    /// Canonical address (see ``EmailAddress``), or `nil`.
+    public var email: String?
+    public var phone: String?
+    /// A PHC string (`$scrypt$…`) or an imported bcrypt hash; `nil` for password-less users.
+    public var passwordHash: String?
+    public var emailConfirmedAt: Date?
+    public var phoneConfirmedAt: Date?
+    public var confirmationSentAt: Date?
+    public var recoverySentAt: Date?
+    public var lastSignInAt: Date?
+    public var appMetadata: [String: JSONValue]
+    public var userMetadata: [String: JSONValue]
+    public var isAnonymous: Bool
+    public var bannedUntil: Date?
+    public var createdAt: Date
+    public var updatedAt: Date
+
+    public init(
+        id: UUID, aud: String, role: String, email: String?, phone: String? = nil, passwordHash: String?,
+        emailConfirmedAt: Date? = nil, phoneConfirmedAt: Date? = nil, confirmationSentAt: Date? = nil,
+        recoverySentAt: Date? = nil, lastSignInAt: Date? = nil, appMetadata: [String: JSONValue],
+        userMetadata: [String: JSONValue], isAnonymous: Bool = false, bannedUntil: Date? = nil, createdAt: Date,
+        updatedAt: Date
+    ) {
+        self.id = id
+        self.aud = aud
+        self.role = role
+        self.email = email
+        self.phone = phone
+        self.passwordHash = passwordHash
+        self.emailConfirmedAt = emailConfirmedAt
+        self.phoneConfirmedAt = phoneConfirmedAt
+        self.confirmationSentAt = confirmationSentAt
+        self.recoverySentAt = recoverySentAt
+        self.lastSignInAt = lastSignInAt
+        self.appMetadata = appMetadata
+        self.userMetadata = userMetadata
+        self.isAnonymous = isAnonymous
+        self.bannedUntil = bannedUntil
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+
+    /// Whether the user is banned at `now`.
+    public func isBanned(at now: Date) -> Bool {
+        guard let bannedUntil else { return false }
+        return bannedUntil > now
+    }
+
+    /// Whether the email address has been confirmed.
+    public var isEmailConfirmed: Bool { emailConfirmedAt != nil }
+
+    /// The user as the wire protocol shows it.
+    public func wire(identities: [IdentityRecord]) -> User {
+        let confirmed = [emailConfirmedAt, phoneConfirmedAt].compactMap { $0 }.min()
+        return User(
+            id: id, aud: aud, role: role, email: email ?? "", phone: phone ?? "",
+            emailConfirmedAt: emailConfirmedAt, phoneConfirmedAt: phoneConfirmedAt, confirmedAt: confirmed,
+            confirmationSentAt: confirmationSentAt, recoverySentAt: recoverySentAt, lastSignInAt: lastSignInAt,
+            appMetadata: appMetadata, userMetadata: userMetadata,
+            identities: identities.map { $0.wire(emailVerified: isEmailConfirmed) },
+            factors: nil, createdAt: createdAt, updatedAt: updatedAt, bannedUntil: bannedUntil,
+            isAnonymous: isAnonymous)
+    }
+}
+
+/// One way a user signs in: for now the `email` provider.
+public struct IdentityRecord: Sendable, Equatable {
+    public var id: UUID
+    public var userID: UUID
+    public var provider: String
+    public var providerID: String
+    public var identityData: [String: JSONValue]
+    public var email: String?
+    public var lastSignInAt: Date?
+    public var createdAt: Date
+    public var updatedAt: Date
+
+    public init(
+        id: UUID, userID: UUID, provider: String, providerID: String, identityData: [String: JSONValue],
+        email: String?, lastSignInAt: Date? = nil, createdAt: Date, updatedAt: Date
+    ) {
+        self.id = id
+        self.userID = userID
+        self.provider = provider
+        self.providerID = providerID
+        self.identityData = identityData
+        self.email = email
+        self.lastSignInAt = lastSignInAt
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+
+    /// The identity as the wire protocol shows it; `emailVerified` is the user's current state.
+    public func wire(emailVerified: Bool) -> Identity {
+        var identityData = identityData
+        if provider == "email" { identityData["email_verified"] = .bool(emailVerified) }
+        return Identity(
+            identityID: id, id: providerID, userID: userID, identityData: identityData, provider: provider,
+            email: email, lastSignInAt: lastSignInAt, createdAt: createdAt, updatedAt: updatedAt)
+    }
+}

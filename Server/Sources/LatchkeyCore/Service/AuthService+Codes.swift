@@ -1,0 +1,126 @@
+import Foundation
+import LatchkeyAPI
+
+extension AuthService {
+    /// A freshly made code, its link secret and the record that stores them hashed.
+    struct IssuedCode {
+        var code: String
+        var linkSecret: String
+        var record: OneTimeTokenRecord
+    }
+
+    /// Makes a code of `kind` for `user`, valid for the configured time.
+    func makeCode(for user: UserRecord, kind: OneTimeTokenKind, address: String, redirectTo: String?, now: Date) -> IssuedCode {
+        let code = SecureRandom.digits(configuration.otp.length)
+        let secret = OneTimeSecrets.newLinkSecret()
+        let record = OneTimeTokenRecord(
+            id: UUID(), userID: user.id, kind: kind, relatesTo: address,
+            codeHash: OneTimeSecrets.codeHash(code, userID: user.id), linkHash: OneTimeSecrets.linkHash(secret),
+            redirectTo: redirectTo, createdAt: now, expiresAt: now.addingTimeInterval(Double(configuration.otp.expiry)))
+        return IssuedCode(code: code, linkSecret: secret, record: record)
+    }
+
+    /// The email that carries `issued`.
+    func message(for issued: IssuedCode, redirectTo: String) -> EmailMessage {
+        let minutes = max(1, configuration.otp.expiry / 60)
+        let address = issued.record.relatesTo
+        switch issued.record.kind {
+        case .confirmation:
+            let link = composer.link(secret: issued.linkSecret, type: "signup", redirectTo: redirectTo)
+            return composer.confirmation(to: address, code: issued.code, link: link, validMinutes: minutes)
+        case .magiclink, .recovery:
+            let link = composer.link(secret: issued.linkSecret, type: issued.record.kind.rawValue, redirectTo: redirectTo)
+            return composer.magicLink(to: address, code: issued.code, link: link, validMinutes: minutes)
+        }
+    }
+
+    /// Replaces the user's code of `kind` with a new one and emails it, after the cooldown and
+    /// email limits allow it.
+    func sendCode(to user: UserRecord, kind: OneTimeTokenKind, redirectTo: String?) async throws {
+        guard let address = user.email else { throw AuthError.emailRequired }
+        let now = time.now()
+        try checkCooldown(lastSent: kind == .confirmation ? user.confirmationSentAt : user.recoverySentAt, now: now)
+        try await countEmail(to: address)
+        let resolved = redirects.resolve(redirectTo)
+        let issued = makeCode(for: user, kind: kind, address: address, redirectTo: resolved, now: now)
+        var updated = user
+        if kind == .confirmation { updated.confirmationSentAt = now } else { updated.recoverySentAt = now }
+        updated.updatedAt = now
+        try await store.replaceOneTimeToken(issued.record, user: updated)
+        await deliver(message(for: issued, redirectTo: resolved))
+    }
+
+    /// `POST /otp` with an email: a code (and link) that signs the user in, creating the user
+    /// first when `create_user` allows it.
+    public func sendOTP(_ request: OTPRequest, redirectTo: String?, client: ClientInfo) async throws {
+        try await limiter.hit("ip:otp:\(client.ip)", configuration.rateLimits.otpPerIP)
+        if request.phone != nil, request.email == nil {
+            throw AuthError(.phoneProviderDisabled, "Unsupported phone provider")
+        }
+        let email = try canonicalEmail(request.email)
+        if let user = try await store.user(email: email) {
+            if user.isBanned(at: time.now()) { return }
+            try await sendCode(to: user, kind: user.isEmailConfirmed ? .magiclink : .confirmation, redirectTo: redirectTo)
+            return
+        }
+        guard request.createUser ?? true else { throw AuthError.otpSignupDisabled }
+        guard !configuration.disableSignup else { throw AuthError.signupDisabled }
+        let (user, identity) = newUser(email: email, passwordHash: nil, data: request.data ?? [:], confirmed: false)
+        guard try await insert(user, identity: identity, token: nil) else {
+            // Lost a race with a concurrent sign-up of the same address: send to the winner.
+            if let user = try await store.user(email: email) {
+                try await sendCode(to: user, kind: user.isEmailConfirmed ? .magiclink : .confirmation, redirectTo: redirectTo)
+            }
+            return
+        }
+        try await sendCode(to: user, kind: .confirmation, redirectTo: redirectTo)
+    }
+
+    /// `POST /resend` for `signup`: a new confirmation code for an unconfirmed user. Unknown or
+    /// already confirmed addresses get the same empty answer.
+    public func resend(_ request: ResendRequest, redirectTo: String?, client: ClientInfo) async throws {
+        try await limiter.hit("ip:otp:\(client.ip)", configuration.rateLimits.otpPerIP)
+        guard let type = request.type else {
+            throw AuthError.validation("Missing one of these types: signup, email_change, sms, phone_change")
+        }
+        switch type {
+        case "signup":
+            let email = try canonicalEmail(request.email)
+            guard let user = try await store.user(email: email), !user.isEmailConfirmed else { return }
+            try await sendCode(to: user, kind: .confirmation, redirectTo: redirectTo)
+        case "email_change", "sms", "phone_change":
+            throw AuthError(.validationFailed, "Resend of type \(type) is not available on this server")
+        default:
+            throw AuthError.validation("Missing one of these types: signup, email_change, sms, phone_change")
+        }
+    }
+
+    /// A new user with an email identity, not yet stored.
+    func newUser(email: String, passwordHash: String?, data: [String: JSONValue], confirmed: Bool) -> (UserRecord, IdentityRecord) {
+        let now = time.now()
+        let id = UUID()
+        var metadata = data
+        if confirmed { metadata["email_verified"] = true }
+        let user = UserRecord(
+            id: id, aud: configuration.jwt.audience, role: "authenticated", email: email, passwordHash: passwordHash,
+            emailConfirmedAt: confirmed ? now : nil, appMetadata: ["provider": "email", "providers": ["email"]],
+            userMetadata: metadata, createdAt: now, updatedAt: now)
+        let identity = IdentityRecord(
+            id: UUID(), userID: id, provider: "email", providerID: id.uuidString.lowercased(),
+            identityData: [
+                "sub": .string(id.uuidString.lowercased()), "email": .string(email), "email_verified": .bool(confirmed),
+                "phone_verified": false,
+            ], email: email, createdAt: now, updatedAt: now)
+        return (user, identity)
+    }
+
+    /// Stores a new user; `false` when the address was taken meanwhile.
+    func insert(_ user: UserRecord, identity: IdentityRecord, token: OneTimeTokenRecord?) async throws -> Bool {
+        do {
+            try await store.createUser(user, identity: identity, token: token)
+            return true
+        } catch let error as StoreError where error.isDuplicate {
+            return false
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import LatchkeyAPI
+import Logging
+
+extension AuthService {
+    /// `POST /token?grant_type=password`.
+    ///
+    /// Unknown address, password-less user and wrong password answer alike, after the same
+    /// amount of hashing. Failures count per account; past the limit the account answers 429
+    /// until the window ends, whichever IP the attempts come from.
+    public func signInWithPassword(_ request: PasswordGrantRequest, client: ClientInfo) async throws -> Session {
+        try await limiter.hit("ip:token:\(client.ip)", configuration.rateLimits.tokenPerIP)
+        if request.email == nil, request.phone != nil {
+            throw AuthError(.phoneProviderDisabled, "Unsupported phone provider")
+        }
+        guard let rawEmail = request.email, let password = request.password, !rawEmail.isEmpty, !password.isEmpty else {
+            throw AuthError.invalidCredentials
+        }
+        guard let email = EmailAddress.canonical(rawEmail), !passwordPolicy.isTooLong(password) else {
+            throw AuthError.invalidCredentials
+        }
+        let failureKey = "signin:fail:\(email)"
+        let failureLimit = configuration.rateLimits.signInFailuresPerAccount
+        try await limiter.check(failureKey, failureLimit)
+
+        let user = try await store.user(email: email)
+        let matched = try await hasher.verify(password, against: user?.passwordHash ?? decoyHash)
+        guard let user, user.passwordHash != nil, matched else {
+            try await limiter.record(failureKey, failureLimit)
+            throw AuthError.invalidCredentials
+        }
+        let now = time.now()
+        if !user.isEmailConfirmed, !configuration.mailerAutoconfirm { throw AuthError.emailNotConfirmed }
+        if user.isBanned(at: now) { throw AuthError.userBanned }
+
+        var signedIn = user
+        signedIn.lastSignInAt = now
+        signedIn.updatedAt = now
+        if let hash = user.passwordHash, hasher.needsRehash(hash) {
+            signedIn.passwordHash = try await hasher.hash(password)
+        }
+        let session = newSession(for: signedIn, method: "password", client: client, now: now)
+        try await store.createSession(session, user: signedIn)
+        let weak = passwordPolicy.check(password).map {
+            WeakPassword(message: $0.message, reasons: $0.weakPasswordReasons ?? [])
+        }
+        return try await sessionResponse(user: signedIn, session: session, weakPassword: weak)
+    }
+
+    /// `POST /token?grant_type=refresh_token`.
+    ///
+    /// The token names its session and counter. The current token rotates the session; the one
+    /// before it, presented again within the reuse interval (a retry, or a second tab), gets the
+    /// same successor; anything older, or that one after the interval, is reuse: the session is
+    /// deleted and every token of it stops working.
+    public func refresh(_ request: RefreshTokenGrantRequest, client: ClientInfo) async throws -> Session {
+        try await limiter.hit("ip:token:\(client.ip)", configuration.rateLimits.tokenPerIP)
+        guard let token = request.refreshToken, !token.isEmpty else {
+            throw AuthError.oauthInvalidRequest("refresh_token required")
+        }
+        guard let peeked = refreshCodec.peek(token) else { throw AuthError.refreshTokenNotFound }
+        let now = time.now()
+        let settings = configuration.sessions
+        let codec = refreshCodec
+        let (decision, user) = try await store.refreshSession(id: peeked.sessionID) { session, user in
+            Self.decideRefresh(token: token, session: session, user: user, now: now, settings: settings, codec: codec)
+        }
+        switch decision {
+        case .rotate(let session), .reuse(let session):
+            guard let user else { throw AuthError.refreshTokenNotFound }
+            return try await sessionResponse(user: user, session: session)
+        case .revoke(let error), .reject(let error):
+            if error.code == .refreshTokenAlreadyUsed {
+                logger.warning(
+                    "refresh token reuse detected; session revoked",
+                    metadata: ["session_id": "\(peeked.sessionID)", "ip": "\(client.ip)"])
+            }
+            throw error
+        }
+    }
+
+    /// The refresh rules, as a pure function of the stored session.
+    static func decideRefresh(
+        token: String, session: SessionRecord?, user: UserRecord?, now: Date, settings: SessionSettings,
+        codec: RefreshTokenCodec
+    ) -> RefreshDecision {
+        guard let session, let presented = codec.authenticate(token, salt: session.refreshSalt) else {
+            return .reject(.refreshTokenNotFound)
+        }
+        guard let user else { return .revoke(.refreshTokenNotFound) }
+        if user.isBanned(at: now) { return .reject(.userBanned) }
+        if settings.timebox > 0, now.timeIntervalSince(session.createdAt) > Double(settings.timebox) {
+            return .revoke(.sessionExpired)
+        }
+        let lastActive = session.refreshedAt ?? session.createdAt
+        if settings.inactivityTimeout > 0, now.timeIntervalSince(lastActive) > Double(settings.inactivityTimeout) {
+            return .revoke(.sessionExpired)
+        }
+        let behind = session.refreshCounter - presented.counter
+        if behind < 0 { return .reject(.refreshTokenNotFound) }
+        if behind == 0 {
+            var next = session
+            next.refreshCounter += 1
+            next.refreshedAt = now
+            next.updatedAt = now
+            return .rotate(next)
+        }
+        if behind == 1, let refreshedAt = session.refreshedAt,
+            now.timeIntervalSince(refreshedAt) <= Double(settings.refreshReuseInterval)
+        {
+            return .reuse(session)
+        }
+        return .revoke(.refreshTokenAlreadyUsed)
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import LatchkeyAPI
+
+/// What `POST /signup` answers: a session when no confirmation is needed, else the user.
+public enum SignUpResult: Sendable {
+    case session(Session)
+    case user(User)
+}
+
+extension AuthService {
+    /// `POST /signup` with email and password.
+    ///
+    /// Anti-enumeration as GoTrue: signing up again with a confirmed address answers like a new
+    /// sign-up (a user with a fresh id and no identities) and emails the owner instead; with
+    /// autoconfirm on it answers `user_already_exists`. An unconfirmed address gets a new
+    /// confirmation code; its password is not changed.
+    public func signUp(_ request: SignUpRequest, redirectTo: String?, client: ClientInfo) async throws -> SignUpResult {
+        try await limiter.hit("ip:otp:\(client.ip)", configuration.rateLimits.otpPerIP)
+        guard !configuration.disableSignup else { throw AuthError.signupDisabled }
+        if request.email == nil {
+            if request.phone != nil { throw AuthError(.phoneProviderDisabled, "Phone signups are disabled") }
+            throw AuthError(.anonymousProviderDisabled, "Anonymous sign-ins are disabled")
+        }
+        let email = try canonicalEmail(request.email)
+        guard let password = request.password, !password.isEmpty else {
+            throw AuthError.validation("Signup requires a valid password")
+        }
+        if let refusal = passwordPolicy.check(password) { throw refusal }
+        let data = request.data ?? [:]
+
+        if let existing = try await store.user(email: email) {
+            return try await repeatedSignUp(existing, data: data, redirectTo: redirectTo)
+        }
+
+        let confirmed = configuration.mailerAutoconfirm
+        if !confirmed { try await countEmail(to: email) }
+        let hash = try await hasher.hash(password)
+        let (user, identity) = newUser(email: email, passwordHash: hash, data: data, confirmed: confirmed)
+        let now = time.now()
+
+        if confirmed {
+            guard try await insert(user, identity: identity, token: nil) else { throw AuthError.userAlreadyExists }
+            var signedIn = user
+            signedIn.lastSignInAt = now
+            let session = newSession(for: signedIn, method: "password", client: client, now: now)
+            try await store.createSession(session, user: signedIn)
+            return .session(try await sessionResponse(user: signedIn, session: session))
+        }
+
+        let resolved = redirects.resolve(redirectTo)
+        var pending = user
+        pending.confirmationSentAt = now
+        let issued = makeCode(for: pending, kind: .confirmation, address: email, redirectTo: resolved, now: now)
+        guard try await insert(pending, identity: identity, token: issued.record) else {
+            // A concurrent sign-up with the same address won; answer as for a repeat.
+            guard let winner = try await store.user(email: email) else { throw AuthError.userAlreadyExists }
+            return .user(obfuscated(winner, data: data))
+        }
+        await deliver(message(for: issued, redirectTo: resolved))
+        return .user(pending.wire(identities: [identity]))
+    }
+
+    func repeatedSignUp(_ existing: UserRecord, data: [String: JSONValue], redirectTo: String?) async throws -> SignUpResult {
+        if existing.isEmailConfirmed {
+            if configuration.mailerAutoconfirm { throw AuthError.userAlreadyExists }
+            if let address = existing.email, (try? await countEmail(to: address)) != nil {
+                await deliver(composer.existingAccount(to: address))
+            }
+            return .user(obfuscated(existing, data: data))
+        }
+        try await sendCode(to: existing, kind: .confirmation, redirectTo: redirectTo)
+        guard let refreshed = try await store.user(id: existing.id) else { throw AuthError.userNotFound }
+        return .user(try await wireUser(refreshed))
+    }
+
+    /// GoTrue's `sanitizeUser`: what a repeated sign-up of a confirmed address answers.
+    func obfuscated(_ user: UserRecord, data: [String: JSONValue]) -> User {
+        let now = time.now()
+        return User(
+            id: UUID(), aud: user.aud, role: user.role, email: user.email ?? "", phone: "", confirmationSentAt: now,
+            appMetadata: ["provider": "email", "providers": ["email"]], userMetadata: data, identities: [],
+            createdAt: now, updatedAt: now)
+    }
+}

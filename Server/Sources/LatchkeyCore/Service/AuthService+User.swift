@@ -1,0 +1,110 @@
+import Foundation
+import LatchkeyAPI
+
+/// Which sessions `POST /logout` ends.
+public enum LogoutScope: String, Sendable {
+    /// Every session of the user (the default).
+    case global
+    /// This session only.
+    case local
+    /// Every session but this one.
+    case others
+}
+
+extension AuthService {
+    /// Verifies an `Authorization` header and loads the user and session it names.
+    ///
+    /// Answers as GoTrue: no header is `401 no_authorization`; a token that does not verify is
+    /// `403 bad_jwt`; a signed-out session is `403 session_not_found`.
+    public func authenticate(authorization: String?) async throws -> Principal {
+        guard let authorization, authorization.utf8.count <= 16_384 else { throw AuthError.noAuthorization }
+        let parts = authorization.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer", !parts[1].isEmpty else {
+            throw AuthError.noAuthorization
+        }
+        guard let claims = await issuer.verify(String(parts[1])) else {
+            throw AuthError.badJWT("token is invalid or expired")
+        }
+        let isAdmin = claims.role.map { configuration.jwt.adminRoles.contains($0) } ?? false
+        if !isAdmin, claims.aud != configuration.jwt.audience { throw AuthError.badJWT("unexpected audience") }
+        guard let sub = claims.sub, let userID = UUID(uuidString: sub) else {
+            throw AuthError.badJWT("invalid claim: missing sub claim")
+        }
+        var session: SessionRecord?
+        if let sessionID = claims.sessionID {
+            guard let id = UUID(uuidString: sessionID), let found = try await store.session(id: id), found.userID == userID
+            else { throw AuthError.sessionNotFound }
+            session = found
+        } else if !isAdmin {
+            throw AuthError.badJWT("invalid claim: missing session_id claim")
+        }
+        guard let user = try await store.user(id: userID) else { throw AuthError.userNotFound }
+        if user.isBanned(at: time.now()) { throw AuthError.userBanned }
+        return Principal(claims: claims, user: user, session: session, isAdmin: isAdmin)
+    }
+
+    /// `GET /user`.
+    public func user(for principal: Principal) async throws -> User {
+        try await wireUser(principal.user)
+    }
+
+    /// `PUT /user`: merge metadata (a `null` deletes a key) and change the password. Changing
+    /// the password ends every other session of the user.
+    public func updateUser(_ request: UpdateUserRequest, principal: Principal, client: ClientInfo) async throws -> User {
+        try await limiter.hit("ip:otp:\(client.ip)", configuration.rateLimits.otpPerIP)
+        if request.appMetadata != nil, !principal.isAdmin { throw AuthError.notAdmin }
+        var user = principal.user
+        if let email = request.email, EmailAddress.canonical(email) != user.email {
+            throw AuthError(.featureDisabled, "Changing the email address is not available on this server yet")
+        }
+        if let phone = request.phone, !phone.isEmpty, phone != user.phone {
+            throw AuthError(.phoneProviderDisabled, "Unsupported phone provider")
+        }
+        var passwordChanged = false
+        if let password = request.password {
+            if let refusal = passwordPolicy.check(password) { throw refusal }
+            if let current = user.passwordHash {
+                if configuration.password.requireCurrentPassword {
+                    guard let given = request.currentPassword, !given.isEmpty else {
+                        throw AuthError(.currentPasswordRequired, "Current password required when setting new password.")
+                    }
+                    guard !passwordPolicy.isTooLong(given), try await hasher.verify(given, against: current) else {
+                        throw AuthError(.currentPasswordInvalid, "Current password is incorrect.")
+                    }
+                }
+                if try await hasher.verify(password, against: current) { throw AuthError.samePassword }
+            }
+            user.passwordHash = try await hasher.hash(password)
+            passwordChanged = true
+        }
+        if let data = request.data {
+            for (key, value) in data {
+                if value.isNull { user.userMetadata.removeValue(forKey: key) } else { user.userMetadata[key] = value }
+            }
+        }
+        if let appData = request.appMetadata {
+            for (key, value) in appData {
+                if value.isNull { user.appMetadata.removeValue(forKey: key) } else { user.appMetadata[key] = value }
+            }
+        }
+        user.updatedAt = time.now()
+        if passwordChanged {
+            try await store.updateUser(user, revokingSessionsExcept: principal.session?.id)
+        } else {
+            try await store.updateUser(user)
+        }
+        return try await wireUser(user)
+    }
+
+    /// `POST /logout`.
+    public func logout(principal: Principal, scope: LogoutScope) async throws {
+        switch scope {
+        case .global:
+            try await store.deleteSessions(userID: principal.user.id, except: nil)
+        case .local:
+            if let session = principal.session { try await store.deleteSession(id: session.id) }
+        case .others:
+            try await store.deleteSessions(userID: principal.user.id, except: principal.session?.id)
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import LatchkeyAPI
+import Logging
+
+/// The use cases of the auth server: sign-up, sign-in, codes, sessions and the user.
+///
+/// Knows nothing about HTTP or SQL: it reads and writes through ``AuthStore``, sends mail through
+/// ``Mailer`` and hashes through ``PasswordHasher``.
+public struct AuthService: Sendable {
+    public let configuration: AuthConfiguration
+    public let store: any AuthStore
+    public let mailer: any Mailer
+    public let hasher: any PasswordHasher
+    public let issuer: TokenIssuer
+    public let refreshCodec: RefreshTokenCodec
+    public let time: any TimeSource
+    public let passwordPolicy: PasswordPolicy
+    public let redirects: RedirectPolicy
+    public let composer: EmailComposer
+    public let limiter: RateLimiter
+    public let logger: Logger
+    /// A hash of a random password, verified against when the account does not exist, so that
+    /// unknown and known accounts take the same time.
+    let decoyHash: String
+
+    public init(
+        configuration: AuthConfiguration, store: any AuthStore, mailer: any Mailer, hasher: any PasswordHasher,
+        issuer: TokenIssuer, serverSecret: [UInt8], time: any TimeSource = SystemTimeSource(),
+        blocklist: Set<String> = PasswordPolicy.bundledBlocklist(), logger: Logger = Logger(label: "latchkey"),
+        decoyHash: String
+    ) {
+        self.configuration = configuration
+        self.store = store
+        self.mailer = mailer
+        self.hasher = hasher
+        self.issuer = issuer
+        self.refreshCodec = RefreshTokenCodec(serverSecret: serverSecret)
+        self.time = time
+        self.passwordPolicy = PasswordPolicy(settings: configuration.password, blocklist: blocklist)
+        self.redirects = RedirectPolicy(siteURL: configuration.siteURL, allowList: configuration.uriAllowList)
+        self.composer = EmailComposer(appName: configuration.appName, externalURL: configuration.externalURL)
+        self.limiter = RateLimiter(store: store, time: time)
+        self.logger = logger
+        self.decoyHash = decoyHash
+    }
+
+    /// Builds a service, computing the decoy hash with the configured hasher.
+    public static func make(
+        configuration: AuthConfiguration, store: any AuthStore, mailer: any Mailer, hasher: any PasswordHasher,
+        issuer: TokenIssuer, serverSecret: [UInt8], time: any TimeSource = SystemTimeSource(),
+        logger: Logger = Logger(label: "latchkey")
+    ) async throws -> AuthService {
+        let decoy = try await hasher.hash(Base64URL.encode(SecureRandom.bytes(24)))
+        return AuthService(
+            configuration: configuration, store: store, mailer: mailer, hasher: hasher, issuer: issuer,
+            serverSecret: serverSecret, time: time, logger: logger, decoyHash: decoy)
+    }
+
+    /// `GET /settings`.
+    public var settings: ServerSettings {
+        ServerSettings(
+            external: ["email": true, "phone": false, "anonymous_users": false],
+            disableSignup: configuration.disableSignup, mailerAutoconfirm: configuration.mailerAutoconfirm,
+            phoneAutoconfirm: false, smsProvider: "", samlEnabled: false)
+    }
+
+    // MARK: Shared helpers
+
+    /// The canonical form of a request's address, or a `400 email_address_invalid`.
+    func canonicalEmail(_ raw: String?) throws -> String {
+        guard let raw, !raw.isEmpty else { throw AuthError(.validationFailed, "An email address is required") }
+        guard let email = EmailAddress.canonical(raw) else {
+            throw AuthError(.emailAddressInvalid, "Unable to validate email address: invalid format")
+        }
+        return email
+    }
+
+    /// A new session record for `user`, proved by `method`.
+    func newSession(for user: UserRecord, method: String, client: ClientInfo, now: Date) -> SessionRecord {
+        SessionRecord(
+            id: UUID(), userID: user.id, amr: [AuthenticationMethod(method: method, timestamp: Int(now.timeIntervalSince1970))],
+            refreshSalt: SecureRandom.bytes(32), refreshedAt: nil, userAgent: client.userAgent, ip: client.ip,
+            createdAt: now, updatedAt: now)
+    }
+
+    /// The wire session for a stored session: a new access token and the current refresh token.
+    func sessionResponse(user: UserRecord, session: SessionRecord, weakPassword: WeakPassword? = nil) async throws -> Session {
+        let now = time.now()
+        let expiresAt = Int(now.timeIntervalSince1970) + configuration.jwt.expiry
+        let claims = AccessTokenClaims(
+            iss: configuration.jwt.issuer.isEmpty ? configuration.externalURL : configuration.jwt.issuer,
+            sub: user.id.uuidString.lowercased(), aud: configuration.jwt.audience, exp: expiresAt,
+            iat: Int(now.timeIntervalSince1970), email: user.email ?? "", phone: user.phone ?? "",
+            appMetadata: user.appMetadata, userMetadata: user.userMetadata, role: user.role, aal: session.aal,
+            amr: session.amr, sessionID: session.id.uuidString.lowercased(), isAnonymous: user.isAnonymous)
+        let accessToken = try await issuer.sign(claims)
+        let refreshToken = refreshCodec.encode(
+            sessionID: session.id, counter: session.refreshCounter, salt: session.refreshSalt)
+        let identities = try await store.identities(userID: user.id)
+        return Session(
+            accessToken: accessToken, expiresIn: configuration.jwt.expiry, expiresAt: expiresAt,
+            refreshToken: refreshToken, user: user.wire(identities: identities), weakPassword: weakPassword)
+    }
+
+    /// The wire user with its identities.
+    func wireUser(_ user: UserRecord) async throws -> User {
+        user.wire(identities: try await store.identities(userID: user.id))
+    }
+
+    /// Counts one email to `address` against the per-address and total limits.
+    func countEmail(to address: String) async throws {
+        if configuration.mailerAutoconfirm { return }
+        try await limiter.hit("email:addr:\(address)", configuration.rateLimits.emailPerAddress, error: AuthError.emailRateLimited)
+        try await limiter.hit("email:all", configuration.rateLimits.emailSent, error: AuthError.emailRateLimited)
+    }
+
+    /// Throws the resend cooldown error when the last message went out too recently.
+    func checkCooldown(lastSent: Date?, now: Date) throws {
+        let frequency = configuration.otp.sendFrequency
+        guard frequency > 0, let lastSent else { return }
+        let elapsed = now.timeIntervalSince(lastSent)
+        if elapsed < Double(frequency) {
+            throw AuthError.sendCooldown(seconds: Int((Double(frequency) - elapsed).rounded(.up)))
+        }
+    }
+
+    /// Sends a message, logging (never throwing) a delivery failure: the code is stored and can be
+    /// resent.
+    func deliver(_ message: EmailMessage) async {
+        do {
+            try await mailer.send(message)
+        } catch {
+            logger.error("email delivery failed", metadata: ["error": "\(error)", "subject": "\(message.subject)"])
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+/// Fixed-window counters kept in the store, so that limits hold across restarts and instances.
+public struct RateLimiter: Sendable {
+    let store: any AuthStore
+    let time: any TimeSource
+
+    public init(store: any AuthStore, time: any TimeSource) {
+        self.store = store
+        self.time = time
+    }
+
+    /// Counts one event; throws when it exceeds the limit (the event still counts).
+    public func hit(_ key: String, _ limit: RateLimit, error: (Int) -> AuthError = AuthError.rateLimited) async throws {
+        let window = self.window(limit)
+        let count = try await store.incrementRateLimit(key: key, windowStart: window.start, expiresAt: window.end)
+        if count > limit.count { throw error(window.secondsLeft) }
+    }
+
+    /// Throws when the limit is already reached, without counting.
+    public func check(_ key: String, _ limit: RateLimit, error: (Int) -> AuthError = AuthError.rateLimited) async throws {
+        let window = self.window(limit)
+        let count = try await store.rateLimitCount(key: key, windowStart: window.start)
+        if count >= limit.count { throw error(window.secondsLeft) }
+    }
+
+    /// Counts one event without judging it.
+    public func record(_ key: String, _ limit: RateLimit) async throws {
+        let window = self.window(limit)
+        _ = try await store.incrementRateLimit(key: key, windowStart: window.start, expiresAt: window.end)
+    }
+
+    func window(_ limit: RateLimit) -> (start: Date, end: Date, secondsLeft: Int) {
+        let now = time.now().timeIntervalSince1970
+        let period = Double(max(1, limit.period))
+        let start = (now / period).rounded(.down) * period
+        let end = start + period
+        return (Date(timeIntervalSince1970: start), Date(timeIntervalSince1970: end), Int((end - now).rounded(.up)))
+    }
+}

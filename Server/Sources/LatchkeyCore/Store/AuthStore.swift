@@ -1,0 +1,117 @@
+import Foundation
+
+/// Which one-time token a redemption is about.
+public enum OneTimeTokenSelector: Sendable, Equatable {
+    /// The newest live token of one of these kinds for a user: a code typed by the user.
+    case newest(userID: UUID, kinds: [OneTimeTokenKind])
+    /// The token whose link secret hashes to this value, if it is of one of these kinds.
+    case linkHash(String, kinds: [OneTimeTokenKind])
+}
+
+/// What redeeming a one-time token writes when it succeeds.
+public struct TokenRedemption: Sendable {
+    /// The user as it must be stored afterwards (confirmed, signed in).
+    public var user: UserRecord
+    /// The session to create.
+    public var session: SessionRecord
+
+    public init(user: UserRecord, session: SessionRecord) {
+        self.user = user
+        self.session = session
+    }
+}
+
+/// The result of trying to redeem a one-time token.
+public enum RedemptionOutcome: Sendable {
+    /// The code matched and was consumed; the user and session were stored.
+    case redeemed(UserRecord, SessionRecord)
+    /// No live token matched the selector.
+    case notFound
+    /// The token has expired.
+    case expired
+    /// The token has used up its attempts.
+    case exhausted
+    /// The code did not match; the attempt was counted.
+    case mismatch
+}
+
+/// What to do with a refresh-token presentation, decided by the domain inside the store's
+/// transaction.
+public enum RefreshDecision: Sendable {
+    /// Move the session's counter and store this version of it.
+    case rotate(SessionRecord)
+    /// Answer with the current token again (a retried or concurrent refresh); nothing is written.
+    case reuse(SessionRecord)
+    /// Delete the session (reuse detected, or expired) and answer with this error.
+    case revoke(AuthError)
+    /// Answer with this error and change nothing.
+    case reject(AuthError)
+}
+
+/// Persistence for everything Latchkey remembers. Each method is atomic.
+///
+/// Implementations: `SQLAuthStore` (SQLite now, PostgreSQL next). The contract suite in
+/// `LatchkeyStoreTests` runs against every implementation.
+public protocol AuthStore: Sendable {
+    /// Creates or upgrades the schema.
+    func migrate() async throws
+
+    // MARK: Users
+
+    func user(id: UUID) async throws -> UserRecord?
+    func user(email: String) async throws -> UserRecord?
+    func identities(userID: UUID) async throws -> [IdentityRecord]
+    /// Inserts a user, its identity and, if given, its first one-time token, all or nothing.
+    /// Throws ``StoreError/duplicate(_:)`` when the email is taken.
+    func createUser(_ user: UserRecord, identity: IdentityRecord, token: OneTimeTokenRecord?) async throws
+    /// Replaces a user's stored fields.
+    func updateUser(_ user: UserRecord) async throws
+    /// Stores a user and deletes all of its sessions except `keeping`.
+    func updateUser(_ user: UserRecord, revokingSessionsExcept keeping: UUID?) async throws
+
+    // MARK: One-time tokens
+
+    /// Voids the user's live tokens of the same kind, stores this one and the user (whose
+    /// `*_sent_at` the caller has set), all or nothing.
+    func replaceOneTimeToken(_ token: OneTimeTokenRecord, user: UserRecord) async throws
+    /// Finds the selected token and, in one transaction: refuses it if expired, consumed or out of
+    /// attempts; counts the attempt; asks `matches`; and on a match consumes it, voids the user's
+    /// other tokens and stores what `complete` returns.
+    func redeemOneTimeToken(
+        _ selector: OneTimeTokenSelector, now: Date, maxAttempts: Int,
+        matches: @Sendable (OneTimeTokenRecord) -> Bool,
+        complete: @Sendable (UserRecord, OneTimeTokenRecord) throws -> TokenRedemption
+    ) async throws -> RedemptionOutcome
+
+    // MARK: Sessions
+
+    func session(id: UUID) async throws -> SessionRecord?
+    /// Stores a new session and the signed-in user (last sign-in, upgraded hash), all or nothing.
+    func createSession(_ session: SessionRecord, user: UserRecord) async throws
+    /// Loads the session and its user under a write lock, asks `decide`, and applies the decision.
+    func refreshSession(
+        id: UUID, decide: @Sendable (SessionRecord?, UserRecord?) -> RefreshDecision
+    ) async throws -> (RefreshDecision, UserRecord?)
+    func deleteSession(id: UUID) async throws
+    /// Deletes every session of a user except `keeping`.
+    func deleteSessions(userID: UUID, except keeping: UUID?) async throws
+
+    // MARK: Rate limits
+
+    /// Counts one event for `key` in the window starting at `windowStart` and returns the count
+    /// including it.
+    func incrementRateLimit(key: String, windowStart: Date, expiresAt: Date) async throws -> Int
+    /// The count for `key` in the window starting at `windowStart`.
+    func rateLimitCount(key: String, windowStart: Date) async throws -> Int
+
+    // MARK: Development mailbox
+
+    func appendMailbox(_ message: EmailMessage, at date: Date) async throws
+    /// Messages newest first, optionally only those to one address.
+    func mailbox(to address: String?, limit: Int) async throws -> [StoredEmail]
+
+    // MARK: Maintenance
+
+    /// Deletes expired tokens and rate-limit windows; returns how many rows went.
+    func deleteExpired(now: Date) async throws -> Int
+}

@@ -1,0 +1,87 @@
+import Foundation
+import JWTKit
+import LatchkeyAPI
+
+/// The claims of a Latchkey access token, GoTrue's `AccessTokenClaims`.
+///
+/// Everything is optional when reading, because admin tokens (`role` = `service_role`) may carry
+/// no `sub`, `exp` or `aud`; ``verify(using:)`` checks `exp` and `nbf` whenever they are present.
+public struct AccessTokenClaims: JWTPayload, Equatable {
+    public var iss: String?
+    public var sub: String?
+    public var aud: String?
+    public var exp: Int?
+    public var iat: Int?
+    public var nbf: Int?
+    public var email: String?
+    public var phone: String?
+    public var appMetadata: [String: JSONValue]?
+    public var userMetadata: [String: JSONValue]?
+    public var role: String?
+    public var aal: String?
+    public var amr: [AuthenticationMethod]?
+    public var sessionID: String?
+    public var isAnonymous: Bool?
+
+    public init(
+        iss: String? = nil, sub: String? = nil, aud: String? = nil, exp: Int? = nil, iat: Int? = nil,
+        email: String? = nil, phone: String? = nil, appMetadata: [String: JSONValue]? = nil,
+        userMetadata: [String: JSONValue]? = nil, role: String? = nil, aal: String? = nil,
+        amr: [AuthenticationMethod]? = nil, sessionID: String? = nil, isAnonymous: Bool? = nil
+    ) {
+        self.iss = iss
+        self.sub = sub
+        self.aud = aud
+        self.exp = exp
+        self.iat = iat
+        self.email = email
+        self.phone = phone
+        self.appMetadata = appMetadata
+        self.userMetadata = userMetadata
+        self.role = role
+        self.aal = aal
+        self.amr = amr
+        self.sessionID = sessionID
+        self.isAnonymous = isAnonymous
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case iss, sub, aud, exp, iat, nbf, email, phone, role, aal, amr
+        case appMetadata = "app_metadata"
+        case userMetadata = "user_metadata"
+        case sessionID = "session_id"
+        case isAnonymous = "is_anonymous"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        iss = try c.decodeIfPresent(String.self, forKey: .iss)
+        sub = try c.decodeIfPresent(String.self, forKey: .sub)
+        // `aud` may be a string or a list of strings; keep the first.
+        if let single = try? c.decodeIfPresent(String.self, forKey: .aud) {
+            aud = single
+        } else {
+            aud = try c.decodeIfPresent([String].self, forKey: .aud)?.first
+        }
+        exp = try c.decodeIfPresent(Double.self, forKey: .exp).map { Int($0) }
+        iat = try c.decodeIfPresent(Double.self, forKey: .iat).map { Int($0) }
+        nbf = try c.decodeIfPresent(Double.self, forKey: .nbf).map { Int($0) }
+        email = try c.decodeIfPresent(String.self, forKey: .email)
+        phone = try c.decodeIfPresent(String.self, forKey: .phone)
+        appMetadata = try c.decodeIfPresent([String: JSONValue].self, forKey: .appMetadata)
+        userMetadata = try c.decodeIfPresent([String: JSONValue].self, forKey: .userMetadata)
+        role = try c.decodeIfPresent(String.self, forKey: .role)
+        aal = try c.decodeIfPresent(String.self, forKey: .aal)
+        amr = try? c.decodeIfPresent([AuthenticationMethod].self, forKey: .amr)
+        sessionID = try c.decodeIfPresent(String.self, forKey: .sessionID)
+        isAnonymous = try c.decodeIfPresent(Bool.self, forKey: .isAnonymous)
+    }
+
+    public func verify(using algorithm: some JWTAlgorithm) async throws {
+        let now = Int(Date().timeIntervalSince1970)
+        if let exp, exp <= now { throw JWTError.claimVerificationFailure(failedClaim: nil, reason: "expired") }
+        if let nbf, nbf > now + 30 {
+            throw JWTError.claimVerificationFailure(failedClaim: nil, reason: "not yet valid")
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LatchkeyAPI
+import LatchkeyCore
+import LatchkeyStore
+import Logging
+import NIOPosix
+
+/// What `buildApplication` assembled, for the CLI and tests.
+public struct LatchkeyApp: Sendable {
+    public let application: Application<RouterResponder<APIRequestContext>>
+    public let service: AuthService
+    public let store: SQLAuthStore
+    public let routes: RouteCatalog
+    /// Shuts down what the application does not own (the database, the hashing threads).
+    public let shutdown: @Sendable () async throws -> Void
+}
+
+/// The composition root: the CLI's `serve` and every test build the server here.
+///
+/// - Parameters:
+///   - time: the clock; tests pass a manual one.
+public func buildApplication(
+    configuration: ServerConfiguration, time: any TimeSource = SystemTimeSource(), logger: Logger = Logger(label: "latchkey")
+) async throws -> LatchkeyApp {
+    let database = try await SQLiteDatabase.open(path: configuration.databasePath, logger: logger)
+    let store = SQLAuthStore(database: database)
+    try await store.migrate()
+
+    let folder = DataFolder(path: configuration.dataDirectory)
+    let key = try folder.signingKey()
+    let issuer = try await TokenIssuer.make(
+        from: TokenKeyMaterial(
+            jwks: configuration.jwtKeys, hmacSecret: configuration.jwtSecret, generatedES256PEM: key.pem, generatedKID: key.kid))
+    let pool = NIOThreadPool(numberOfThreads: max(1, configuration.hashingThreads))
+    pool.start()
+    let hasher = ScryptPasswordHasher(
+        logN: configuration.auth.password.scryptLogN, r: configuration.auth.password.scryptR,
+        p: configuration.auth.password.scryptP, pool: pool)
+    let mailer = DevMailbox(store: store, time: time)
+    let service = try await AuthService.make(
+        configuration: configuration.auth, store: store, mailer: mailer, hasher: hasher, issuer: issuer,
+        serverSecret: try folder.serverSecret(), time: time, logger: logger)
+
+    let openAPI =
+        Bundle.module.url(forResource: "openapi", withExtension: "json", subdirectory: "Resources")
+        .flatMap { try? Data(contentsOf: $0) } ?? Data("{}".utf8)
+
+    let router = Router(context: APIRequestContext.self)
+    router.add(middleware: ErrorMiddleware())
+    router.add(
+        middleware: CORSMiddleware(
+            allowOrigin: .originBased,
+            allowHeaders: [
+                .accept, .authorization, .contentType, .init("X-Client-IP")!, .init("X-Client-Info")!, .init("X-JWT-AUD")!,
+                .init("x-use-cookie")!, .init("X-Supabase-Api-Version")!, .init("apikey")!,
+            ],
+            allowMethods: [.get, .post, .put, .delete, .options],
+            exposedHeaders: ["X-Total-Count", "Link", "X-Supabase-Api-Version"]))
+    var routes = RouteRegistrar(router: router)
+    MetaController(service: service, openAPI: openAPI).register(&routes)
+    AuthController(
+        service: service, trustedIPHeader: configuration.trustedIPHeader.flatMap { HTTPField.Name($0) }
+    ).register(&routes)
+    DevMailboxController(store: store).register(&routes)
+
+    var application = Application(
+        router: router,
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Latchkey"),
+        services: [CleanupService(store: store, time: time, interval: .seconds(300), logger: logger)],
+        logger: logger)
+    application.beforeServerStarts {}
+    let shutdown: @Sendable () async throws -> Void = {
+        try await database.close()
+        try await pool.shutdownGracefully()
+    }
+    return LatchkeyApp(application: application, service: service, store: store, routes: routes.catalog, shutdown: shutdown)
+}

@@ -1,0 +1,41 @@
+import Foundation
+import LatchkeyAPI
+import LatchkeyCore
+
+/// The secrets a server generates on first start and keeps in its data folder, readable only by
+/// its owner: the ES256 signing key and the server secret that keys refresh tokens.
+public struct DataFolder: Sendable {
+    public let path: String
+
+    public init(path: String) { self.path = path }
+
+    /// The signing key's PEM and id, generated if missing.
+    public func signingKey() throws -> (pem: String, kid: String) {
+        let pem = try loadOrCreate("signing-key.pem") { Data(TokenIssuer.generateES256PEM().utf8) }
+        let text = String(decoding: pem, as: UTF8.self)
+        // The key id is a digest of the key, stable across restarts.
+        let kid = String(OneTimeSecrets.linkHash(text).prefix(16))
+        return (text, kid)
+    }
+
+    /// 32 random bytes, generated if missing.
+    public func serverSecret() throws -> [UInt8] {
+        let data = try loadOrCreate("server-secret") { Data(Base64URL.encode(SecureRandom.bytes(32)).utf8) }
+        guard let bytes = Base64URL.decode(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)),
+            bytes.count >= 32
+        else { throw ConfigurationError("\(path)/server-secret is damaged") }
+        return bytes
+    }
+
+    func loadOrCreate(_ name: String, make: () -> Data) throws -> Data {
+        let manager = FileManager.default
+        try manager.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let file = (path as NSString).appendingPathComponent(name)
+        if let existing = manager.contents(atPath: file), !existing.isEmpty { return existing }
+        let data = make()
+        guard manager.createFile(atPath: file, contents: data, attributes: [.posixPermissions: 0o600]) else {
+            throw ConfigurationError("cannot write \(file)")
+        }
+        return data
+    }
+}

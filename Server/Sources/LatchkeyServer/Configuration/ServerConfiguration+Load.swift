@@ -1,0 +1,129 @@
+import Foundation
+import LatchkeyAPI
+import LatchkeyCore
+
+extension ServerConfiguration {
+    /// Reads the configuration: `overrides` (flags, by setting key) first, then the environment
+    /// (Latchkey's names before GoTrue's), then the defaults in ``Setting/all``.
+    public static func load(environment: [String: String], overrides: [String: String] = [:]) throws -> ServerConfiguration {
+        let reader = SettingReader(environment: environment, overrides: overrides)
+        let host = reader.string("host") ?? "127.0.0.1"
+        let port = try reader.int("port") ?? 9999
+        guard (0...65535).contains(port) else { throw ConfigurationError("port must be 0–65535, not \(port)") }
+        let dataDirectory = reader.string("data-dir") ?? "./latchkey-data"
+        var databasePath: String?
+        if let database = reader.string("database") {
+            if database.hasPrefix("sqlite://") {
+                databasePath = String(database.dropFirst("sqlite://".count))
+            } else if database.hasPrefix("postgres://") || database.hasPrefix("postgresql://") {
+                throw ConfigurationError("PostgreSQL is not supported by this version; use a SQLite path")
+            } else {
+                databasePath = database
+            }
+        }
+        let externalURL = reader.string("external-url") ?? "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)"
+
+        var jwtKeys: [[String: JSONValue]] = []
+        if let raw = reader.string("jwt-keys") {
+            do {
+                let value = try JSONDecoder().decode(JSONValue.self, from: Data(raw.utf8))
+                switch value {
+                case .array(let items): jwtKeys = items.compactMap(\.objectValue)
+                case .object(let object):
+                    if case .array(let items)? = object["keys"] { jwtKeys = items.compactMap(\.objectValue) } else { jwtKeys = [object] }
+                default: throw ConfigurationError("GOTRUE_JWT_KEYS must be a JSON array of JWKs")
+                }
+            } catch let error as ConfigurationError {
+                throw error
+            } catch {
+                throw ConfigurationError("GOTRUE_JWT_KEYS is not valid JSON")
+            }
+        }
+
+        var otpLength = try reader.int("otp-length") ?? 6
+        if !(6...10).contains(otpLength) { otpLength = 6 }
+        let logN = try reader.int("password-scrypt-log-n") ?? 17
+        guard (1...22).contains(logN) else { throw ConfigurationError("password-scrypt-log-n must be 1–22") }
+
+        let auth = AuthConfiguration(
+            siteURL: reader.string("site-url") ?? "http://localhost:3000", externalURL: externalURL,
+            uriAllowList: reader.list("uri-allow-list"), appName: reader.string("app-name") ?? "Latchkey",
+            disableSignup: try reader.bool("disable-signup") ?? false,
+            mailerAutoconfirm: try reader.bool("mailer-autoconfirm") ?? false,
+            linkConfirmationPage: try reader.bool("link-confirmation-page") ?? true,
+            jwt: JWTSettings(
+                expiry: try reader.int("jwt-exp") ?? 3600, audience: reader.string("jwt-aud") ?? "authenticated",
+                issuer: reader.string("jwt-issuer") ?? "",
+                adminRoles: reader.list("jwt-admin-roles").isEmpty ? ["service_role", "supabase_admin"] : reader.list("jwt-admin-roles")),
+            otp: OTPSettings(
+                expiry: try reader.seconds("otp-exp") ?? 600, length: otpLength,
+                maxAttempts: try reader.int("otp-max-attempts") ?? 5, sendFrequency: try reader.seconds("smtp-max-frequency") ?? 60),
+            password: PasswordSettings(
+                minLength: try reader.int("password-min-length") ?? 15, maxBytes: try reader.int("password-max-bytes") ?? 1024,
+                blockCommon: try reader.bool("password-block-common") ?? true, scryptLogN: logN,
+                requireCurrentPassword: try reader.bool("password-require-current") ?? false),
+            sessions: SessionSettings(
+                refreshReuseInterval: try reader.seconds("refresh-reuse-interval") ?? 10,
+                timebox: try reader.seconds("sessions-timebox") ?? 0,
+                inactivityTimeout: try reader.seconds("sessions-inactivity-timeout") ?? 0),
+            rateLimits: RateLimitSettings(
+                tokenPerIP: .init(count: try reader.int("rate-limit-token") ?? 150, period: 300),
+                verifyPerIP: .init(count: try reader.int("rate-limit-verify") ?? 30, period: 300),
+                otpPerIP: .init(count: try reader.int("rate-limit-otp") ?? 30, period: 300),
+                emailSent: .init(count: try reader.int("rate-limit-email-sent") ?? 1000, period: 3600),
+                emailPerAddress: .init(count: try reader.int("rate-limit-email-per-address") ?? 10, period: 3600),
+                signInFailuresPerAccount: .init(count: try reader.int("rate-limit-signin-failures") ?? 10, period: 900)))
+
+        return ServerConfiguration(
+            host: host, port: port, dataDirectory: dataDirectory, databasePath: databasePath,
+            trustedIPHeader: reader.string("rate-limit-header"), jwtKeys: jwtKeys, jwtSecret: reader.string("jwt-secret"),
+            auth: auth)
+    }
+}
+
+/// Looks settings up by key in the flags, then the environment.
+struct SettingReader {
+    let environment: [String: String]
+    let overrides: [String: String]
+
+    func string(_ key: String) -> String? {
+        if let value = overrides[key], !value.isEmpty { return value }
+        guard let setting = Setting.all.first(where: { $0.key == key }) else { return nil }
+        for name in setting.environment {
+            if let value = environment[name], !value.isEmpty { return value }
+        }
+        return nil
+    }
+
+    func int(_ key: String) throws -> Int? {
+        guard let text = string(key) else { return nil }
+        guard let value = Int(text.trimmingCharacters(in: .whitespaces)), value >= 0 else {
+            throw ConfigurationError("\(key) must be a whole number ≥ 0, not '\(text)'")
+        }
+        return value
+    }
+
+    /// Seconds, as a number or a Go-style duration (`90s`, `5m`, `1h`).
+    func seconds(_ key: String) throws -> Int? {
+        guard let text = string(key)?.trimmingCharacters(in: .whitespaces) else { return nil }
+        if let value = Int(text), value >= 0 { return value }
+        let units: [Character: Int] = ["s": 1, "m": 60, "h": 3600]
+        if let unit = text.last, let factor = units[unit], let value = Int(text.dropLast()), value >= 0 {
+            return value * factor
+        }
+        throw ConfigurationError("\(key) must be seconds or a duration like 60s, not '\(text)'")
+    }
+
+    func bool(_ key: String) throws -> Bool? {
+        guard let text = string(key)?.lowercased() else { return nil }
+        switch text {
+        case "1", "true", "yes", "on": return true
+        case "0", "false", "no", "off": return false
+        default: throw ConfigurationError("\(key) must be true or false, not '\(text)'")
+        }
+    }
+
+    func list(_ key: String) -> [String] {
+        (string(key) ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+}

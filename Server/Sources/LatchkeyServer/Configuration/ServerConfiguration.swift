@@ -1,0 +1,51 @@
+import Foundation
+import LatchkeyAPI
+import LatchkeyCore
+import NIOCore
+
+/// Everything `latchkey serve` needs, read once at start (see ``ServerConfiguration/load(environment:overrides:)``).
+public struct ServerConfiguration: Sendable {
+    public var host: String
+    public var port: Int
+    /// The folder holding the SQLite database and the generated keys.
+    public var dataDirectory: String
+    /// The SQLite file; defaults to `latchkey.sqlite` in the data folder.
+    public var databasePath: String
+    /// A header whose first address is trusted as the client IP (set only behind a proxy).
+    public var trustedIPHeader: String?
+    /// `GOTRUE_JWT_KEYS`, parsed.
+    public var jwtKeys: [[String: JSONValue]]
+    /// `GOTRUE_JWT_SECRET`.
+    public var jwtSecret: String?
+    /// Threads for password hashing.
+    public var hashingThreads: Int
+    /// The domain's policy.
+    public var auth: AuthConfiguration
+
+    public init(
+        host: String = "127.0.0.1", port: Int = 9999, dataDirectory: String = "./latchkey-data", databasePath: String? = nil,
+        trustedIPHeader: String? = nil, jwtKeys: [[String: JSONValue]] = [], jwtSecret: String? = nil,
+        hashingThreads: Int = System.coreCount, auth: AuthConfiguration = AuthConfiguration()
+    ) {
+        self.host = host
+        self.port = port
+        self.dataDirectory = dataDirectory
+        self.databasePath = databasePath ?? (dataDirectory as NSString).appendingPathComponent("latchkey.sqlite")
+        self.trustedIPHeader = trustedIPHeader
+        self.jwtKeys = jwtKeys
+        self.jwtSecret = jwtSecret
+        self.hashingThreads = hashingThreads
+        self.auth = auth
+    }
+}
+
+/// A setting that could not be read.
+public struct ConfigurationError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+extension System {
+    /// Available cores (at least 1).
+    static var coreCountAtLeastOne: Int { max(1, coreCount) }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import LatchkeyAPI
+import LatchkeyCore
+
+/// Every setting `latchkey serve` reads: its environment names (Latchkey's first, then GoTrue's),
+/// default and meaning. `docs/configuration.md` is this table in prose; a test keeps them in step.
+public struct Setting: Sendable {
+    public let key: String
+    public let environment: [String]
+    public let defaultValue: String
+    public let summary: String
+
+    public static let all: [Setting] = [
+        .init(key: "host", environment: ["LATCHKEY_HOST"], defaultValue: "127.0.0.1", summary: "Address to listen on."),
+        .init(key: "port", environment: ["LATCHKEY_PORT", "PORT"], defaultValue: "9999", summary: "Port to listen on."),
+        .init(
+            key: "data-dir", environment: ["LATCHKEY_DATA_DIR"], defaultValue: "./latchkey-data",
+            summary: "Folder for the SQLite database, the generated signing key and the server secret."),
+        .init(
+            key: "database", environment: ["LATCHKEY_DATABASE", "DATABASE_URL"], defaultValue: "<data-dir>/latchkey.sqlite",
+            summary: "SQLite file path, or `sqlite://PATH`."),
+        .init(
+            key: "site-url", environment: ["LATCHKEY_SITE_URL", "GOTRUE_SITE_URL"], defaultValue: "http://localhost:3000",
+            summary: "The app's URL: where links send users by default."),
+        .init(
+            key: "external-url", environment: ["LATCHKEY_EXTERNAL_URL", "API_EXTERNAL_URL"], defaultValue: "http://<host>:<port>",
+            summary: "This server's public URL, used in email links and as the JWT issuer."),
+        .init(
+            key: "uri-allow-list", environment: ["LATCHKEY_URI_ALLOW_LIST", "GOTRUE_URI_ALLOW_LIST"], defaultValue: "",
+            summary: "Comma-separated redirect URLs allowed besides the site URL (`*`, `**` globs)."),
+        .init(key: "app-name", environment: ["LATCHKEY_APP_NAME"], defaultValue: "Latchkey", summary: "Application name used in emails."),
+        .init(
+            key: "jwt-secret", environment: ["LATCHKEY_JWT_SECRET", "GOTRUE_JWT_SECRET"], defaultValue: "",
+            summary:
+                "HS256 secret. When set without a JWK set, tokens are signed with it (GoTrue's default); it also verifies tokens without a known `kid`."
+        ),
+        .init(
+            key: "jwt-keys", environment: ["LATCHKEY_JWT_KEYS", "GOTRUE_JWT_KEYS"], defaultValue: "",
+            summary:
+                "JSON array of JWKs (EC P-256, RSA, OKP Ed25519, oct). The first with `key_ops` containing `sign` (else the first private key) signs; the others verify."
+        ),
+        .init(
+            key: "jwt-exp", environment: ["LATCHKEY_JWT_EXP", "GOTRUE_JWT_EXP"], defaultValue: "3600",
+            summary: "Access-token lifetime in seconds."),
+        .init(
+            key: "jwt-aud", environment: ["LATCHKEY_JWT_AUD", "GOTRUE_JWT_AUD"], defaultValue: "authenticated", summary: "The `aud` claim."),
+        .init(
+            key: "jwt-issuer", environment: ["LATCHKEY_JWT_ISSUER", "GOTRUE_JWT_ISSUER"], defaultValue: "<external-url>",
+            summary: "The `iss` claim."),
+        .init(
+            key: "jwt-admin-roles", environment: ["LATCHKEY_JWT_ADMIN_ROLES", "GOTRUE_JWT_ADMIN_ROLES"],
+            defaultValue: "service_role,supabase_admin", summary: "Roles that make a token an admin token."),
+        .init(
+            key: "disable-signup", environment: ["LATCHKEY_DISABLE_SIGNUP", "GOTRUE_DISABLE_SIGNUP"], defaultValue: "false",
+            summary: "Refuse new users."),
+        .init(
+            key: "mailer-autoconfirm", environment: ["LATCHKEY_MAILER_AUTOCONFIRM", "GOTRUE_MAILER_AUTOCONFIRM"], defaultValue: "false",
+            summary: "Treat addresses as confirmed at sign-up (sign-up then returns a session)."),
+        .init(
+            key: "link-confirmation-page", environment: ["LATCHKEY_LINK_CONFIRMATION_PAGE"], defaultValue: "true",
+            summary:
+                "`GET /verify` shows a page whose button completes the sign-in, so mail scanners cannot burn links. `false` redirects at once, as GoTrue."
+        ),
+        .init(
+            key: "otp-exp", environment: ["LATCHKEY_OTP_EXP", "GOTRUE_MAILER_OTP_EXP"], defaultValue: "600",
+            summary: "Seconds a code or link stays valid."),
+        .init(
+            key: "otp-length", environment: ["LATCHKEY_OTP_LENGTH", "GOTRUE_MAILER_OTP_LENGTH"], defaultValue: "6",
+            summary: "Digits in a code (6–10)."),
+        .init(
+            key: "otp-max-attempts", environment: ["LATCHKEY_OTP_MAX_ATTEMPTS"], defaultValue: "5",
+            summary: "Wrong submissions after which a code is void."),
+        .init(
+            key: "smtp-max-frequency", environment: ["LATCHKEY_SEND_FREQUENCY", "GOTRUE_SMTP_MAX_FREQUENCY"], defaultValue: "60",
+            summary: "Seconds between two codes to one user (`60s` and `1m` forms accepted)."),
+        .init(
+            key: "password-min-length", environment: ["LATCHKEY_PASSWORD_MIN_LENGTH", "GOTRUE_PASSWORD_MIN_LENGTH"], defaultValue: "15",
+            summary: "Fewest characters in a password (NIST SP 800-63B-4 for password-only accounts)."),
+        .init(
+            key: "password-max-bytes", environment: ["LATCHKEY_PASSWORD_MAX_BYTES"], defaultValue: "1024",
+            summary: "Most UTF-8 bytes in a password, checked before hashing."),
+        .init(
+            key: "password-block-common", environment: ["LATCHKEY_PASSWORD_BLOCK_COMMON"], defaultValue: "true",
+            summary: "Refuse the 20,000 most common passwords."),
+        .init(
+            key: "password-require-current",
+            environment: ["LATCHKEY_PASSWORD_REQUIRE_CURRENT", "GOTRUE_SECURITY_UPDATE_PASSWORD_REQUIRE_CURRENT_PASSWORD"],
+            defaultValue: "false", summary: "`PUT /user` needs `current_password` to replace an existing password."),
+        .init(
+            key: "password-scrypt-log-n", environment: ["LATCHKEY_PASSWORD_SCRYPT_LOG_N"], defaultValue: "17",
+            summary: "scrypt cost log2(N) (r=8, p=1). 17 is OWASP's minimum; lower only for tests."),
+        .init(
+            key: "refresh-reuse-interval",
+            environment: ["LATCHKEY_REFRESH_REUSE_INTERVAL", "GOTRUE_SECURITY_REFRESH_TOKEN_REUSE_INTERVAL"], defaultValue: "10",
+            summary: "Seconds in which the previous refresh token still returns the same successor."),
+        .init(
+            key: "sessions-timebox", environment: ["LATCHKEY_SESSIONS_TIMEBOX", "GOTRUE_SESSIONS_TIMEBOX"], defaultValue: "0",
+            summary: "Longest session life in seconds (0: none)."),
+        .init(
+            key: "sessions-inactivity-timeout",
+            environment: ["LATCHKEY_SESSIONS_INACTIVITY_TIMEOUT", "GOTRUE_SESSIONS_INACTIVITY_TIMEOUT"], defaultValue: "0",
+            summary: "Seconds without refresh after which a session ends (0: never)."),
+        .init(
+            key: "rate-limit-token", environment: ["LATCHKEY_RATE_LIMIT_TOKEN", "GOTRUE_RATE_LIMIT_TOKEN_REFRESH"], defaultValue: "150",
+            summary: "`/token` requests per client IP per 5 minutes."),
+        .init(
+            key: "rate-limit-verify", environment: ["LATCHKEY_RATE_LIMIT_VERIFY", "GOTRUE_RATE_LIMIT_VERIFY"], defaultValue: "30",
+            summary: "`/verify` requests per client IP per 5 minutes."),
+        .init(
+            key: "rate-limit-otp", environment: ["LATCHKEY_RATE_LIMIT_OTP", "GOTRUE_RATE_LIMIT_OTP"], defaultValue: "30",
+            summary: "`/signup`, `/otp`, `/resend`, `PUT /user` per client IP per 5 minutes."),
+        .init(
+            key: "rate-limit-email-sent", environment: ["LATCHKEY_RATE_LIMIT_EMAIL_SENT", "GOTRUE_RATE_LIMIT_EMAIL_SENT"],
+            defaultValue: "1000", summary: "Emails per hour in total (all instances)."),
+        .init(
+            key: "rate-limit-email-per-address", environment: ["LATCHKEY_RATE_LIMIT_EMAIL_PER_ADDRESS"], defaultValue: "10",
+            summary: "Emails per hour to one address."),
+        .init(
+            key: "rate-limit-signin-failures", environment: ["LATCHKEY_RATE_LIMIT_SIGNIN_FAILURES"], defaultValue: "10",
+            summary: "Failed password sign-ins per account per 15 minutes, from any IP."),
+        .init(
+            key: "rate-limit-header", environment: ["LATCHKEY_RATE_LIMIT_HEADER", "GOTRUE_RATE_LIMIT_HEADER"], defaultValue: "",
+            summary: "Header carrying the client IP, trusted only when set (behind a proxy you run). Unset: the socket's peer address."),
+    ]
+}

@@ -1,0 +1,73 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LatchkeyAPI
+import LatchkeyCore
+import Logging
+
+/// The GoTrue endpoints for sign-up, sign-in, codes, sessions and the user.
+struct AuthController {
+    let service: AuthService
+    let trustedIPHeader: HTTPField.Name?
+
+    func register(_ routes: inout RouteRegistrar) {
+        routes.on(.post, "/signup") { request, context in
+            let body = try await request.decodeJSON(SignUpRequest.self, context: context)
+            switch try await service.signUp(body, redirectTo: request.queryValue("redirect_to"), client: client(request, context)) {
+            case .session(let session): return try JSONResponse.make(session, noStore: true)
+            case .user(let user): return try JSONResponse.make(user)
+            }
+        }
+        routes.on(.post, "/token") { request, context in
+            switch request.queryValue("grant_type") {
+            case "password":
+                let body = try await request.decodeJSON(PasswordGrantRequest.self, context: context)
+                return try JSONResponse.make(try await service.signInWithPassword(body, client: client(request, context)), noStore: true)
+            case "refresh_token":
+                let body = try await request.decodeJSON(RefreshTokenGrantRequest.self, context: context)
+                return try JSONResponse.make(try await service.refresh(body, client: client(request, context)), noStore: true)
+            default:
+                throw AuthError(.invalidCredentials, "unsupported_grant_type")
+            }
+        }
+        routes.on(.post, "/otp") { request, context in
+            let body = try await request.decodeJSON(OTPRequest.self, context: context)
+            try await service.sendOTP(body, redirectTo: request.queryValue("redirect_to"), client: client(request, context))
+            return JSONResponse.empty()
+        }
+        routes.on(.post, "/resend") { request, context in
+            let body = try await request.decodeJSON(ResendRequest.self, context: context)
+            try await service.resend(body, redirectTo: request.queryValue("redirect_to"), client: client(request, context))
+            return JSONResponse.empty()
+        }
+        routes.on(.get, "/user") { request, _ in
+            let principal = try await service.authenticate(authorization: request.headers[.authorization])
+            return try JSONResponse.make(try await service.user(for: principal))
+        }
+        routes.on(.put, "/user") { request, context in
+            let principal = try await service.authenticate(authorization: request.headers[.authorization])
+            let body = try await request.decodeJSON(UpdateUserRequest.self, context: context)
+            return try JSONResponse.make(try await service.updateUser(body, principal: principal, client: client(request, context)))
+        }
+        routes.on(.post, "/logout") { request, _ in
+            let principal = try await service.authenticate(authorization: request.headers[.authorization])
+            let rawScope = request.queryValue("scope") ?? "global"
+            guard let scope = LogoutScope(rawValue: rawScope) else {
+                throw AuthError.validation("Unsupported logout scope \"\(rawScope.prefix(32))\"")
+            }
+            try await service.logout(principal: principal, scope: scope)
+            return Response(status: .noContent)
+        }
+        VerifyController(service: service, client: client).register(&routes)
+    }
+
+    /// The caller's IP (the trusted header's first address, when configured) and user agent.
+    func client(_ request: Request, _ context: APIRequestContext) -> ClientInfo {
+        var ip = context.peerAddress
+        if let trustedIPHeader, let forwarded = request.headers[trustedIPHeader] {
+            let first = forwarded.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            if !first.isEmpty, first.utf8.count <= 64 { ip = first }
+        }
+        return ClientInfo(ip: ip, userAgent: request.headers[.userAgent].map { String($0.prefix(512)) })
+    }
+}

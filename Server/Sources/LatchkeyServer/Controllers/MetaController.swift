@@ -1,0 +1,35 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LatchkeyAPI
+import LatchkeyCore
+
+/// `/health`, `/settings`, `/.well-known/jwks.json` and `/openapi.json`.
+struct MetaController {
+    let service: AuthService
+    let openAPI: Data
+
+    func register(_ routes: inout RouteRegistrar) {
+        routes.on(.get, "/health") { _, _ in
+            try JSONResponse.make(
+                HealthResponse(
+                    version: LatchkeyVersion.current, name: "GoTrue",
+                    description: "GoTrue is a user registration and authentication API"))
+        }
+        routes.on(.get, "/settings") { _, _ in try JSONResponse.make(service.settings) }
+        routes.on(.get, "/.well-known/jwks.json") { _, _ in
+            var response = try JSONResponse.make(["keys": service.issuer.publicJWKS])
+            response.headers[.cacheControl] = "public, max-age=600"
+            return response
+        }
+        routes.on(.get, "/openapi.json") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: openAPI)))
+        }
+    }
+}
+
+/// The server's version.
+public enum LatchkeyVersion {
+    public static let current = "0.1.0"
+}

@@ -1,0 +1,131 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LatchkeyAPI
+import LatchkeyCore
+import Logging
+
+/// `/verify`: codes and link secrets.
+///
+/// `GET /verify` never consumes a link by default: it shows a page whose button posts the same
+/// link back (`POST /verify`, form-encoded), so a mail scanner that opens links does not burn
+/// them. The POST redeems it and redirects like GoTrue's GET (`redirect_to#access_token=…`).
+struct VerifyController {
+    let service: AuthService
+    let client: @Sendable (Request, APIRequestContext) -> ClientInfo
+
+    func register(_ routes: inout RouteRegistrar) {
+        routes.on(.post, "/verify") { request, context in
+            if request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true {
+                let form = try await Self.form(request, context: context)
+                return await redeemLink(
+                    token: form["token"], type: form["type"], redirectTo: form["redirect_to"], request: request, context: context)
+            }
+            let body = try await request.decodeJSON(VerifyRequest.self, context: context)
+            let (session, _) = try await service.verify(body, client: client(request, context))
+            return try JSONResponse.make(session, noStore: true)
+        }
+        routes.on(.get, "/verify") { request, context in
+            let token = request.queryValue("token")
+            let type = request.queryValue("type")
+            let redirectTo = request.queryValue("redirect_to")
+            if !service.configuration.linkConfirmationPage || request.method == .head {
+                if request.method == .head { return Self.page(token: token ?? "", type: type ?? "", redirectTo: redirectTo) }
+                return await redeemLink(token: token, type: type, redirectTo: redirectTo, request: request, context: context)
+            }
+            guard let token, let type, token.utf8.count <= 128, type.utf8.count <= 32 else {
+                return Self.redirect(
+                    to: service.redirects.resolve(redirectTo),
+                    fragment: Self.errorFragment(AuthError.linkInvalid))
+            }
+            return Self.page(token: token, type: type, redirectTo: redirectTo)
+        }
+    }
+
+    /// Redeems a link and answers with GoTrue's 303 redirect, carrying the session or the error.
+    func redeemLink(token: String?, type: String?, redirectTo: String?, request: Request, context: APIRequestContext) async
+        -> Response
+    {
+        let fallback = service.redirects.resolve(redirectTo)
+        do {
+            guard let token, !token.isEmpty else { throw AuthError.linkInvalid }
+            let verificationType = try service.verificationType(type)
+            try await service.limiter.hit(
+                "ip:verify:\(client(request, context).ip)", service.configuration.rateLimits.verifyPerIP)
+            let (session, stored) = try await service.redeemLink(token, type: verificationType, client: client(request, context))
+            let target = redirectTo.map { service.redirects.resolve($0) } ?? stored
+            let fragment = [
+                "access_token=\(session.accessToken)", "expires_at=\(session.expiresAt)", "expires_in=\(session.expiresIn)",
+                "refresh_token=\(session.refreshToken)", "token_type=bearer", "type=\(verificationType.rawValue)", "sb=",
+            ].joined(separator: "&")
+            return Self.redirect(to: target, fragment: fragment)
+        } catch let error as AuthError {
+            return Self.redirect(to: fallback, fragment: Self.errorFragment(error))
+        } catch {
+            context.logger.error("link redemption failed", metadata: ["error": "\(error)"])
+            return Self.redirect(to: fallback, fragment: Self.errorFragment(AuthError(.unexpectedFailure, "Unexpected failure")))
+        }
+    }
+
+    static func errorFragment(_ error: AuthError) -> String {
+        let description = error.message.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        let kind = error.code == .overRequestRateLimit ? "too_many_requests" : "access_denied"
+        return "error=\(kind)&error_code=\(error.code.rawValue)&error_description=\(description)&sb="
+    }
+
+    static func redirect(to target: String, fragment: String) -> Response {
+        let base = target.split(separator: "#", maxSplits: 1).first.map(String.init) ?? target
+        return Response(
+            status: .seeOther,
+            headers: [.location: "\(base)#\(fragment)", .cacheControl: "no-store", .referrerPolicy: "no-referrer"])
+    }
+
+    /// The scanner-safe confirmation page: nothing happens until the button is pressed.
+    static func page(token: String, type: String, redirectTo: String?) -> Response {
+        let e = EmailComposer.escape
+        let html = """
+            <!doctype html>
+            <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta name="robots" content="noindex"><title>Confirm sign-in</title>
+            <style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:4rem auto;padding:0 1rem;text-align:center}
+            button{font-size:1.1rem;padding:.7rem 1.6rem;border-radius:.5rem;border:0;background:#2b59c3;color:#fff;cursor:pointer}</style>
+            </head><body>
+            <h1>Continue to sign in</h1>
+            <p>Press the button to finish. This link works once.</p>
+            <form method="post" action="verify">
+            <input type="hidden" name="token" value="\(e(token))">
+            <input type="hidden" name="type" value="\(e(type))">
+            <input type="hidden" name="redirect_to" value="\(e(redirectTo ?? ""))">
+            <button type="submit">Continue</button>
+            </form>
+            </body></html>
+            """
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: "text/html; charset=utf-8", .cacheControl: "no-store", .referrerPolicy: "no-referrer",
+                .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+                .xFrameOptions: "DENY",
+            ],
+            body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    static func form(_ request: Request, context: APIRequestContext) async throws -> [String: String] {
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: context.maxUploadSize)
+        } catch {
+            throw AuthError(.requestEntityTooLarge, "Request body too large")
+        }
+        var components = URLComponents()
+        components.percentEncodedQuery = String(buffer: buffer).replacingOccurrences(of: "+", with: "%20")
+        var result: [String: String] = [:]
+        for item in components.queryItems ?? [] where result[item.name] == nil { result[item.name] = item.value ?? "" }
+        return result
+    }
+}
+
+extension HTTPField.Name {
+    static let referrerPolicy = Self("Referrer-Policy")!
+    static let xFrameOptions = Self("X-Frame-Options")!
+}

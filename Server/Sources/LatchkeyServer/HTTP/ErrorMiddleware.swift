@@ -1,0 +1,35 @@
+import Foundation
+import Hummingbird
+import LatchkeyAPI
+import LatchkeyCore
+import Logging
+
+/// Catches every error below it and answers in the API's error format: a domain error with its
+/// code, a bad body with `bad_json`, an oversized one with 413, and anything else with a 500
+/// whose details go to the log only, with the request id.
+struct ErrorMiddleware: RouterMiddleware {
+    typealias Context = APIRequestContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as AuthError {
+            return APIErrorResponder.response(for: error, request: request, requestID: context.id)
+        } catch let error as HTTPError {
+            let mapped: AuthError
+            switch error.status {
+            case .contentTooLarge: mapped = AuthError(.requestEntityTooLarge, "Request body too large")
+            case .notFound: mapped = AuthError(.notFound, "Not found")
+            case .methodNotAllowed: mapped = AuthError(.validationFailed, "Method not allowed")
+            case .badRequest: mapped = AuthError(.badJSON, error.body ?? "Bad request")
+            default: mapped = AuthError(.unexpectedFailure, "Unexpected failure")
+            }
+            return APIErrorResponder.response(for: mapped, status: error.status, request: request, requestID: context.id)
+        } catch {
+            context.logger.error("request failed", metadata: ["error": "\(error)", "path": "\(request.uri.path)"])
+            return APIErrorResponder.response(
+                for: AuthError(.unexpectedFailure, "Unexpected failure, please check server logs for more information"),
+                request: request, requestID: context.id)
+        }
+    }
+}

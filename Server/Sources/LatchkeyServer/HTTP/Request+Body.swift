@@ -1,0 +1,43 @@
+import Foundation
+import Hummingbird
+import LatchkeyAPI
+import LatchkeyCore
+
+extension Request {
+    /// Reads the body (at most 1 MB) and decodes it as JSON into `type`, answering bad input with
+    /// `400 bad_json` or `413 request_entity_too_large` before any work is done.
+    func decodeJSON<T: Decodable>(_ type: T.Type, context: APIRequestContext) async throws -> T {
+        let buffer: ByteBuffer
+        do {
+            buffer = try await self.body.collect(upTo: context.maxUploadSize)
+        } catch {
+            throw AuthError(.requestEntityTooLarge, "Request body too large")
+        }
+        var data = Data(buffer.readableBytesView)
+        if data.isEmpty { data = Data("{}".utf8) }
+        let decoder = WireJSON.makeDecoder()
+        do {
+            let root = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            guard root is [String: Any] else { throw AuthError(.badJSON, "Could not parse request body as JSON: expected an object") }
+            return try decoder.decode(T.self, from: data)
+        } catch let error as AuthError {
+            throw error
+        } catch let DecodingError.typeMismatch(_, context) {
+            throw AuthError(.badJSON, "Could not read request body: wrong type for '\(Self.path(context.codingPath))'")
+        } catch let DecodingError.valueNotFound(_, context) {
+            throw AuthError(.badJSON, "Could not read request body: missing value for '\(Self.path(context.codingPath))'")
+        } catch {
+            throw AuthError(.badJSON, "Could not parse request body as JSON")
+        }
+    }
+
+    static func path(_ codingPath: [any CodingKey]) -> String {
+        codingPath.map(\.stringValue).joined(separator: ".")
+    }
+
+    /// A query parameter's value, if present and not empty.
+    func queryValue(_ name: String) -> String? {
+        guard let value = uri.queryParameters.get(name), !value.isEmpty else { return nil }
+        return value
+    }
+}

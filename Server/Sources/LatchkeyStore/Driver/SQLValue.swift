@@ -1,0 +1,66 @@
+import Foundation
+
+/// A value bound to or read from a SQL statement, common to every driver.
+public enum SQLValue: Sendable, Equatable {
+    case null
+    case int(Int64)
+    case text(String)
+
+    public init(_ value: String?) { self = value.map { .text($0) } ?? .null }
+    public init(_ value: Int) { self = .int(Int64(value)) }
+    public init(_ value: Int64) { self = .int(value) }
+    public init(_ value: Bool) { self = .int(value ? 1 : 0) }
+    public init(_ value: UUID) { self = .text(value.uuidString.lowercased()) }
+    /// Dates are stored as integer milliseconds since 1970.
+    public init(_ value: Date?) {
+        self = value.map { .int(Int64(($0.timeIntervalSince1970 * 1000).rounded())) } ?? .null
+    }
+}
+
+/// One result row, by column name.
+public struct SQLRow: Sendable {
+    public let values: [String: SQLValue]
+
+    public init(values: [String: SQLValue]) { self.values = values }
+
+    public func string(_ column: String) -> String? {
+        if case .text(let value) = values[column] { return value }
+        if case .int(let value) = values[column] { return String(value) }
+        return nil
+    }
+
+    public func int(_ column: String) -> Int64? {
+        switch values[column] {
+        case .int(let value): value
+        case .text(let value): Int64(value)
+        default: nil
+        }
+    }
+
+    public func bool(_ column: String) -> Bool { (int(column) ?? 0) != 0 }
+
+    public func date(_ column: String) -> Date? {
+        int(column).map { Date(timeIntervalSince1970: Double($0) / 1000) }
+    }
+
+    public func uuid(_ column: String) -> UUID? { string(column).flatMap(UUID.init(uuidString:)) }
+}
+
+/// Something that runs statements: a connection, or one inside a transaction.
+public protocol SQLExecutor: Sendable {
+    /// Runs one statement with `?` placeholders and returns its rows.
+    @discardableResult
+    func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow]
+}
+
+/// A database a store runs on.
+public protocol SQLDatabase: Sendable {
+    /// Runs read-only work.
+    func read<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T
+    /// Runs `body` in one write transaction, committed when it returns and rolled back when it throws.
+    func transaction<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T
+    /// Whether an error is a unique-constraint violation.
+    func isUniqueViolation(_ error: any Error) -> Bool
+    /// Closes every connection.
+    func close() async throws
+}

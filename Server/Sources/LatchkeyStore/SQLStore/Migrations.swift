@@ -1,0 +1,107 @@
+/// The schema, as numbered migrations. The SQL is written for both SQLite and PostgreSQL:
+/// times are integer milliseconds (`BIGINT`), ids and JSON are `TEXT`.
+enum Migrations {
+    struct Migration {
+        let version: Int
+        let name: String
+        let statements: [String]
+    }
+
+    static let all: [Migration] = [
+        Migration(
+            version: 1, name: "users, identities, one-time tokens, sessions, rate limits, dev mailbox",
+            statements: [
+                """
+                CREATE TABLE users (
+                    id TEXT PRIMARY KEY,
+                    aud TEXT NOT NULL,
+                    role TEXT NOT NULL,
+                    email TEXT,
+                    phone TEXT,
+                    encrypted_password TEXT,
+                    email_confirmed_at BIGINT,
+                    phone_confirmed_at BIGINT,
+                    confirmation_sent_at BIGINT,
+                    recovery_sent_at BIGINT,
+                    last_sign_in_at BIGINT,
+                    raw_app_meta_data TEXT NOT NULL,
+                    raw_user_meta_data TEXT NOT NULL,
+                    is_anonymous INTEGER NOT NULL DEFAULT 0,
+                    banned_until BIGINT,
+                    created_at BIGINT NOT NULL,
+                    updated_at BIGINT NOT NULL
+                )
+                """,
+                "CREATE UNIQUE INDEX users_email_key ON users (email)",
+                "CREATE UNIQUE INDEX users_phone_key ON users (phone)",
+                """
+                CREATE TABLE identities (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                    provider TEXT NOT NULL,
+                    provider_id TEXT NOT NULL,
+                    identity_data TEXT NOT NULL,
+                    email TEXT,
+                    last_sign_in_at BIGINT,
+                    created_at BIGINT NOT NULL,
+                    updated_at BIGINT NOT NULL,
+                    UNIQUE (provider, provider_id)
+                )
+                """,
+                "CREATE INDEX identities_user_id_idx ON identities (user_id)",
+                """
+                CREATE TABLE one_time_tokens (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                    kind TEXT NOT NULL,
+                    relates_to TEXT NOT NULL,
+                    code_hash TEXT NOT NULL,
+                    link_hash TEXT NOT NULL UNIQUE,
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    redirect_to TEXT,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL,
+                    consumed_at BIGINT
+                )
+                """,
+                "CREATE INDEX one_time_tokens_user_idx ON one_time_tokens (user_id, kind)",
+                """
+                CREATE TABLE sessions (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                    aal TEXT NOT NULL,
+                    amr TEXT NOT NULL,
+                    refresh_counter BIGINT NOT NULL,
+                    refresh_salt TEXT NOT NULL,
+                    refreshed_at BIGINT,
+                    user_agent TEXT,
+                    ip TEXT,
+                    created_at BIGINT NOT NULL,
+                    updated_at BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX sessions_user_id_idx ON sessions (user_id)",
+                """
+                CREATE TABLE rate_limits (
+                    key TEXT NOT NULL,
+                    window_start BIGINT NOT NULL,
+                    count INTEGER NOT NULL,
+                    expires_at BIGINT NOT NULL,
+                    PRIMARY KEY (key, window_start)
+                )
+                """,
+                "CREATE INDEX rate_limits_expires_idx ON rate_limits (expires_at)",
+                """
+                CREATE TABLE dev_mailbox (
+                    id TEXT PRIMARY KEY,
+                    recipients TEXT NOT NULL,
+                    subject TEXT NOT NULL,
+                    text_body TEXT NOT NULL,
+                    html_body TEXT NOT NULL,
+                    created_at BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX dev_mailbox_created_idx ON dev_mailbox (created_at)",
+            ])
+    ]
+}

@@ -1,0 +1,68 @@
+import Foundation
+import LatchkeyCore
+
+extension SQLAuthStore {
+    public func incrementRateLimit(key: String, windowStart: Date, expiresAt: Date) async throws -> Int {
+        try await database.transaction { db in
+            let rows = try await db.query(
+                """
+                INSERT INTO rate_limits (key, window_start, count, expires_at) VALUES (?, ?, 1, ?)
+                ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limits.count + 1
+                RETURNING count
+                """, [.text(key), SQLValue(windowStart), SQLValue(expiresAt)])
+            return Int(rows.first?.int("count") ?? 1)
+        }
+    }
+
+    public func rateLimitCount(key: String, windowStart: Date) async throws -> Int {
+        try await database.read { db in
+            let rows = try await db.query(
+                "SELECT count FROM rate_limits WHERE key = ? AND window_start = ?", [.text(key), SQLValue(windowStart)])
+            return Int(rows.first?.int("count") ?? 0)
+        }
+    }
+
+    public func appendMailbox(_ message: EmailMessage, at date: Date) async throws {
+        let recipients = (try? String(decoding: JSONEncoder().encode(message.to), as: UTF8.self)) ?? "[]"
+        try await database.transaction { db in
+            try await db.query(
+                "INSERT INTO dev_mailbox (id, recipients, subject, text_body, html_body, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    SQLValue(UUID()), .text(recipients), .text(message.subject), .text(message.text), .text(message.html),
+                    SQLValue(date),
+                ])
+        }
+    }
+
+    public func mailbox(to address: String?, limit: Int) async throws -> [StoredEmail] {
+        try await database.read { db in
+            let rows = try await db.query(
+                "SELECT id, recipients, subject, text_body, html_body, created_at FROM dev_mailbox ORDER BY created_at DESC LIMIT ?",
+                [SQLValue(address == nil ? limit : 10_000)])
+            var result: [StoredEmail] = []
+            for row in rows {
+                guard let id = row.uuid("id"), let created = row.date("created_at") else { continue }
+                let to = (try? JSONDecoder().decode([String].self, from: Data((row.string("recipients") ?? "[]").utf8))) ?? []
+                if let address, !to.contains(where: { $0.lowercased() == address.lowercased() }) { continue }
+                result.append(
+                    StoredEmail(
+                        id: id,
+                        message: EmailMessage(
+                            to: to, subject: row.string("subject") ?? "", text: row.string("text_body") ?? "",
+                            html: row.string("html_body") ?? ""), createdAt: created))
+                if result.count >= limit { break }
+            }
+            return result
+        }
+    }
+
+    public func deleteExpired(now: Date) async throws -> Int {
+        try await database.transaction { db in
+            let limits = try await db.query("DELETE FROM rate_limits WHERE expires_at <= ? RETURNING key", [SQLValue(now)])
+            let tokens = try await db.query(
+                "DELETE FROM one_time_tokens WHERE expires_at <= ? OR consumed_at IS NOT NULL RETURNING id",
+                [SQLValue(now.addingTimeInterval(-3600))])
+            return limits.count + tokens.count
+        }
+    }
+}

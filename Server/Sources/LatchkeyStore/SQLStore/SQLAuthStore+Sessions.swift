@@ -1,0 +1,95 @@
+import Foundation
+import LatchkeyCore
+
+extension SQLAuthStore {
+    static let sessionColumns =
+        "id, user_id, aal, amr, refresh_counter, refresh_salt, refreshed_at, user_agent, ip, created_at, updated_at"
+
+    static func insert(_ session: SessionRecord, _ db: any SQLExecutor) async throws {
+        try await db.query(
+            "INSERT INTO sessions (\(sessionColumns)) VALUES (\(placeholders(11)))",
+            [
+                SQLValue(session.id), SQLValue(session.userID), .text(session.aal), .text(encodeAMR(session.amr)),
+                SQLValue(session.refreshCounter), .text(Base64URL.encode(session.refreshSalt)), SQLValue(session.refreshedAt),
+                SQLValue(session.userAgent), SQLValue(session.ip), SQLValue(session.createdAt), SQLValue(session.updatedAt),
+            ])
+    }
+
+    static func encodeAMR(_ amr: [AuthenticationMethod]) -> String {
+        (try? String(decoding: JSONEncoder().encode(amr), as: UTF8.self)) ?? "[]"
+    }
+
+    static func session(from row: SQLRow) -> SessionRecord? {
+        guard let id = row.uuid("id"), let userID = row.uuid("user_id"), let created = row.date("created_at"),
+            let updated = row.date("updated_at"), let salt = row.string("refresh_salt").flatMap(Base64URL.decode)
+        else { return nil }
+        let amr = row.string("amr").flatMap { try? JSONDecoder().decode([AuthenticationMethod].self, from: Data($0.utf8)) }
+        return SessionRecord(
+            id: id, userID: userID, aal: row.string("aal") ?? "aal1", amr: amr ?? [],
+            refreshCounter: row.int("refresh_counter") ?? 0, refreshSalt: salt, refreshedAt: row.date("refreshed_at"),
+            userAgent: row.string("user_agent"), ip: row.string("ip"), createdAt: created, updatedAt: updated)
+    }
+
+    public func session(id: UUID) async throws -> SessionRecord? {
+        try await database.read { db in
+            try await db.query("SELECT \(Self.sessionColumns) FROM sessions WHERE id = ?", [SQLValue(id)]).first
+                .flatMap(Self.session)
+        }
+    }
+
+    public func createSession(_ session: SessionRecord, user: UserRecord) async throws {
+        try await database.transaction { db in
+            try await Self.update(user, db)
+            try await Self.insert(session, db)
+        }
+    }
+
+    public func refreshSession(
+        id: UUID, decide: @Sendable (SessionRecord?, UserRecord?) -> RefreshDecision
+    ) async throws -> (RefreshDecision, UserRecord?) {
+        try await database.transaction { db in
+            let session = try await db.query("SELECT \(Self.sessionColumns) FROM sessions WHERE id = ?", [SQLValue(id)])
+                .first.flatMap(Self.session)
+            var user: UserRecord?
+            if let session {
+                user = try await db.query("SELECT \(Self.userColumns) FROM users WHERE id = ?", [SQLValue(session.userID)])
+                    .first.flatMap(Self.user)
+            }
+            let decision = decide(session, user)
+            switch decision {
+            case .rotate(let next):
+                // Guarded by the counter read above, so two rotations can never both win.
+                let moved = try await db.query(
+                    "UPDATE sessions SET refresh_counter = ?, refreshed_at = ?, updated_at = ? WHERE id = ? AND refresh_counter = ? RETURNING id",
+                    [
+                        SQLValue(next.refreshCounter), SQLValue(next.refreshedAt), SQLValue(next.updatedAt), SQLValue(id),
+                        SQLValue(next.refreshCounter - 1),
+                    ])
+                if moved.isEmpty { return (.reject(.refreshTokenAlreadyUsed), user) }
+            case .revoke:
+                try await db.query("DELETE FROM sessions WHERE id = ?", [SQLValue(id)])
+            case .reuse, .reject:
+                break
+            }
+            return (decision, user)
+        }
+    }
+
+    public func deleteSession(id: UUID) async throws {
+        try await database.transaction { db in
+            try await db.query("DELETE FROM sessions WHERE id = ?", [SQLValue(id)])
+        }
+    }
+
+    public func deleteSessions(userID: UUID, except keeping: UUID?) async throws {
+        try await database.transaction { db in try await Self.deleteSessions(userID: userID, except: keeping, db) }
+    }
+
+    static func deleteSessions(userID: UUID, except keeping: UUID?, _ db: any SQLExecutor) async throws {
+        if let keeping {
+            try await db.query("DELETE FROM sessions WHERE user_id = ? AND id <> ?", [SQLValue(userID), SQLValue(keeping)])
+        } else {
+            try await db.query("DELETE FROM sessions WHERE user_id = ?", [SQLValue(userID)])
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import LatchkeyCore
+
+extension SQLAuthStore {
+    static let tokenColumns =
+        "id, user_id, kind, relates_to, code_hash, link_hash, attempts, redirect_to, created_at, expires_at, consumed_at"
+
+    static func insert(_ token: OneTimeTokenRecord, _ db: any SQLExecutor) async throws {
+        try await db.query(
+            "INSERT INTO one_time_tokens (\(tokenColumns)) VALUES (\(placeholders(11)))",
+            [
+                SQLValue(token.id), SQLValue(token.userID), .text(token.kind.rawValue), .text(token.relatesTo),
+                .text(token.codeHash), .text(token.linkHash), SQLValue(token.attempts), SQLValue(token.redirectTo),
+                SQLValue(token.createdAt), SQLValue(token.expiresAt), SQLValue(token.consumedAt),
+            ])
+    }
+
+    static func token(from row: SQLRow) -> OneTimeTokenRecord? {
+        guard let id = row.uuid("id"), let userID = row.uuid("user_id"),
+            let kind = row.string("kind").flatMap(OneTimeTokenKind.init(rawValue:)), let created = row.date("created_at"),
+            let expires = row.date("expires_at")
+        else { return nil }
+        return OneTimeTokenRecord(
+            id: id, userID: userID, kind: kind, relatesTo: row.string("relates_to") ?? "",
+            codeHash: row.string("code_hash") ?? "", linkHash: row.string("link_hash") ?? "",
+            attempts: Int(row.int("attempts") ?? 0), redirectTo: row.string("redirect_to"), createdAt: created,
+            expiresAt: expires, consumedAt: row.date("consumed_at"))
+    }
+
+    public func replaceOneTimeToken(_ token: OneTimeTokenRecord, user: UserRecord) async throws {
+        try await translating {
+            try await database.transaction { db in
+                // Only the newest code of a kind is valid: the older ones go.
+                try await db.query(
+                    "DELETE FROM one_time_tokens WHERE user_id = ? AND kind = ? AND consumed_at IS NULL",
+                    [SQLValue(token.userID), .text(token.kind.rawValue)])
+                try await Self.insert(token, db)
+                try await Self.update(user, db)
+            }
+        }
+    }
+
+    public func redeemOneTimeToken(
+        _ selector: OneTimeTokenSelector, now: Date, maxAttempts: Int,
+        matches: @Sendable (OneTimeTokenRecord) -> Bool,
+        complete: @Sendable (UserRecord, OneTimeTokenRecord) throws -> TokenRedemption
+    ) async throws -> RedemptionOutcome {
+        try await database.transaction { db in
+            let rows: [SQLRow]
+            let kinds: [OneTimeTokenKind]
+            switch selector {
+            case .newest(let userID, let wanted):
+                kinds = wanted
+                rows = try await db.query(
+                    """
+                    SELECT \(Self.tokenColumns) FROM one_time_tokens
+                    WHERE user_id = ? AND consumed_at IS NULL AND kind IN (\(Self.placeholders(wanted.count)))
+                    ORDER BY created_at DESC LIMIT 1
+                    """, [SQLValue(userID)] + wanted.map { .text($0.rawValue) })
+            case .linkHash(let hash, let wanted):
+                kinds = wanted
+                rows = try await db.query(
+                    "SELECT \(Self.tokenColumns) FROM one_time_tokens WHERE link_hash = ? AND consumed_at IS NULL", [.text(hash)])
+            }
+            guard let token = rows.first.flatMap(Self.token), kinds.contains(token.kind) else { return .notFound }
+            if token.expiresAt <= now { return .expired }
+            if token.attempts >= maxAttempts { return .exhausted }
+            // Count the attempt before comparing, in the same transaction.
+            try await db.query("UPDATE one_time_tokens SET attempts = attempts + 1 WHERE id = ?", [SQLValue(token.id)])
+            guard matches(token) else { return .mismatch }
+            let consumed = try await db.query(
+                "UPDATE one_time_tokens SET consumed_at = ? WHERE id = ? AND consumed_at IS NULL RETURNING id",
+                [SQLValue(now), SQLValue(token.id)])
+            guard !consumed.isEmpty else { return .notFound }
+            guard
+                let user = try await db.query("SELECT \(Self.userColumns) FROM users WHERE id = ?", [SQLValue(token.userID)])
+                    .first.flatMap(Self.user)
+            else { return .notFound }
+            let redemption = try complete(user, token)
+            // Confirming voids every other outstanding code of the user.
+            try await db.query(
+                "DELETE FROM one_time_tokens WHERE user_id = ? AND consumed_at IS NULL", [SQLValue(token.userID)])
+            try await Self.update(redemption.user, db)
+            try await Self.insert(redemption.session, db)
+            return .redeemed(redemption.user, redemption.session)
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import LatchkeyCore
+
+extension SQLAuthStore {
+    static let userColumns = """
+        id, aud, role, email, phone, encrypted_password, email_confirmed_at, phone_confirmed_at, \
+        confirmation_sent_at, recovery_sent_at, last_sign_in_at, raw_app_meta_data, raw_user_meta_data, \
+        is_anonymous, banned_until, created_at, updated_at
+        """
+
+    static func userBinds(_ user: UserRecord) -> [SQLValue] {
+        [
+            SQLValue(user.id), .text(user.aud), .text(user.role), SQLValue(user.email), SQLValue(user.phone),
+            SQLValue(user.passwordHash), SQLValue(user.emailConfirmedAt), SQLValue(user.phoneConfirmedAt),
+            SQLValue(user.confirmationSentAt), SQLValue(user.recoverySentAt), SQLValue(user.lastSignInAt),
+            .text(encode(user.appMetadata)), .text(encode(user.userMetadata)), SQLValue(user.isAnonymous),
+            SQLValue(user.bannedUntil), SQLValue(user.createdAt), SQLValue(user.updatedAt),
+        ]
+    }
+
+    static func user(from row: SQLRow) -> UserRecord? {
+        guard let id = row.uuid("id"), let created = row.date("created_at"), let updated = row.date("updated_at") else {
+            return nil
+        }
+        return UserRecord(
+            id: id, aud: row.string("aud") ?? "", role: row.string("role") ?? "", email: row.string("email"),
+            phone: row.string("phone"), passwordHash: row.string("encrypted_password"),
+            emailConfirmedAt: row.date("email_confirmed_at"), phoneConfirmedAt: row.date("phone_confirmed_at"),
+            confirmationSentAt: row.date("confirmation_sent_at"), recoverySentAt: row.date("recovery_sent_at"),
+            lastSignInAt: row.date("last_sign_in_at"), appMetadata: decodeObject(row.string("raw_app_meta_data")),
+            userMetadata: decodeObject(row.string("raw_user_meta_data")), isAnonymous: row.bool("is_anonymous"),
+            bannedUntil: row.date("banned_until"), createdAt: created, updatedAt: updated)
+    }
+
+    public func user(id: UUID) async throws -> UserRecord? {
+        try await database.read { db in
+            try await db.query("SELECT \(Self.userColumns) FROM users WHERE id = ?", [SQLValue(id)]).first.flatMap(Self.user)
+        }
+    }
+
+    public func user(email: String) async throws -> UserRecord? {
+        try await database.read { db in
+            try await db.query("SELECT \(Self.userColumns) FROM users WHERE email = ?", [.text(email)]).first.flatMap(Self.user)
+        }
+    }
+
+    public func identities(userID: UUID) async throws -> [IdentityRecord] {
+        try await database.read { db in
+            try await db.query(
+                """
+                SELECT id, user_id, provider, provider_id, identity_data, email, last_sign_in_at, created_at, updated_at
+                FROM identities WHERE user_id = ? ORDER BY created_at
+                """, [SQLValue(userID)]
+            ).compactMap { row in
+                guard let id = row.uuid("id"), let userID = row.uuid("user_id"), let created = row.date("created_at"),
+                    let updated = row.date("updated_at")
+                else { return nil }
+                return IdentityRecord(
+                    id: id, userID: userID, provider: row.string("provider") ?? "", providerID: row.string("provider_id") ?? "",
+                    identityData: Self.decodeObject(row.string("identity_data")), email: row.string("email"),
+                    lastSignInAt: row.date("last_sign_in_at"), createdAt: created, updatedAt: updated)
+            }
+        }
+    }
+
+    public func createUser(_ user: UserRecord, identity: IdentityRecord, token: OneTimeTokenRecord?) async throws {
+        try await translating {
+            try await database.transaction { db in
+                try await db.query("INSERT INTO users (\(Self.userColumns)) VALUES (\(Self.placeholders(17)))", Self.userBinds(user))
+                try await db.query(
+                    """
+                    INSERT INTO identities (id, user_id, provider, provider_id, identity_data, email, last_sign_in_at, created_at, updated_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                    [
+                        SQLValue(identity.id), SQLValue(identity.userID), .text(identity.provider), .text(identity.providerID),
+                        .text(Self.encode(identity.identityData)), SQLValue(identity.email), SQLValue(identity.lastSignInAt),
+                        SQLValue(identity.createdAt), SQLValue(identity.updatedAt),
+                    ])
+                if let token { try await Self.insert(token, db) }
+            }
+        }
+    }
+
+    public func updateUser(_ user: UserRecord) async throws {
+        try await translating {
+            try await database.transaction { db in try await Self.update(user, db) }
+        }
+    }
+
+    public func updateUser(_ user: UserRecord, revokingSessionsExcept keeping: UUID?) async throws {
+        try await translating {
+            try await database.transaction { db in
+                try await Self.update(user, db)
+                try await Self.deleteSessions(userID: user.id, except: keeping, db)
+            }
+        }
+    }
+
+    static func update(_ user: UserRecord, _ db: any SQLExecutor) async throws {
+        let columns = userColumns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        let assignments = columns.dropFirst().map { "\($0) = ?" }.joined(separator: ", ")
+        var binds = Array(userBinds(user).dropFirst())
+        binds.append(SQLValue(user.id))
+        let updated = try await db.query("UPDATE users SET \(assignments) WHERE id = ? RETURNING id", binds)
+        if updated.isEmpty { throw StoreError.notFound("user \(user.id)") }
+    }
+
+    static func placeholders(_ count: Int) -> String {
+        Array(repeating: "?", count: count).joined(separator: ", ")
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import LatchkeyAPI
+import LatchkeyCore
+
+/// The ``AuthStore`` over SQL, shared by every ``SQLDatabase`` driver.
+public struct SQLAuthStore: AuthStore {
+    public let database: any SQLDatabase
+
+    public init(database: any SQLDatabase) {
+        self.database = database
+    }
+
+    public func migrate() async throws {
+        try await database.transaction { db in
+            try await db.query(
+                "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)",
+                [])
+            let applied = Set(try await db.query("SELECT version FROM schema_migrations", []).compactMap { $0.int("version") })
+            for migration in Migrations.all where !applied.contains(Int64(migration.version)) {
+                for statement in migration.statements { try await db.query(statement, []) }
+                try await db.query(
+                    "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                    [SQLValue(migration.version), SQLValue(migration.name), SQLValue(Date())])
+            }
+        }
+    }
+
+    /// The migrations applied, oldest first.
+    public func appliedMigrations() async throws -> [(version: Int, name: String)] {
+        try await database.read { db in
+            try await db.query("SELECT version, name FROM schema_migrations ORDER BY version", []).map {
+                (Int($0.int("version") ?? 0), $0.string("name") ?? "")
+            }
+        }
+    }
+
+    /// Maps a driver's unique violation to ``StoreError/duplicate(_:)``.
+    func translating<T>(_ work: () async throws -> T) async throws -> T {
+        do {
+            return try await work()
+        } catch let error where database.isUniqueViolation(error) {
+            throw StoreError.duplicate("\(error)")
+        }
+    }
+
+    // MARK: JSON columns
+
+    static func encode(_ object: [String: JSONValue]) -> String {
+        (try? String(decoding: JSONEncoder().encode(object), as: UTF8.self)) ?? "{}"
+    }
+
+    static func decodeObject(_ text: String?) -> [String: JSONValue] {
+        guard let text, let data = text.data(using: .utf8) else { return [:] }
+        return (try? JSONDecoder().decode([String: JSONValue].self, from: data)) ?? [:]
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import LatchkeyAPI
+import LatchkeyCore
+import NIOPosix
+import Testing
+
+@Suite struct EmailAddressTests {
+    @Test(arguments: [
+        ("Ada@Example.COM", "ada@example.com"), ("  bob@example.org ", "bob@example.org"),
+        ("\u{212A}elvin@example.com", "kelvin@example.com"), ("ｆｕｌｌ@example.com", "full@example.com"),
+    ])
+    func canonicalForms(raw: String, expected: String) {
+        #expect(EmailAddress.canonical(raw) == expected)
+    }
+
+    @Test(arguments: [
+        "", "plain", "a@b", "a@@b.com", "a b@c.com", "a\n@b.com", ".a@b.com", "a..b@c.com", "a@-b.com", "a@b.123",
+        String(repeating: "x", count: 65) + "@example.com", "x@" + String(repeating: "a", count: 250) + ".com", "<a>@b.com",
+    ])
+    func invalidAddresses(raw: String) {
+        #expect(EmailAddress.canonical(raw) == nil)
+    }
+
+    @Test func lookAlikeScriptsStayDistinct() {
+        #expect(EmailAddress.canonical("аdmin@example.com") != EmailAddress.canonical("admin@example.com"))
+    }
+}
+
+@Suite struct RefreshTokenTests {
+    let codec = RefreshTokenCodec(serverSecret: Array(repeating: 7, count: 32))
+    let salt = Array(repeating: UInt8(3), count: 32)
+
+    @Test func roundTripAndTamper() throws {
+        let id = UUID()
+        let token = codec.encode(sessionID: id, counter: 41, salt: salt)
+        let decoded = try #require(codec.authenticate(token, salt: salt))
+        #expect(decoded.sessionID == id)
+        #expect(decoded.counter == 41)
+        #expect(codec.authenticate(token, salt: Array(repeating: 4, count: 32)) == nil)
+        var bytes = try #require(Base64URL.decode(token))
+        bytes[20] ^= 1
+        #expect(codec.authenticate(Base64URL.encode(bytes), salt: salt) == nil)
+        let otherServer = RefreshTokenCodec(serverSecret: Array(repeating: 8, count: 32))
+        #expect(otherServer.authenticate(token, salt: salt) == nil)
+    }
+}
+
+@Suite struct PasswordTests {
+    @Test func scryptHashesAreSaltedPHCStringsAndVerify() async throws {
+        let pool = NIOThreadPool(numberOfThreads: 1)
+        pool.start()
+        let hasher = ScryptPasswordHasher(logN: 10, pool: pool)
+        let a = try await hasher.hash("correct horse battery staple")
+        let b = try await hasher.hash("correct horse battery staple")
+        #expect(a != b)
+        #expect(a.hasPrefix("$scrypt$ln=10,r=8,p=1$"))
+        #expect(try await hasher.verify("correct horse battery staple", against: a))
+        #expect(try await !hasher.verify("correct horse battery stapl", against: a))
+        // NFC and NFD spellings of é are one password.
+        let accented = try await hasher.hash("caf\u{E9} au lait s'il vous plait")
+        #expect(try await hasher.verify("cafe\u{301} au lait s'il vous plait", against: accented))
+        #expect(try await !hasher.verify("cafe au lait s'il vous plait", against: accented))
+        // Stronger settings ask for a rehash.
+        #expect(ScryptPasswordHasher(logN: 11, pool: pool).needsRehash(a))
+        #expect(try await !hasher.verify("x", against: "garbage"))
+        try await pool.shutdownGracefully()
+    }
+
+    @Test func bcryptHashesImportedFromGoTrueVerify() async throws {
+        let pool = NIOThreadPool(numberOfThreads: 1)
+        pool.start()
+        let hasher = ScryptPasswordHasher(logN: 10, pool: pool)
+        // bcrypt of "password" at cost 10, as GoTrue stores it.
+        let hash = "$2a$10$N9qo8uLOickgx2ZMRZoMyeIjZAgcfl7p92ldGxad68LJZdL17lhWy"
+        #expect(try await hasher.verify("U*U", against: "$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW"))
+        #expect(try await !hasher.verify("wrong", against: hash))
+        try await pool.shutdownGracefully()
+    }
+
+    @Test func policyRefusesShortCommonAndHugePasswords() {
+        let policy = PasswordPolicy(settings: PasswordSettings(), blocklist: PasswordPolicy.bundledBlocklist())
+        #expect(policy.check("fourteen chars")?.weakPasswordReasons == [.length])
+        #expect(policy.check("éééééééééééééééé") == nil)
+        #expect(policy.check("password12345678")?.weakPasswordReasons == [.pwned])
+        #expect(policy.check("!!qwertyuiop2024")?.weakPasswordReasons == [.pwned])
+        #expect(policy.check("aaaaaaaaaaaaaaaaaaaa") == nil)  // no composition rules (NIST)
+        #expect(policy.check("my password12345678 is long") == nil)
+        #expect(policy.check(String(repeating: "x", count: 2000))?.weakPasswordReasons == [.length])
+    }
+}
+
+@Suite struct OneTimeSecretTests {
+    @Test func codesAreUniformDigitsAndHashedPerUser() {
+        let codes = (0..<2000).map { _ in SecureRandom.digits(6) }
+        #expect(codes.allSatisfy { $0.count == 6 && $0.allSatisfy(\.isNumber) })
+        #expect(Set(codes).count > 1900)
+        let a = UUID()
+        let b = UUID()
+        #expect(OneTimeSecrets.codeHash("123456", userID: a) != OneTimeSecrets.codeHash("123456", userID: b))
+        #expect(OneTimeSecrets.codeMatches("123456", userID: a, storedHash: OneTimeSecrets.codeHash("123456", userID: a)))
+        #expect(!OneTimeSecrets.codeMatches("123456", userID: b, storedHash: OneTimeSecrets.codeHash("123456", userID: a)))
+    }
+}
+
+@Suite struct RedirectPolicyTests {
+    @Test func allowList() {
+        let policy = RedirectPolicy(siteURL: "http://localhost:3000", allowList: ["myapp://callback", "https://*.example.com/**"])
+        #expect(policy.resolve("http://localhost:3000/welcome") == "http://localhost:3000/welcome")
+        #expect(policy.resolve("myapp://callback") == "myapp://callback")
+        #expect(policy.resolve("https://app.example.com/a/b") == "https://app.example.com/a/b")
+        #expect(policy.resolve("https://evil.com/x") == "http://localhost:3000")
+        #expect(policy.resolve("javascript:alert(1)") == "http://localhost:3000")
+        #expect(policy.resolve(nil) == "http://localhost:3000")
+    }
+}

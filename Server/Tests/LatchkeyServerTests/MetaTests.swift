@@ -1,0 +1,69 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import LatchkeyAPI
+import LatchkeyServer
+import LatchkeyStore
+import NIOCore
+import Testing
+
+@Suite struct MetaTests {
+    @Test func healthSettingsAndJWKS() async throws {
+        try await TestServer().run { client, _ async throws in
+            let health = try await client.send(.get, "/health").decode(HealthResponse.self)
+            #expect(health.name == "GoTrue")
+            let settings = try await client.send(.get, "/settings").decode(ServerSettings.self)
+            #expect(settings.external["email"] == true)
+            #expect(settings.mailerAutoconfirm == false)
+            let jwks = try await client.send(.get, "/.well-known/jwks.json")
+            #expect(jwks.headers[.cacheControl] == "public, max-age=600")
+            let keys = try jwks.decode([String: [[String: JSONValue]]].self)["keys"] ?? []
+            #expect(keys.count == 1)
+            #expect(keys.first?["kty"] == "EC")
+            #expect(keys.first?["d"] == nil)
+        }
+    }
+
+    @Test func everyRouteIsInTheOpenAPIDocumentAndBack() async throws {
+        try await TestServer().run { client, app async throws in
+            let response = try await client.send(.get, "/openapi.json")
+            let document = try JSONDecoder().decode(JSONValue.self, from: Data(response.body.readableBytesView))
+            let paths = try #require(document.objectValue?["paths"]?.objectValue)
+            var documented = Set<String>()
+            for (path, item) in paths {
+                for method in (item.objectValue ?? [:]).keys where ["get", "post", "put", "delete", "patch"].contains(method) {
+                    documented.insert("\(method.uppercased()) \(path)")
+                }
+            }
+            let served = Set(app.routes.routes.map { "\($0.method) \($0.path)" })
+            #expect(served == documented)
+        }
+    }
+
+    @Test func sqliteRunsInWALWithFullSync() async throws {
+        try await TestServer().run { _, app async throws in
+            let database = try #require(app.store.database as? SQLiteDatabase)
+            #expect(try await database.pragma("journal_mode") == "wal")
+            #expect(try await database.pragma("synchronous") == "2")
+            #expect(try await database.pragma("foreign_keys") == "1")
+        }
+    }
+
+    @Test func hmacSecretSignsWhenConfigured() async throws {
+        try await TestServer(configure: { $0.jwtSecret = "a-very-long-shared-secret-for-hs256-tokens" }).run { client, app async throws in
+            let session = try await client.signUpConfirmed("hs@example.com", app: app)
+            let header = try #require(session.accessToken.split(separator: ".").first)
+            let decoded = try #require(Data(base64Encoded: String(header) + String(repeating: "=", count: (4 - header.count % 4) % 4)))
+            #expect(String(decoding: decoded, as: UTF8.self).contains("HS256"))
+            #expect(try await client.send(.get, "/user", bearer: session.accessToken).status == .ok)
+        }
+    }
+
+    @Test func settingsTableIsDocumented() throws {
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../docs/configuration.md")
+        let text = try String(contentsOf: docs, encoding: .utf8)
+        for setting in Setting.all {
+            for name in setting.environment { #expect(text.contains("`\(name)`"), "docs/configuration.md lacks \(name)") }
+        }
+    }
+}

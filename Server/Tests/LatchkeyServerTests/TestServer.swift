@@ -1,0 +1,98 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import LatchkeyAPI
+import LatchkeyCore
+import LatchkeyServer
+import LatchkeyStore
+import Logging
+import NIOCore
+import Testing
+
+/// A server on a temporary data folder, built by the same composition root as `latchkey serve`.
+struct TestServer {
+    let directory: String
+    var configuration: ServerConfiguration
+
+    init(directory: String? = nil, configure: (inout ServerConfiguration) -> Void = { _ in }) {
+        let dir = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-test-\(UUID().uuidString)").path
+        self.directory = dir
+        var auth = AuthConfiguration(rateLimits: .unlimited)
+        auth.password.scryptLogN = 10
+        auth.otp.sendFrequency = 0
+        var configuration = ServerConfiguration(port: 0, dataDirectory: dir, hashingThreads: 2, auth: auth)
+        configure(&configuration)
+        self.configuration = configuration
+    }
+
+    /// Runs `body` against the live server over a real socket.
+    func run<T: Sendable>(
+        time: any TimeSource = SystemTimeSource(), _ body: @escaping @Sendable (any TestClientProtocol, LatchkeyApp) async throws -> T
+    ) async throws -> T {
+        var logger = Logger(label: "latchkey-test")
+        logger.logLevel = .warning
+        let app = try await buildApplication(configuration: configuration, time: time, logger: logger)
+        do {
+            let result = try await app.application.test(.live) { client in try await body(client, app) }
+            try await app.shutdown()
+            return result
+        } catch {
+            try? await app.shutdown()
+            throw error
+        }
+    }
+}
+
+let apiVersionHeader = HTTPField.Name("X-Supabase-Api-Version")!
+let decoder = WireJSON.makeDecoder()
+
+extension TestClientProtocol {
+    /// Sends JSON with the 2024-01-01 header.
+    @discardableResult
+    func send(
+        _ method: HTTPRequest.Method, _ uri: String, json: String? = nil, bearer: String? = nil, headers extra: HTTPFields = [:],
+        legacy: Bool = false
+    ) async throws -> TestResponse {
+        var headers = extra
+        if !legacy { headers[apiVersionHeader] = "2024-01-01" }
+        if json != nil { headers[.contentType] = "application/json" }
+        if let bearer { headers[.authorization] = "Bearer \(bearer)" }
+        return try await execute(uri: uri, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) }) { $0 }
+    }
+
+    /// Signs up and confirms through the mailbox code; returns the session.
+    func signUpConfirmed(_ email: String, password: String = "correct horse battery staple", app: LatchkeyApp) async throws -> Session {
+        let signUp = try await send(.post, "/signup", json: #"{"email":"\#(email)","password":"\#(password)"}"#)
+        #expect(signUp.status == .ok)
+        let code = try await latestCode(to: email, app: app)
+        let verify = try await send(.post, "/verify", json: #"{"type":"signup","email":"\#(email)","token":"\#(code)"}"#)
+        #expect(verify.status == .ok)
+        return try verify.decode(Session.self)
+    }
+
+    /// The code in the newest message to `email`.
+    func latestCode(to email: String, app: LatchkeyApp) async throws -> String {
+        let messages = try await app.store.mailbox(to: EmailAddress.canonical(email), limit: 1)
+        let text = try #require(messages.first?.message.text)
+        let match = try #require(text.firstMatch(of: /is (\d{6,10})\./))
+        return String(match.1)
+    }
+
+    /// The link secret in the newest message to `email`.
+    func latestLinkSecret(to email: String, app: LatchkeyApp) async throws -> String {
+        let messages = try await app.store.mailbox(to: EmailAddress.canonical(email), limit: 1)
+        let text = try #require(messages.first?.message.text)
+        let match = try #require(text.firstMatch(of: /token=([A-Za-z0-9_-]+)/))
+        return String(match.1)
+    }
+}
+
+extension TestResponse {
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        try decoder.decode(T.self, from: Data(body.readableBytesView))
+    }
+
+    var errorCode: String? { (try? decode(APIErrorBody.self))?.code.rawValue }
+    var text: String { String(buffer: body) }
+}

@@ -1,0 +1,322 @@
+"""Drive a real Latchkey server with the official Python client, supabase-auth 2.34.1.
+
+Every test uses its own address (uuid) so the tests are independent of order.
+The server runs with email confirmation on (the default), so a fresh sign-up
+gets no session until the code from the dev mailbox is verified.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from dataclasses import dataclass
+from typing import Callable, Iterator
+
+import pytest
+
+pytest.importorskip("supabase_auth")
+
+from supabase_auth import SyncGoTrueClient  # noqa: E402
+from supabase_auth.errors import AuthApiError  # noqa: E402
+from supabase_auth.types import Session  # noqa: E402
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def new_email() -> str:
+    """A unique address with upper-case letters, to check that the server lower-cases it."""
+    return f"Compat.{uuid.uuid4().hex[:12]}@Example.COM"
+
+
+def new_password() -> str:
+    """At least 15 characters and not in any common-password list."""
+    return "correct horse battery staple " + uuid.uuid4().hex[:6]
+
+
+@pytest.fixture
+def make_client(latchkey_server) -> Iterator[Callable[[], SyncGoTrueClient]]:
+    clients: list[SyncGoTrueClient] = []
+
+    def factory() -> SyncGoTrueClient:
+        client = SyncGoTrueClient(
+            url=latchkey_server.url,
+            auto_refresh_token=False,
+            persist_session=False,
+        )
+        clients.append(client)
+        return client
+
+    yield factory
+    for client in clients:
+        client.close()
+
+
+@dataclass
+class ConfirmedUser:
+    email: str  # lower-cased, as the server stores it
+    password: str
+    user_id: str
+    client: SyncGoTrueClient  # holds the session returned by verify_otp
+    session: Session
+
+
+def sign_up_and_confirm(server, client: SyncGoTrueClient) -> ConfirmedUser:
+    raw_email = new_email()
+    email = raw_email.lower()
+    password = new_password()
+    signed_up = client.sign_up({"email": raw_email, "password": password})
+    assert signed_up.user is not None
+    assert signed_up.session is None
+    code = server.latest_code(email)
+    verified = client.verify_otp({"email": email, "token": code, "type": "signup"})
+    assert verified.session is not None, "verify_otp(type=signup) returned no session"
+    return ConfirmedUser(
+        email=email,
+        password=password,
+        user_id=verified.session.user.id,
+        client=client,
+        session=verified.session,
+    )
+
+
+@pytest.fixture
+def confirmed_user(latchkey_server, make_client) -> ConfirmedUser:
+    return sign_up_and_confirm(latchkey_server, make_client())
+
+
+def assert_usable_session(session: Session | None) -> Session:
+    assert session is not None, "expected a session"
+    assert session.access_token, "session has no access_token"
+    assert session.refresh_token, "session has no refresh_token"
+    assert session.token_type.lower() == "bearer"
+    assert session.expires_in > 0
+    assert session.expires_at is not None and session.expires_at > time.time()
+    return session
+
+
+# --------------------------------------------------------------------------- 1. sign-up
+
+
+def test_sign_up_returns_user_without_session(latchkey_server, make_client):
+    client = make_client()
+    raw_email = new_email()
+
+    resp = client.sign_up(
+        {
+            "email": raw_email,
+            "password": new_password(),
+            "options": {"data": {"name": "Ada"}},
+        }
+    )
+
+    assert resp.session is None, "email confirmation is on: sign-up must not return a session"
+    assert resp.user is not None
+    assert resp.user.email == raw_email.lower()
+    assert resp.user.user_metadata.get("name") == "Ada"
+    assert resp.user.email_confirmed_at is None
+    assert client.get_session() is None
+
+
+# --------------------------------------------------------------------------- 2. confirm
+
+
+def test_sign_up_confirmed_with_mailbox_code(latchkey_server, make_client):
+    client = make_client()
+    raw_email = new_email()
+    email = raw_email.lower()
+    signed_up = client.sign_up({"email": raw_email, "password": new_password()})
+    assert signed_up.user is not None and signed_up.session is None
+
+    code = latchkey_server.latest_code(email)  # polls until the message is there
+    newest = latchkey_server.mailbox(email)[0]
+    assert any(email in to.lower() for to in newest["to"]), newest["to"]
+
+    resp = client.verify_otp({"email": email, "token": code, "type": "signup"})
+
+    session = assert_usable_session(resp.session)
+    assert session.user.email == email
+    assert session.user.email_confirmed_at is not None
+    assert session.user.id == signed_up.user.id
+    assert resp.user is not None and resp.user.email_confirmed_at is not None
+    # verify_otp stores the session in the client.
+    assert client.get_session() is not None
+
+
+# --------------------------------------------------------------------------- 3. password sign-in
+
+
+def test_sign_in_with_password(confirmed_user, make_client):
+    client = make_client()
+
+    resp = client.sign_in_with_password(
+        {"email": confirmed_user.email, "password": confirmed_user.password}
+    )
+
+    session = assert_usable_session(resp.session)
+    assert session.user.id == confirmed_user.user_id
+    assert session.user.email == confirmed_user.email
+    assert resp.user is not None and resp.user.id == confirmed_user.user_id
+
+
+# --------------------------------------------------------------------------- 4. wrong password
+
+
+def test_wrong_password_is_invalid_credentials(confirmed_user, make_client):
+    client = make_client()
+
+    with pytest.raises(AuthApiError) as excinfo:
+        client.sign_in_with_password(
+            {"email": confirmed_user.email, "password": confirmed_user.password + "x"}
+        )
+
+    err = excinfo.value
+    assert err.code == "invalid_credentials"
+    assert err.message == "Invalid login credentials"
+    assert err.status == 400
+    assert client.get_session() is None
+
+
+# --------------------------------------------------------------------------- 5. email OTP
+
+
+def test_email_otp_sign_in_and_code_reuse(latchkey_server, confirmed_user, make_client):
+    client = make_client()
+    email = confirmed_user.email
+    already_seen = latchkey_server.message_ids(email)
+
+    sent = client.sign_in_with_otp({"email": email})
+    assert sent.session is None and sent.user is None
+
+    code = latchkey_server.latest_code(email, exclude=already_seen)
+    resp = client.verify_otp({"email": email, "token": code, "type": "email"})
+
+    session = assert_usable_session(resp.session)
+    assert session.user.id == confirmed_user.user_id
+
+    with pytest.raises(AuthApiError) as excinfo:
+        make_client().verify_otp({"email": email, "token": code, "type": "email"})
+    err = excinfo.value
+    assert err.code == "otp_expired"
+    assert err.status == 403
+    assert err.message == "Token has expired or is invalid"
+
+
+# --------------------------------------------------------------------------- 6. refresh
+
+
+def test_refresh_session_rotates_tokens(confirmed_user):
+    client = confirmed_user.client
+    old = confirmed_user.session
+
+    # Access tokens carry second-resolution iat/exp and no jti; wait so the
+    # refreshed token is guaranteed to differ byte-for-byte.
+    time.sleep(1.1)
+    first = client.refresh_session()
+
+    new = assert_usable_session(first.session)
+    assert new.access_token != old.access_token
+    assert new.refresh_token != old.refresh_token
+    assert new.user.id == confirmed_user.user_id
+    assert client.get_session() is not None
+    assert client.get_session().access_token == new.access_token
+
+    # The refreshed session works.
+    me = client.get_user()
+    assert me is not None and me.user.id == confirmed_user.user_id
+    me = client.get_user(jwt=new.access_token)
+    assert me is not None and me.user.id == confirmed_user.user_id
+
+    # The explicit-token form rotates again.
+    second = client.refresh_session(new.refresh_token)
+    newer = assert_usable_session(second.session)
+    assert newer.refresh_token != new.refresh_token
+    assert newer.refresh_token != old.refresh_token
+    me = client.get_user()
+    assert me is not None and me.user.id == confirmed_user.user_id
+    # Rejection of a reused refresh token after the reuse interval is
+    # time-based and deliberately not exercised here.
+
+
+# --------------------------------------------------------------------------- 7. update user
+
+
+def test_update_user_metadata_and_password(confirmed_user, make_client):
+    client = confirmed_user.client
+
+    merged = client.update_user({"data": {"name": "Grace", "team": "x"}})
+    assert merged.user.user_metadata.get("name") == "Grace"
+    assert merged.user.user_metadata.get("team") == "x"
+
+    deleted = client.update_user({"data": {"team": None}})
+    assert "team" not in deleted.user.user_metadata, "a null value must delete the key"
+    assert deleted.user.user_metadata.get("name") == "Grace", "other keys must be kept"
+
+    fetched = client.get_user()
+    assert fetched is not None
+    assert fetched.user.user_metadata.get("name") == "Grace"
+    assert "team" not in fetched.user.user_metadata
+
+    new_password_value = new_password()
+    updated = client.update_user({"password": new_password_value})
+    assert updated.user.id == confirmed_user.user_id
+
+    resp = make_client().sign_in_with_password(
+        {"email": confirmed_user.email, "password": new_password_value}
+    )
+    assert_usable_session(resp.session)
+    assert resp.session.user.id == confirmed_user.user_id
+
+    with pytest.raises(AuthApiError) as excinfo:
+        make_client().sign_in_with_password(
+            {"email": confirmed_user.email, "password": confirmed_user.password}
+        )
+    assert excinfo.value.code == "invalid_credentials"
+
+
+# --------------------------------------------------------------------------- 8. sign out
+
+
+def test_get_user_then_global_sign_out(confirmed_user):
+    client = confirmed_user.client
+    old_access = confirmed_user.session.access_token
+    old_refresh = confirmed_user.session.refresh_token
+
+    me = client.get_user()
+    assert me is not None
+    assert me.user.id == confirmed_user.user_id
+    assert me.user.email == confirmed_user.email
+
+    client.sign_out({"scope": "global"})
+    assert client.get_session() is None
+
+    with pytest.raises(AuthApiError) as excinfo:
+        client.get_user(jwt=old_access)
+    err = excinfo.value
+    assert err.code == "session_not_found"
+    assert err.status == 403
+
+    # The revoked session's refresh token is dead too.
+    with pytest.raises(AuthApiError):
+        client.refresh_session(old_refresh)
+
+
+# --------------------------------------------------------------------------- 9. duplicate sign-up
+
+
+def test_duplicate_sign_up_of_confirmed_address_is_obfuscated(confirmed_user, make_client):
+    client = make_client()
+
+    resp = client.sign_up({"email": confirmed_user.email, "password": new_password()})
+
+    assert resp.session is None
+    assert resp.user is not None, "duplicate sign-up must return a user object, not an error"
+    assert resp.user.identities == []
+    assert resp.user.id != confirmed_user.user_id
+
+    # The real account is untouched: its password still works.
+    again = make_client().sign_in_with_password(
+        {"email": confirmed_user.email, "password": confirmed_user.password}
+    )
+    assert_usable_session(again.session)
+    assert again.session.user.id == confirmed_user.user_id

@@ -1,0 +1,153 @@
+import Foundation
+
+/// A user as the wire protocol carries it (GoTrue's user object).
+public struct User: Codable, Sendable, Equatable, Identifiable {
+    public var id: UUID
+    public var aud: String
+    public var role: String
+    /// The address, lower-cased; `""` when the user has none.
+    public var email: String
+    /// The phone number in E.164 without the leading `+`; `""` when the user has none.
+    public var phone: String
+    public var emailConfirmedAt: Date?
+    public var phoneConfirmedAt: Date?
+    public var confirmedAt: Date?
+    public var confirmationSentAt: Date?
+    public var recoverySentAt: Date?
+    public var newEmail: String?
+    public var emailChangeSentAt: Date?
+    public var newPhone: String?
+    public var phoneChangeSentAt: Date?
+    public var reauthenticationSentAt: Date?
+    public var invitedAt: Date?
+    public var lastSignInAt: Date?
+    public var appMetadata: [String: JSONValue]
+    public var userMetadata: [String: JSONValue]
+    public var identities: [Identity]?
+    public var factors: [Factor]?
+    public var createdAt: Date
+    public var updatedAt: Date
+    public var bannedUntil: Date?
+    public var deletedAt: Date?
+    public var isAnonymous: Bool
+
+    public init(
+        id: UUID, aud: String, role: String, email: String, phone: String,
+        emailConfirmedAt: Date? = nil, phoneConfirmedAt: Date? = nil, confirmedAt: Date? = nil,
+        confirmationSentAt: Date? = nil, recoverySentAt: Date? = nil, newEmail: String? = nil,
+        emailChangeSentAt: Date? = nil, newPhone: String? = nil, phoneChangeSentAt: Date? = nil,
+        reauthenticationSentAt: Date? = nil, invitedAt: Date? = nil, lastSignInAt: Date? = nil,
+        appMetadata: [String: JSONValue] = [:], userMetadata: [String: JSONValue] = [:],
+        identities: [Identity]? = [], factors: [Factor]? = nil, createdAt: Date, updatedAt: Date,
+        bannedUntil: Date? = nil, deletedAt: Date? = nil, isAnonymous: Bool = false
+    ) {
+        self.id = id
+        self.aud = aud
+        self.role = role
+        self.email = email
+        self.phone = phone
+        self.emailConfirmedAt = emailConfirmedAt
+        self.phoneConfirmedAt = phoneConfirmedAt
+        self.confirmedAt = confirmedAt
+        self.confirmationSentAt = confirmationSentAt
+        self.recoverySentAt = recoverySentAt
+        self.newEmail = newEmail
+        self.emailChangeSentAt = emailChangeSentAt
+        self.newPhone = newPhone
+        self.phoneChangeSentAt = phoneChangeSentAt
+        self.reauthenticationSentAt = reauthenticationSentAt
+        self.invitedAt = invitedAt
+        self.lastSignInAt = lastSignInAt
+        self.appMetadata = appMetadata
+        self.userMetadata = userMetadata
+        self.identities = identities
+        self.factors = factors
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.bannedUntil = bannedUntil
+        self.deletedAt = deletedAt
+        self.isAnonymous = isAnonymous
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, aud, role, email, phone, identities, factors
+        case emailConfirmedAt = "email_confirmed_at"
+        case phoneConfirmedAt = "phone_confirmed_at"
+        case confirmedAt = "confirmed_at"
+        case confirmationSentAt = "confirmation_sent_at"
+        case recoverySentAt = "recovery_sent_at"
+        case newEmail = "new_email"
+        case emailChangeSentAt = "email_change_sent_at"
+        case newPhone = "new_phone"
+        case phoneChangeSentAt = "phone_change_sent_at"
+        case reauthenticationSentAt = "reauthentication_sent_at"
+        case invitedAt = "invited_at"
+        case lastSignInAt = "last_sign_in_at"
+        case appMetadata = "app_metadata"
+        case userMetadata = "user_metadata"
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
+        case bannedUntil = "banned_until"
+        case deletedAt = "deleted_at"
+        case isAnonymous = "is_anonymous"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(UUID.self, forKey: .id)
+        aud = try c.decodeIfPresent(String.self, forKey: .aud) ?? ""
+        role = try c.decodeIfPresent(String.self, forKey: .role) ?? ""
+        email = try c.decodeIfPresent(String.self, forKey: .email) ?? ""
+        phone = try c.decodeIfPresent(String.self, forKey: .phone) ?? ""
+        emailConfirmedAt = try c.decodeIfPresent(Date.self, forKey: .emailConfirmedAt)
+        phoneConfirmedAt = try c.decodeIfPresent(Date.self, forKey: .phoneConfirmedAt)
+        confirmedAt = try c.decodeIfPresent(Date.self, forKey: .confirmedAt)
+        confirmationSentAt = try c.decodeIfPresent(Date.self, forKey: .confirmationSentAt)
+        recoverySentAt = try c.decodeIfPresent(Date.self, forKey: .recoverySentAt)
+        newEmail = try c.decodeIfPresent(String.self, forKey: .newEmail)
+        emailChangeSentAt = try c.decodeIfPresent(Date.self, forKey: .emailChangeSentAt)
+        newPhone = try c.decodeIfPresent(String.self, forKey: .newPhone)
+        phoneChangeSentAt = try c.decodeIfPresent(Date.self, forKey: .phoneChangeSentAt)
+        reauthenticationSentAt = try c.decodeIfPresent(Date.self, forKey: .reauthenticationSentAt)
+        invitedAt = try c.decodeIfPresent(Date.self, forKey: .invitedAt)
+        lastSignInAt = try c.decodeIfPresent(Date.self, forKey: .lastSignInAt)
+        appMetadata = try c.decodeIfPresent([String: JSONValue].self, forKey: .appMetadata) ?? [:]
+        userMetadata = try c.decodeIfPresent([String: JSONValue].self, forKey: .userMetadata) ?? [:]
+        identities = try c.decodeIfPresent([Identity].self, forKey: .identities)
+        factors = try c.decodeIfPresent([Factor].self, forKey: .factors)
+        createdAt = try c.decode(Date.self, forKey: .createdAt)
+        updatedAt = try c.decode(Date.self, forKey: .updatedAt)
+        bannedUntil = try c.decodeIfPresent(Date.self, forKey: .bannedUntil)
+        deletedAt = try c.decodeIfPresent(Date.self, forKey: .deletedAt)
+        isAnonymous = try c.decodeIfPresent(Bool.self, forKey: .isAnonymous) ?? false
+    }
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id.uuidString.lowercased(), forKey: .id)
+        try c.encode(aud, forKey: .aud)
+        try c.encode(role, forKey: .role)
+        try c.encode(email, forKey: .email)
+        try c.encode(phone, forKey: .phone)
+        try c.encodeIfPresent(emailConfirmedAt, forKey: .emailConfirmedAt)
+        try c.encodeIfPresent(phoneConfirmedAt, forKey: .phoneConfirmedAt)
+        try c.encodeIfPresent(confirmedAt, forKey: .confirmedAt)
+        try c.encodeIfPresent(confirmationSentAt, forKey: .confirmationSentAt)
+        try c.encodeIfPresent(recoverySentAt, forKey: .recoverySentAt)
+        try c.encodeIfPresent(newEmail, forKey: .newEmail)
+        try c.encodeIfPresent(emailChangeSentAt, forKey: .emailChangeSentAt)
+        try c.encodeIfPresent(newPhone, forKey: .newPhone)
+        try c.encodeIfPresent(phoneChangeSentAt, forKey: .phoneChangeSentAt)
+        try c.encodeIfPresent(reauthenticationSentAt, forKey: .reauthenticationSentAt)
+        try c.encodeIfPresent(invitedAt, forKey: .invitedAt)
+        try c.encodeIfPresent(lastSignInAt, forKey: .lastSignInAt)
+        try c.encode(appMetadata, forKey: .appMetadata)
+        try c.encode(userMetadata, forKey: .userMetadata)
+        try c.encodeIfPresent(identities, forKey: .identities)
+        try c.encodeIfPresent(factors, forKey: .factors)
+        try c.encode(createdAt, forKey: .createdAt)
+        try c.encode(updatedAt, forKey: .updatedAt)
+        try c.encodeIfPresent(bannedUntil, forKey: .bannedUntil)
+        try c.encodeIfPresent(deletedAt, forKey: .deletedAt)
+        try c.encode(isAnonymous, forKey: .isAnonymous)
+    }
+}
