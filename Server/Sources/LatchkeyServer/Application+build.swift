@@ -63,7 +63,7 @@ public func buildApplication(
     AuthController(
         service: service, trustedIPHeader: configuration.trustedIPHeader.flatMap { HTTPField.Name($0) }
     ).register(&routes)
-    DevMailboxController(store: store).register(&routes)
+    DevMailboxController(store: store, allowRemote: configuration.devMailboxPublic).register(&routes)
 
     var application = Application(
         router: router,

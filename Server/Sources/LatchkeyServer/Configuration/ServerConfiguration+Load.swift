@@ -77,7 +77,7 @@ extension ServerConfiguration {
         return ServerConfiguration(
             host: host, port: port, dataDirectory: dataDirectory, databasePath: databasePath,
             trustedIPHeader: reader.string("rate-limit-header"), jwtKeys: jwtKeys, jwtSecret: reader.string("jwt-secret"),
-            auth: auth)
+            devMailboxPublic: try reader.bool("dev-mailbox-public") ?? false, auth: auth)
     }
 }
 

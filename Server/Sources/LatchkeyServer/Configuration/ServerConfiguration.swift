@@ -19,14 +19,17 @@ public struct ServerConfiguration: Sendable {
     public var jwtSecret: String?
     /// Threads for password hashing.
     public var hashingThreads: Int
+    /// Whether the dev mailbox answers clients that are not on this machine.
+    public var devMailboxPublic: Bool
     /// The domain's policy.
     public var auth: AuthConfiguration
 
     public init(
         host: String = "127.0.0.1", port: Int = 9999, dataDirectory: String = "./latchkey-data", databasePath: String? = nil,
         trustedIPHeader: String? = nil, jwtKeys: [[String: JSONValue]] = [], jwtSecret: String? = nil,
-        hashingThreads: Int = System.coreCount, auth: AuthConfiguration = AuthConfiguration()
+        hashingThreads: Int = System.coreCount, devMailboxPublic: Bool = false, auth: AuthConfiguration = AuthConfiguration()
     ) {
+        self.devMailboxPublic = devMailboxPublic
         self.host = host
         self.port = port
         self.dataDirectory = dataDirectory
@@ -43,9 +46,4 @@ public struct ServerConfiguration: Sendable {
 public struct ConfigurationError: Error, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
-}
-
-extension System {
-    /// Available cores (at least 1).
-    static var coreCountAtLeastOne: Int { max(1, coreCount) }
 }

@@ -119,6 +119,11 @@ public struct Setting: Sendable {
             key: "rate-limit-signin-failures", environment: ["LATCHKEY_RATE_LIMIT_SIGNIN_FAILURES"], defaultValue: "10",
             summary: "Failed password sign-ins per account per 15 minutes, from any IP."),
         .init(
+            key: "dev-mailbox-public", environment: ["LATCHKEY_DEV_MAILBOX_PUBLIC"], defaultValue: "false",
+            summary:
+                "Let clients on other machines read `/_dev/mailbox` (only while no mail transport is configured). Off: loopback clients only, since the messages carry sign-in codes."
+        ),
+        .init(
             key: "rate-limit-header", environment: ["LATCHKEY_RATE_LIMIT_HEADER", "GOTRUE_RATE_LIMIT_HEADER"], defaultValue: "",
             summary: "Header carrying the client IP, trusted only when set (behind a proxy you run). Unset: the socket's peer address."),
     ]

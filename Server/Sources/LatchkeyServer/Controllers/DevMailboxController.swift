@@ -6,12 +6,18 @@ import LatchkeyCore
 import Logging
 
 /// `GET /_dev/mailbox`: what the development mailbox caught, newest first, as JSON or a page.
-/// Registered only while no mail transport is configured.
+/// Registered only while no mail transport is configured, and answered only to clients on this
+/// machine (loopback), unless `LATCHKEY_DEV_MAILBOX_PUBLIC` allows everyone: the messages carry
+/// sign-in codes.
 struct DevMailboxController {
     let store: any AuthStore
+    let allowRemote: Bool
 
     func register(_ routes: inout RouteRegistrar) {
-        routes.on(.get, "/_dev/mailbox") { request, _ in
+        routes.on(.get, "/_dev/mailbox") { request, context in
+            guard allowRemote || Self.isLoopback(context.peerAddress) else {
+                throw AuthError(.notFound, "Not found")
+            }
             let to = request.queryValue("to").map { EmailAddress.canonical($0) ?? $0 }
             let messages = try await store.mailbox(to: to, limit: 100).map(Self.wire)
             if request.headers[.accept]?.contains("application/json") == true {
@@ -19,6 +25,10 @@ struct DevMailboxController {
             }
             return Self.page(messages)
         }
+    }
+
+    static func isLoopback(_ address: String) -> Bool {
+        address.hasPrefix("127.") || address == "::1" || address.hasPrefix("::ffff:127.")
     }
 
     static func wire(_ stored: StoredEmail) -> MailboxMessage {

@@ -29,8 +29,7 @@ struct VerifyController {
             let token = request.queryValue("token")
             let type = request.queryValue("type")
             let redirectTo = request.queryValue("redirect_to")
-            if !service.configuration.linkConfirmationPage || request.method == .head {
-                if request.method == .head { return Self.page(token: token ?? "", type: type ?? "", redirectTo: redirectTo) }
+            if !service.configuration.linkConfirmationPage {
                 return await redeemLink(token: token, type: type, redirectTo: redirectTo, request: request, context: context)
             }
             guard let token, let type, token.utf8.count <= 128, type.utf8.count <= 32 else {

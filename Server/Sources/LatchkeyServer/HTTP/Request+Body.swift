@@ -17,13 +17,13 @@ extension Request {
         if data.isEmpty { data = Data("{}".utf8) }
         let decoder = WireJSON.makeDecoder()
         do {
-            let root = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-            guard root is [String: Any] else { throw AuthError(.badJSON, "Could not parse request body as JSON: expected an object") }
             return try decoder.decode(T.self, from: data)
-        } catch let error as AuthError {
-            throw error
         } catch let DecodingError.typeMismatch(_, context) {
-            throw AuthError(.badJSON, "Could not read request body: wrong type for '\(Self.path(context.codingPath))'")
+            let path = Self.path(context.codingPath)
+            throw AuthError(
+                .badJSON,
+                path.isEmpty
+                    ? "Could not read request body: expected a JSON object" : "Could not read request body: wrong type for '\(path)'")
         } catch let DecodingError.valueNotFound(_, context) {
             throw AuthError(.badJSON, "Could not read request body: missing value for '\(Self.path(context.codingPath))'")
         } catch {

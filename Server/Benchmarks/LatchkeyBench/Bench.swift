@@ -1,0 +1,108 @@
+import AsyncHTTPClient
+import Foundation
+import LatchkeyAPI
+import NIOCore
+import NIOHTTP1
+
+/// A closed-loop load generator for a running Latchkey server: `concurrency` workers repeat one
+/// operation for `seconds`, and the tool prints requests per second and latency percentiles.
+///
+///     latchkey-bench [URL] [SECONDS] [CONCURRENCY] [SCENARIOS]
+///
+/// Scenarios: password, code, refresh, user (comma-separated). The server must run with the dev
+/// mailbox (no mail transport) and limits raised, as `scripts/bench` starts it.
+@main
+struct Bench {
+    static func main() async throws {
+        let arguments = CommandLine.arguments
+        let url = arguments.count > 1 ? arguments[1] : "http://127.0.0.1:9999"
+        let seconds = arguments.count > 2 ? Double(arguments[2]) ?? 10 : 10
+        let concurrency = arguments.count > 3 ? Int(arguments[3]) ?? 8 : 8
+        let scenarios = (arguments.count > 4 ? arguments[4] : "password,code,refresh,user").split(separator: ",").map(String.init)
+        let api = API(client: HTTPClient.shared, base: url)
+
+        print("Latchkey benchmark: \(url), \(Int(seconds)) s per scenario, \(concurrency) concurrent clients")
+        let users = try await api.makeUsers(count: concurrency)
+        for scenario in scenarios {
+            let result: Result
+            switch scenario {
+            case "password":
+                result = try await run(seconds: seconds, workers: concurrency) { worker in
+                    _ = try await api.signIn(users[worker].email, users[worker].password)
+                }
+            case "code":
+                result = try await run(seconds: seconds, workers: concurrency) { worker in
+                    try await api.codeSignIn(users[worker].email)
+                }
+            case "refresh":
+                let chains = RefreshChains(tokens: users.map(\.refreshToken))
+                result = try await run(seconds: seconds, workers: concurrency) { worker in
+                    let next = try await api.refresh(await chains.token(worker))
+                    await chains.set(worker, next)
+                }
+            case "user":
+                result = try await run(seconds: seconds, workers: concurrency) { worker in
+                    try await api.getUser(users[worker].accessToken)
+                }
+            default:
+                print("unknown scenario \(scenario)")
+                continue
+            }
+            print(result.line(scenario))
+        }
+    }
+
+    struct Result {
+        var latencies: [Double]
+        var errors: Int
+        var elapsed: Double
+
+        func line(_ name: String) -> String {
+            let sorted = latencies.sorted()
+            func percentile(_ p: Double) -> Double {
+                sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] * 1000
+            }
+            let rps = Double(latencies.count) / elapsed
+            return String(
+                format: "%-9@ %8.1f ops/s   p50 %7.2f ms   p99 %7.2f ms   ops %6d   errors %d", name as NSString, rps,
+                percentile(0.5), percentile(0.99), latencies.count, errors)
+        }
+    }
+
+    static func run(seconds: Double, workers: Int, _ operation: @escaping @Sendable (Int) async throws -> Void) async throws -> Result {
+        let start = ContinuousClock.now
+        let deadline = start.advanced(by: .milliseconds(Int(seconds * 1000)))
+        let results = try await withThrowingTaskGroup(of: ([Double], Int).self) { group in
+            for worker in 0..<workers {
+                group.addTask {
+                    var latencies: [Double] = []
+                    var errors = 0
+                    while ContinuousClock.now < deadline {
+                        let began = ContinuousClock.now
+                        do {
+                            try await operation(worker)
+                            let duration = ContinuousClock.now - began
+                            latencies.append(Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
+                        } catch {
+                            errors += 1
+                            if errors > 1000 { break }
+                        }
+                    }
+                    return (latencies, errors)
+                }
+            }
+            return try await group.reduce(into: [([Double], Int)]()) { $0.append($1) }
+        }
+        let elapsed = ContinuousClock.now - start
+        return Result(
+            latencies: results.flatMap(\.0), errors: results.map(\.1).reduce(0, +),
+            elapsed: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+}
+
+actor RefreshChains {
+    var tokens: [String]
+    init(tokens: [String]) { self.tokens = tokens }
+    func token(_ index: Int) -> String { tokens[index] }
+    func set(_ index: Int, _ token: String) { tokens[index] = token }
+}

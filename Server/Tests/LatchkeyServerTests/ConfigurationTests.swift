@@ -1,0 +1,59 @@
+import Foundation
+import LatchkeyCore
+import Testing
+
+@testable import LatchkeyServer
+
+@Suite struct ConfigurationTests {
+    @Test func flagsBeatLatchkeyNamesWhichBeatGoTrueNames() throws {
+        let environment = [
+            "PORT": "8081", "LATCHKEY_PORT": "7000", "GOTRUE_SITE_URL": "https://app.example", "GOTRUE_JWT_EXP": "900",
+            "GOTRUE_SMTP_MAX_FREQUENCY": "2m", "GOTRUE_MAILER_AUTOCONFIRM": "true",
+            "GOTRUE_URI_ALLOW_LIST": "myapp://cb, https://*.example",
+            "GOTRUE_RATE_LIMIT_VERIFY": "12",
+        ]
+        let configuration = try ServerConfiguration.load(environment: environment, overrides: ["port": "6000"])
+        #expect(configuration.port == 6000)
+        #expect(try ServerConfiguration.load(environment: environment).port == 7000)
+        #expect(configuration.auth.siteURL == "https://app.example")
+        #expect(configuration.auth.jwt.expiry == 900)
+        #expect(configuration.auth.otp.sendFrequency == 120)
+        #expect(configuration.auth.mailerAutoconfirm)
+        #expect(configuration.auth.uriAllowList == ["myapp://cb", "https://*.example"])
+        #expect(configuration.auth.rateLimits.verifyPerIP.count == 12)
+    }
+
+    @Test func defaultsAreSecure() throws {
+        let configuration = try ServerConfiguration.load(environment: [:])
+        #expect(configuration.port == 9999)
+        #expect(configuration.host == "127.0.0.1")
+        #expect(configuration.databasePath.hasSuffix("latchkey-data/latchkey.sqlite"))
+        #expect(configuration.auth.password.minLength == 15)
+        #expect(configuration.auth.password.scryptLogN == 17)
+        #expect(configuration.auth.otp.expiry == 600)
+        #expect(configuration.auth.otp.maxAttempts == 5)
+        #expect(configuration.auth.linkConfirmationPage)
+        #expect(!configuration.devMailboxPublic)
+        #expect(configuration.trustedIPHeader == nil)
+    }
+
+    @Test(arguments: [
+        ["PORT": "http"], ["PORT": "70000"], ["GOTRUE_MAILER_AUTOCONFIRM": "maybe"], ["GOTRUE_JWT_KEYS": "{not json"],
+        ["GOTRUE_SMTP_MAX_FREQUENCY": "soon"], ["DATABASE_URL": "postgres://db/auth"],
+    ])
+    func badValuesAreClearErrors(environment: [String: String]) {
+        #expect(throws: ConfigurationError.self) { try ServerConfiguration.load(environment: environment) }
+    }
+
+    @Test func otpLengthOutsideSixToTenFallsBackToSix() throws {
+        #expect(try ServerConfiguration.load(environment: ["GOTRUE_MAILER_OTP_LENGTH": "4"]).auth.otp.length == 6)
+        #expect(try ServerConfiguration.load(environment: ["GOTRUE_MAILER_OTP_LENGTH": "8"]).auth.otp.length == 8)
+    }
+
+    @Test func devMailboxIsForLoopbackClients() {
+        #expect(DevMailboxController.isLoopback("127.0.0.1"))
+        #expect(DevMailboxController.isLoopback("::1"))
+        #expect(!DevMailboxController.isLoopback("10.0.0.5"))
+        #expect(!DevMailboxController.isLoopback("203.0.113.9"))
+    }
+}

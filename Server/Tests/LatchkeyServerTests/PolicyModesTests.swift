@@ -1,0 +1,121 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import LatchkeyAPI
+import LatchkeyCore
+import LatchkeyServer
+import LatchkeyStore
+import NIOCore
+import Testing
+
+@Suite struct PolicyModesTests {
+    @Test func autoconfirmSignUpReturnsASession() async throws {
+        try await TestServer(configure: { $0.auth.mailerAutoconfirm = true }).run { client, app async throws in
+            let response = try await client.send(
+                .post, "/signup", json: #"{"email":"auto@example.com","password":"correct horse battery staple"}"#)
+            #expect(response.status == .ok)
+            let session = try response.decode(Session.self)
+            #expect(session.user.emailConfirmedAt != nil)
+            #expect(try await app.store.mailbox(to: "auto@example.com", limit: 5).isEmpty)
+            let again = try await client.send(
+                .post, "/signup", json: #"{"email":"auto@example.com","password":"correct horse battery staple"}"#)
+            #expect(again.status == .unprocessableContent)
+            let body = try again.decode(APIErrorBody.self)
+            #expect(body.code == .userAlreadyExists)
+            #expect(body.message == "User already registered")
+        }
+    }
+
+    @Test func disabledSignUpRefusesNewUsersOnly() async throws {
+        try await TestServer(configure: { $0.auth.disableSignup = true }).run { client, _ async throws in
+            let signUp = try await client.send(
+                .post, "/signup", json: #"{"email":"no@example.com","password":"correct horse battery staple"}"#)
+            #expect(signUp.errorCode == "signup_disabled")
+            let otp = try await client.send(.post, "/otp", json: #"{"email":"no@example.com"}"#)
+            #expect(otp.errorCode == "signup_disabled")
+            let settings = try await client.send(.get, "/settings").decode(ServerSettings.self)
+            #expect(settings.disableSignup)
+        }
+    }
+
+    @Test func directRedirectModeConsumesOnGetLikeGoTrue() async throws {
+        try await TestServer(configure: { $0.auth.linkConfirmationPage = false }).run { client, app async throws in
+            try await client.send(.post, "/otp", json: #"{"email":"direct@example.com"}"#)
+            let secret = try await client.latestLinkSecret(to: "direct@example.com", app: app)
+            let first = try await client.send(.get, "/verify?token=\(secret)&type=signup")
+            #expect(first.status == .seeOther)
+            #expect(first.headers[.location]?.hasPrefix("http://localhost:3000#access_token=") == true)
+            let second = try await client.send(.get, "/verify?token=\(secret)&type=signup")
+            #expect(second.headers[.location]?.contains("error_code=otp_expired") == true)
+        }
+    }
+
+    @Test func brokenLinksRedirectWithAnError() async throws {
+        try await TestServer().run { client, _ async throws in
+            let missing = try await client.send(.get, "/verify?type=signup")
+            #expect(missing.status == .seeOther)
+            #expect(missing.headers[.location]?.contains("error_code=otp_expired") == true)
+            let badType = try await client.execute(
+                uri: "/verify", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
+                body: ByteBuffer(string: "token=abc&type=nonsense")
+            ) { $0 }
+            #expect(badType.headers[.location]?.contains("error_code=validation_failed") == true)
+        }
+    }
+
+    @Test func concurrentSignUpsOfOneAddressMakeOneUser() async throws {
+        try await TestServer().run { client, app async throws in
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for index in 0..<10 {
+                    group.addTask {
+                        try await client.send(
+                            .post, "/signup", json: #"{"email":"Same@Example.com","password":"correct horse battery staple \#(index)"}"#
+                        ).status
+                    }
+                }
+                return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
+            }
+            #expect(statuses.allSatisfy { $0 == .ok })
+            let user = try #require(try await app.store.user(email: "same@example.com"))
+            #expect(try await app.store.identities(userID: user.id).count == 1)
+        }
+    }
+
+    @Test func verifyAndResendValidateTheirInput() async throws {
+        try await TestServer().run { client, _ async throws in
+            #expect(
+                try await client.send(.post, "/verify", json: #"{"email":"a@example.com","token":"123456"}"#).errorCode
+                    == "validation_failed")
+            #expect(
+                try await client.send(.post, "/verify", json: #"{"type":"recovery","email":"a@example.com","token":"1"}"#).errorCode
+                    == "validation_failed")
+            #expect(
+                try await client.send(.post, "/verify", json: #"{"type":"email","email":"a@example.com"}"#).errorCode == "validation_failed"
+            )
+            #expect(
+                try await client.send(.post, "/verify", json: #"{"type":"email","email":"nobody@example.com","token":"123456"}"#).errorCode
+                    == "otp_expired")
+            #expect(
+                try await client.send(.post, "/resend", json: #"{"type":"nonsense","email":"a@example.com"}"#).errorCode
+                    == "validation_failed")
+            let unknown = try await client.send(.post, "/resend", json: #"{"type":"signup","email":"nobody@example.com"}"#)
+            #expect(unknown.status == .ok)
+            #expect(unknown.text == "{}")
+            #expect(
+                try await client.send(.post, "/signup", json: #"{"password":"correct horse battery staple"}"#).errorCode
+                    == "anonymous_provider_disabled")
+            #expect(try await client.send(.post, "/signup", json: #"{"email":"a@example.com"}"#).errorCode == "validation_failed")
+        }
+    }
+
+    @Test func invalidUTF8AndNonObjectBodiesAreBadJSON() async throws {
+        try await TestServer().run { client, _ async throws in
+            let response = try await client.execute(
+                uri: "/signup", method: .post, headers: [.contentType: "application/json", apiVersionHeader: "2024-01-01"],
+                body: ByteBuffer(bytes: [0x7B, 0x22, 0x65, 0xFF, 0xFE, 0x22, 0x3A, 0x31, 0x7D])
+            ) { $0 }
+            #expect(response.status == .badRequest)
+            #expect(response.errorCode == "bad_json")
+        }
+    }
+}
