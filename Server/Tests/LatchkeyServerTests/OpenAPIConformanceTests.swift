@@ -1,0 +1,91 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import LatchkeyAPI
+import LatchkeyCore
+import LatchkeyServer
+import LatchkeyStore
+import NIOCore
+import Testing
+
+/// Every response below is held against `openapi.json`: an undocumented status, content type or
+/// a body that does not match its schema fails the test.
+@Suite struct OpenAPIConformanceTests {
+    @Test func responsesMatchTheirDocumentation() async throws {
+        try await TestServer(configure: { $0.auth.rateLimits.verifyPerIP = RateLimit(count: 40, period: 300) }).run {
+            client, app async throws in
+            let spec = try OpenAPIValidator(Data(try await client.send(.get, "/openapi.json").body.readableBytesView))
+            var problems: [String] = []
+            func check(
+                _ method: HTTPRequest.Method, _ uri: String, json: String? = nil, bearer: String? = nil, legacy: Bool = false,
+                headers: HTTPFields = [:]
+            ) async throws -> TestResponse {
+                let response = try await client.send(method, uri, json: json, bearer: bearer, headers: headers, legacy: legacy)
+                let path = String(uri.split(separator: "?").first ?? "")
+                problems += spec.problems(
+                    method: method.rawValue, path: path, status: Int(response.status.code), contentType: response.headers[.contentType],
+                    body: Data(response.body.readableBytesView))
+                return response
+            }
+            _ = try await check(.get, "/health")
+            _ = try await check(.get, "/settings")
+            _ = try await check(.get, "/.well-known/jwks.json")
+            _ = try await check(
+                .post, "/signup", json: #"{"email":"spec@example.com","password":"correct horse battery staple","data":{"n":1}}"#)
+            _ = try await check(.post, "/signup", json: #"{"email":"spec@example.com","password":"short"}"#)
+            _ = try await check(.post, "/signup", json: #"{"email":"spec@example.com","password":"short"}"#, legacy: true)
+            _ = try await check(.post, "/signup", json: #"{"email":"bad"}"#)
+            _ = try await check(.post, "/signup", json: "{oops")
+            let code = try await client.latestCode(to: "spec@example.com", app: app)
+            _ = try await check(.post, "/verify", json: #"{"type":"signup","email":"spec@example.com","token":"000000"}"#)
+            let session = try await check(.post, "/verify", json: #"{"type":"signup","email":"spec@example.com","token":"\#(code)"}"#)
+                .decode(Session.self)
+            _ = try await check(.post, "/verify", json: #"{"email":"spec@example.com","token":"1"}"#)
+            _ = try await check(
+                .post, "/token?grant_type=password", json: #"{"email":"spec@example.com","password":"correct horse battery staple"}"#)
+            _ = try await check(
+                .post, "/token?grant_type=password", json: #"{"email":"spec@example.com","password":"nope nope nope nope"}"#)
+            _ = try await check(.post, "/token?grant_type=refresh_token", json: "{}")
+            _ = try await check(.post, "/token?grant_type=refresh_token", json: #"{"refresh_token":"\#(session.refreshToken)"}"#)
+            _ = try await check(.post, "/token?grant_type=refresh_token", json: #"{"refresh_token":"junk"}"#)
+            _ = try await check(.post, "/otp", json: #"{"email":"spec@example.com"}"#)
+            _ = try await check(.post, "/otp", json: #"{"email":"fresh@example.com","create_user":false}"#)
+            _ = try await check(.post, "/resend", json: #"{"type":"signup","email":"spec@example.com"}"#)
+            _ = try await check(.post, "/resend", json: #"{"type":"what"}"#)
+            _ = try await check(.get, "/verify?token=abc&type=signup")
+            _ = try await check(.get, "/user", bearer: session.accessToken)
+            _ = try await check(.get, "/user")
+            _ = try await check(.get, "/user", bearer: "x.y.z")
+            _ = try await check(.put, "/user", json: #"{"data":{"team":"core"}}"#, bearer: session.accessToken)
+            _ = try await check(.put, "/user", json: #"{"password":"tiny"}"#, bearer: session.accessToken)
+            _ = try await check(.put, "/user", json: #"{"app_metadata":{}}"#, bearer: session.accessToken)
+            _ = try await check(.post, "/signup", json: #"{"email":""# + String(repeating: "a", count: 1_100_000) + #""}"#)
+            _ = try await check(.get, "/_dev/mailbox", headers: [.accept: "application/json"])
+            _ = try await check(.get, "/_dev/mailbox?to=spec@example.com")
+            _ = try await check(.post, "/logout?scope=nope", bearer: session.accessToken)
+            _ = try await check(.post, "/logout", bearer: session.accessToken)
+            _ = try await check(.post, "/logout", bearer: session.accessToken)
+            #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+        }
+    }
+}
+
+extension OpenAPIConformanceTests {
+    @Test func theValidatorCatchesWrongDescriptions() async throws {
+        try await TestServer().run { client, _ async throws in
+            let spec = try OpenAPIValidator(Data(try await client.send(.get, "/openapi.json").body.readableBytesView))
+            let json = "application/json"
+            // A user without its id, with an upper-case id, an unknown status, an undocumented type.
+            let missing =
+                #"{"aud":"authenticated","role":"authenticated","email":"","phone":"","created_at":"2024-01-01T00:00:00Z","updated_at":"2024-01-01T00:00:00Z","app_metadata":{},"user_metadata":{},"identities":[],"is_anonymous":false}"#
+            #expect(!spec.problems(method: "GET", path: "/user", status: 200, contentType: json, body: Data(missing.utf8)).isEmpty)
+            let upper = missing.replacingOccurrences(of: #"{"aud""#, with: #"{"id":"8E1A0C52-6B8B-4C69-9F21-0D6C4D1D5E11","aud""#)
+            #expect(!spec.problems(method: "GET", path: "/user", status: 200, contentType: json, body: Data(upper.utf8)).isEmpty)
+            let lower = upper.replacingOccurrences(of: "8E1A0C52-6B8B-4C69-9F21-0D6C4D1D5E11", with: "8e1a0c52-6b8b-4c69-9f21-0d6c4d1d5e11")
+            #expect(spec.problems(method: "GET", path: "/user", status: 200, contentType: json, body: Data(lower.utf8)).isEmpty)
+            #expect(!spec.problems(method: "GET", path: "/user", status: 418, contentType: json, body: Data()).isEmpty)
+            #expect(!spec.problems(method: "GET", path: "/user", status: 200, contentType: "text/plain", body: Data(lower.utf8)).isEmpty)
+            #expect(!spec.problems(method: "GET", path: "/nowhere", status: 200, contentType: json, body: Data()).isEmpty)
+        }
+    }
+}
