@@ -85,6 +85,7 @@ struct Bench {
                             latencies.append(Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
                         } catch {
                             errors += 1
+                            if errors == 1 { print("  first error (worker \(worker)): \(error)") }
                             if errors > 1000 { break }
                         }
                     }

@@ -2,6 +2,7 @@ import Foundation
 import LatchkeyAPI
 import LatchkeyCore
 import LatchkeyStore
+import Synchronization
 import Testing
 
 /// The contract every ``AuthStore`` keeps, run against each implementation (SQLite on disk now).
@@ -88,6 +89,70 @@ import Testing
             #expect(try await store.rateLimitCount(key: "other", windowStart: window) == 0)
             #expect(try await store.deleteExpired(now: window.addingTimeInterval(120)) >= 1)
             #expect(try await store.rateLimitCount(key: "k", windowStart: window) == 0)
+        }
+    }
+}
+
+extension StoreContractTests {
+    /// A write that has returned is visible to every later read, even while other reads and
+    /// writes run concurrently (a shared reader connection used to keep an old WAL snapshot).
+    @Test func readsSeeEveryCommittedWriteUnderLoad() async throws {
+        try await Self.eachStore { store async throws in
+            for index in 0..<300 {
+                try await store.appendMailbox(EmailMessage(to: ["bulk\(index)@example.com"], subject: "", text: "", html: ""), at: Date())
+            }
+            let done = ManualFlag()
+            let stale = try await withThrowingTaskGroup(of: Int.self) { group in
+                // Readers that keep long statements in flight on the reader connections.
+                for _ in 0..<4 {
+                    group.addTask {
+                        while !done.isSet { _ = try await store.mailbox(to: nil, limit: 300) }
+                        return 0
+                    }
+                }
+                for worker in 0..<8 {
+                    group.addTask {
+                        var misses = 0
+                        let address = "worker\(worker)@example.com"
+                        for round in 1...40 {
+                            try await store.appendMailbox(
+                                EmailMessage(to: [address], subject: "\(round)", text: "", html: ""), at: Date())
+                            let newest = try await store.mailbox(to: address, limit: 1).first?.message.subject
+                            if newest != "\(round)" { misses += 1 }
+                        }
+                        return misses
+                    }
+                }
+                var total = 0
+                for _ in 0..<8 { total += try await group.next() ?? 0 }
+                done.set()
+                return try await group.reduce(total, +)
+            }
+            #expect(stale == 0)
+        }
+    }
+}
+
+/// A flag one task sets and others poll.
+final class ManualFlag: Sendable {
+    private let value = Mutex(false)
+    var isSet: Bool { value.withLock { $0 } }
+    func set() { value.withLock { $0 = true } }
+}
+
+extension StoreContractTests {
+    @Test func mailboxFiltersByExactAddressNewestFirst() async throws {
+        try await Self.eachStore { store async throws in
+            let base = Date(timeIntervalSince1970: 1_800_000_000)
+            try await store.appendMailbox(EmailMessage(to: ["axb@example.com"], subject: "other", text: "", html: ""), at: base)
+            try await store.appendMailbox(
+                EmailMessage(to: ["a_b@example.com"], subject: "old", text: "", html: ""), at: base.addingTimeInterval(1))
+            try await store.appendMailbox(
+                EmailMessage(to: ["a_b@example.com"], subject: "new", text: "", html: ""), at: base.addingTimeInterval(2))
+            #expect(try await store.mailbox(to: "a_b@example.com", limit: 10).map(\.message.subject) == ["new", "old"])
+            #expect(try await store.mailbox(to: "A_B@example.com", limit: 1).map(\.message.subject) == ["new"])
+            #expect(try await store.mailbox(to: "%@example.com", limit: 10).isEmpty)
+            #expect(try await store.mailbox(to: nil, limit: 10).count == 3)
         }
     }
 }

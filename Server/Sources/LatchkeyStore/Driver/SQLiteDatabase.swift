@@ -2,7 +2,6 @@ import Foundation
 import Logging
 import NIOPosix
 import SQLiteNIO
-import Synchronization
 
 /// SQLite on disk: one writer connection, whose transactions run one at a time
 /// (`BEGIN IMMEDIATE`), and a few reader connections, in WAL mode with `synchronous=FULL` so a
@@ -10,8 +9,8 @@ import Synchronization
 public final class SQLiteDatabase: SQLDatabase {
     let writer: SQLiteConnection
     let readers: [SQLiteConnection]
+    let readerPool: ConnectionPool<SQLiteConnection>
     let writeLock = AsyncMutex()
-    let nextReader = Atomic<Int>(0)
     /// The database file.
     public let path: String
 
@@ -19,10 +18,11 @@ public final class SQLiteDatabase: SQLDatabase {
         self.path = path
         self.writer = writer
         self.readers = readers
+        self.readerPool = ConnectionPool(readers)
     }
 
     /// Opens (creating if needed) the database file at `path`.
-    public static func open(path: String, readers: Int = 2, logger: Logger = Logger(label: "latchkey.sqlite")) async throws
+    public static func open(path: String, readers: Int = 4, logger: Logger = Logger(label: "latchkey.sqlite")) async throws
         -> SQLiteDatabase
     {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
@@ -52,8 +52,15 @@ public final class SQLiteDatabase: SQLDatabase {
     }
 
     public func read<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
-        let index = nextReader.wrappingAdd(1, ordering: .relaxed).oldValue
-        return try await body(SQLiteExecutor(connection: readers[abs(index) % readers.count]))
+        let connection = await readerPool.checkout()
+        do {
+            let result = try await body(SQLiteExecutor(connection: connection))
+            await readerPool.checkin(connection)
+            return result
+        } catch {
+            await readerPool.checkin(connection)
+            throw error
+        }
     }
 
     public func transaction<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {

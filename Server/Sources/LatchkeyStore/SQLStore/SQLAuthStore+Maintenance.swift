@@ -36,23 +36,27 @@ extension SQLAuthStore {
 
     public func mailbox(to address: String?, limit: Int) async throws -> [StoredEmail] {
         try await database.read { db in
-            let rows = try await db.query(
-                "SELECT id, recipients, subject, text_body, html_body, created_at FROM dev_mailbox ORDER BY created_at DESC LIMIT ?",
-                [SQLValue(address == nil ? limit : 10_000)])
-            var result: [StoredEmail] = []
-            for row in rows {
-                guard let id = row.uuid("id"), let created = row.date("created_at") else { continue }
-                let to = (try? JSONDecoder().decode([String].self, from: Data((row.string("recipients") ?? "[]").utf8))) ?? []
-                if let address, !to.contains(where: { $0.lowercased() == address.lowercased() }) { continue }
-                result.append(
-                    StoredEmail(
-                        id: id,
-                        message: EmailMessage(
-                            to: to, subject: row.string("subject") ?? "", text: row.string("text_body") ?? "",
-                            html: row.string("html_body") ?? ""), createdAt: created))
-                if result.count >= limit { break }
+            var sql = "SELECT id, recipients, subject, text_body, html_body, created_at FROM dev_mailbox"
+            var binds: [SQLValue] = []
+            if let address {
+                // Recipients are a JSON array of strings; match the quoted address literally.
+                let quoted = String(decoding: try JSONEncoder().encode(address.lowercased()), as: UTF8.self)
+                let escaped = quoted.replacingOccurrences(of: "\\", with: "\\\\")
+                    .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
+                sql += " WHERE LOWER(recipients) LIKE ? ESCAPE '\\'"
+                binds.append(.text("%\(escaped)%"))
             }
-            return result
+            sql += " ORDER BY created_at DESC LIMIT ?"
+            binds.append(SQLValue(max(1, limit)))
+            return try await db.query(sql, binds).compactMap { row in
+                guard let id = row.uuid("id"), let created = row.date("created_at") else { return nil }
+                let to = (try? JSONDecoder().decode([String].self, from: Data((row.string("recipients") ?? "[]").utf8))) ?? []
+                return StoredEmail(
+                    id: id,
+                    message: EmailMessage(
+                        to: to, subject: row.string("subject") ?? "", text: row.string("text_body") ?? "",
+                        html: row.string("html_body") ?? ""), createdAt: created)
+            }
         }
     }
 
