@@ -1,18 +1,29 @@
 /// An error body in the 2024-01-01 dialect: `{"code": "…", "message": "…"}`.
+///
+/// Latchkey adds, for a refused one-time code, `reason` (`invalid`, `expired` or `exhausted`)
+/// and `attempts_remaining`; GoTrue reports all three as `otp_expired`.
 public struct APIErrorBody: Codable, Sendable, Equatable {
     public var code: ErrorCode
     public var message: String
     public var weakPassword: WeakPassword?
+    public var reason: String?
+    public var attemptsRemaining: Int?
 
-    public init(code: ErrorCode, message: String, weakPassword: WeakPassword? = nil) {
+    public init(
+        code: ErrorCode, message: String, weakPassword: WeakPassword? = nil, reason: String? = nil,
+        attemptsRemaining: Int? = nil
+    ) {
         self.code = code
         self.message = message
         self.weakPassword = weakPassword
+        self.reason = reason
+        self.attemptsRemaining = attemptsRemaining
     }
 
     enum CodingKeys: String, CodingKey {
-        case code, message
+        case code, message, reason
         case weakPassword = "weak_password"
+        case attemptsRemaining = "attempts_remaining"
     }
 }
 
@@ -23,17 +34,25 @@ public struct LegacyAPIErrorBody: Codable, Sendable, Equatable {
     public var msg: String
     public var errorID: String?
     public var weakPassword: WeakPassword?
+    public var reason: String?
+    public var attemptsRemaining: Int?
 
-    public init(code: Int, errorCode: ErrorCode, msg: String, errorID: String? = nil, weakPassword: WeakPassword? = nil) {
+    public init(
+        code: Int, errorCode: ErrorCode, msg: String, errorID: String? = nil, weakPassword: WeakPassword? = nil,
+        reason: String? = nil, attemptsRemaining: Int? = nil
+    ) {
         self.code = code
         self.errorCode = errorCode
         self.msg = msg
         self.errorID = errorID
         self.weakPassword = weakPassword
+        self.reason = reason
+        self.attemptsRemaining = attemptsRemaining
     }
 
     enum CodingKeys: String, CodingKey {
-        case code, msg
+        case code, msg, reason
+        case attemptsRemaining = "attempts_remaining"
         case errorCode = "error_code"
         case errorID = "error_id"
         case weakPassword = "weak_password"

@@ -65,10 +65,14 @@ public struct OTPRequest: Codable, Sendable, Equatable {
     public var channel: String?
     public var codeChallenge: String?
     public var codeChallengeMethod: String?
+    /// Latchkey extension: `signin` answers `user_not_found` for an unknown address and `signup`
+    /// answers `user_already_exists` for a known one, instead of GoTrue's silent behaviour. Only
+    /// sent when an app asks to tell the cases apart.
+    public var intent: String?
 
     public init(
         email: String? = nil, phone: String? = nil, createUser: Bool? = nil, data: [String: JSONValue]? = nil,
-        channel: String? = nil, codeChallenge: String? = nil, codeChallengeMethod: String? = nil
+        channel: String? = nil, codeChallenge: String? = nil, codeChallengeMethod: String? = nil, intent: String? = nil
     ) {
         self.email = email
         self.phone = phone
@@ -77,10 +81,11 @@ public struct OTPRequest: Codable, Sendable, Equatable {
         self.channel = channel
         self.codeChallenge = codeChallenge
         self.codeChallengeMethod = codeChallengeMethod
+        self.intent = intent
     }
 
     enum CodingKeys: String, CodingKey {
-        case email, phone, data, channel
+        case email, phone, data, channel, intent
         case createUser = "create_user"
         case codeChallenge = "code_challenge"
         case codeChallengeMethod = "code_challenge_method"

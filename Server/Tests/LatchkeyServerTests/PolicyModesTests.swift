@@ -100,7 +100,7 @@ import Testing
                     == "validation_failed")
             let unknown = try await client.send(.post, "/resend", json: #"{"type":"signup","email":"nobody@example.com"}"#)
             #expect(unknown.status == .ok)
-            #expect(unknown.text == "{}")
+            #expect(try unknown.decode(OTPResponse.self).sentTo == "n***@example.com")
             #expect(
                 try await client.send(.post, "/signup", json: #"{"password":"correct horse battery staple"}"#).errorCode
                     == "anonymous_provider_disabled")
@@ -116,6 +116,37 @@ import Testing
             ) { $0 }
             #expect(response.status == .badRequest)
             #expect(response.errorCode == "bad_json")
+        }
+    }
+
+    @Test func intentTellsKnownAndUnknownAddressesApartOnlyWhenAsked() async throws {
+        try await TestServer().run { client, app async throws in
+            _ = try await client.signUpConfirmed("known@example.com", app: app)
+            let signUp = try await client.send(.post, "/otp", json: #"{"email":"known@example.com","intent":"signup"}"#)
+            #expect(signUp.errorCode == "user_already_exists")
+            let signIn = try await client.send(.post, "/otp", json: #"{"email":"unknown@example.com","intent":"signin"}"#)
+            #expect(signIn.errorCode == "user_not_found")
+            #expect(try await app.store.user(email: "unknown@example.com") == nil)
+            #expect(try await client.send(.post, "/otp", json: #"{"email":"known@example.com","intent":"signin"}"#).status == .ok)
+            #expect(try await client.send(.post, "/otp", json: #"{"email":"new@example.com","intent":"signup"}"#).status == .ok)
+            #expect(
+                try await client.send(.post, "/otp", json: #"{"email":"x@example.com","intent":"other"}"#).errorCode == "validation_failed")
+        }
+    }
+
+    @Test func expiredCodesSayWhy() async throws {
+        let time = ManualTimeSource(Date())
+        try await TestServer().run(time: time) { client, app async throws in
+            try await client.send(.post, "/otp", json: #"{"email":"why@example.com"}"#)
+            let code = try await client.latestCode(to: "why@example.com", app: app)
+            time.advance(by: 601)
+            let body = try await client.send(.post, "/verify", json: #"{"type":"email","email":"why@example.com","token":"\#(code)"}"#)
+                .decode(APIErrorBody.self)
+            #expect(body.reason == "expired")
+            let legacy = try await client.send(
+                .post, "/verify", json: #"{"type":"email","email":"why@example.com","token":"\#(code)"}"#, legacy: true
+            ).decode(LegacyAPIErrorBody.self)
+            #expect(legacy.reason == "expired")
         }
     }
 }

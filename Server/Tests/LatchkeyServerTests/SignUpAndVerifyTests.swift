@@ -82,7 +82,11 @@ import Testing
         try await TestServer().run { client, app async throws in
             let send = try await client.send(.post, "/otp", json: #"{"email":"code@example.com"}"#)
             #expect(send.status == .ok)
-            #expect(send.text == "{}")
+            let info = try send.decode(OTPResponse.self)
+            #expect(info.sentTo == "c***@example.com")
+            #expect(info.codeLength == 6)
+            #expect(info.expiresIn == 600)
+            #expect(info.maxAttempts == 5)
             let code = try await client.latestCode(to: "code@example.com", app: app)
             let verify = try await client.send(.post, "/verify", json: #"{"type":"email","email":"code@example.com","token":"\#(code)"}"#)
             #expect(verify.status == .ok)

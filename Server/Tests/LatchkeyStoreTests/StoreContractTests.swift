@@ -72,7 +72,8 @@ import Testing
                                 id: UUID(), userID: user.id, amr: [], refreshSalt: [1, 2, 3], createdAt: now, updatedAt: now))
                     })
             }
-            guard case .mismatch = try await attempt("000000") else { Issue.record("expected mismatch"); return }
+            guard case .mismatch(let remaining) = try await attempt("000000") else { Issue.record("expected mismatch"); return }
+            #expect(remaining == 2)
             guard case .redeemed = try await attempt("123456") else { Issue.record("expected redemption"); return }
             guard case .notFound = try await attempt("123456") else { Issue.record("expected consumed"); return }
         }

@@ -13,6 +13,10 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
     public var retryAfter: Int?
     /// Set for the OAuth-style `/token` errors: the `error` member of the body.
     public var oauthError: String?
+    /// Why a one-time code was refused: `invalid`, `expired` or `exhausted` (Latchkey extension).
+    public var reason: String?
+    /// Wrong submissions the code still survives (Latchkey extension).
+    public var attemptsRemaining: Int?
 
     public init(
         _ code: ErrorCode, _ message: String, weakPasswordReasons: [WeakPassword.Reason]? = nil, retryAfter: Int? = nil,
@@ -47,6 +51,14 @@ extension AuthError {
     public static let notAdmin = AuthError(.notAdmin, "User not allowed")
     public static let emailRequired = AuthError(.validationFailed, "An email address is required")
     public static let requestRateLimit = AuthError(.overRequestRateLimit, "Request rate limit reached")
+
+    /// A one-time code that was refused, with why and how many tries remain.
+    public static func codeRefused(reason: String, attemptsRemaining: Int?) -> AuthError {
+        var error = AuthError.otpInvalid
+        error.reason = reason
+        error.attemptsRemaining = attemptsRemaining
+        return error
+    }
 
     /// A request that failed validation.
     public static func validation(_ message: String) -> AuthError { AuthError(.validationFailed, message) }

@@ -51,34 +51,42 @@ extension AuthService {
     }
 
     /// `POST /otp` with an email: a code (and link) that signs the user in, creating the user
-    /// first when `create_user` allows it.
-    public func sendOTP(_ request: OTPRequest, redirectTo: String?, client: ClientInfo) async throws {
+    /// first when `create_user` allows it. With Latchkey's `intent` the answer says whether the
+    /// account exists (`signin`: `user_not_found`; `signup`: `user_already_exists`); without it,
+    /// known and unknown addresses answer alike.
+    public func sendOTP(_ request: OTPRequest, redirectTo: String?, client: ClientInfo) async throws -> OTPResponse {
         try await limiter.hit("ip:otp:\(client.ip)", configuration.rateLimits.otpPerIP)
         if request.phone != nil, request.email == nil {
             throw AuthError(.phoneProviderDisabled, "Unsupported phone provider")
         }
         let email = try canonicalEmail(request.email)
-        if let user = try await store.user(email: email) {
-            if user.isBanned(at: time.now()) { return }
-            try await sendCode(to: user, kind: user.isEmailConfirmed ? .magiclink : .confirmation, redirectTo: redirectTo)
-            return
+        let intent = request.intent
+        guard intent == nil || intent == "signin" || intent == "signup" else {
+            throw AuthError.validation("intent must be signin or signup")
         }
+        if let user = try await store.user(email: email) {
+            if intent == "signup", user.isEmailConfirmed { throw AuthError.userAlreadyExists }
+            if !user.isBanned(at: time.now()) {
+                try await sendCode(to: user, kind: user.isEmailConfirmed ? .magiclink : .confirmation, redirectTo: redirectTo)
+            }
+            return codeInfo(sentTo: email)
+        }
+        if intent == "signin" { throw AuthError(.userNotFound, "User not found") }
         guard request.createUser ?? true else { throw AuthError.otpSignupDisabled }
         guard !configuration.disableSignup else { throw AuthError.signupDisabled }
         let (user, identity) = newUser(email: email, passwordHash: nil, data: request.data ?? [:], confirmed: false)
-        guard try await insert(user, identity: identity, token: nil) else {
+        if try await insert(user, identity: identity, token: nil) {
+            try await sendCode(to: user, kind: .confirmation, redirectTo: redirectTo)
+        } else if let winner = try await store.user(email: email) {
             // Lost a race with a concurrent sign-up of the same address: send to the winner.
-            if let user = try await store.user(email: email) {
-                try await sendCode(to: user, kind: user.isEmailConfirmed ? .magiclink : .confirmation, redirectTo: redirectTo)
-            }
-            return
+            try await sendCode(to: winner, kind: winner.isEmailConfirmed ? .magiclink : .confirmation, redirectTo: redirectTo)
         }
-        try await sendCode(to: user, kind: .confirmation, redirectTo: redirectTo)
+        return codeInfo(sentTo: email)
     }
 
     /// `POST /resend` for `signup`: a new confirmation code for an unconfirmed user. Unknown or
-    /// already confirmed addresses get the same empty answer.
-    public func resend(_ request: ResendRequest, redirectTo: String?, client: ClientInfo) async throws {
+    /// already confirmed addresses get the same answer.
+    public func resend(_ request: ResendRequest, redirectTo: String?, client: ClientInfo) async throws -> OTPResponse {
         try await limiter.hit("ip:otp:\(client.ip)", configuration.rateLimits.otpPerIP)
         guard let type = request.type else {
             throw AuthError.validation("Missing one of these types: signup, email_change, sms, phone_change")
@@ -86,13 +94,23 @@ extension AuthService {
         switch type {
         case "signup":
             let email = try canonicalEmail(request.email)
-            guard let user = try await store.user(email: email), !user.isEmailConfirmed else { return }
-            try await sendCode(to: user, kind: .confirmation, redirectTo: redirectTo)
+            if let user = try await store.user(email: email), !user.isEmailConfirmed {
+                try await sendCode(to: user, kind: .confirmation, redirectTo: redirectTo)
+            }
+            return codeInfo(sentTo: email)
         case "email_change", "sms", "phone_change":
             throw AuthError(.validationFailed, "Resend of type \(type) is not available on this server")
         default:
             throw AuthError.validation("Missing one of these types: signup, email_change, sms, phone_change")
         }
+    }
+
+    /// Where a code went and the rules it follows.
+    func codeInfo(sentTo address: String) -> OTPResponse {
+        OTPResponse(
+            channel: "email", sentTo: EmailAddress.masked(address), codeLength: configuration.otp.length,
+            expiresIn: configuration.otp.expiry, resendAfter: configuration.otp.sendFrequency,
+            maxAttempts: configuration.otp.maxAttempts)
     }
 
     /// A new user with an email identity, not yet stored.

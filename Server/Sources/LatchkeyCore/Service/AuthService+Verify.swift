@@ -60,7 +60,16 @@ extension AuthService {
             .newest(userID: user.id, kinds: type.kinds), now: now, maxAttempts: configuration.otp.maxAttempts,
             matches: { record in OneTimeSecrets.codeMatches(token, userID: record.userID, storedHash: record.codeHash) },
             complete: { user, _ in try redemption(user: user, method: type.method, client: client, now: now) })
-        guard case .redeemed(let redeemedUser, let session) = outcome else { throw AuthError.otpInvalid }
+        let redeemedUser: UserRecord
+        let session: SessionRecord
+        switch outcome {
+        case .redeemed(let user, let created): (redeemedUser, session) = (user, created)
+        case .mismatch(let remaining):
+            throw AuthError.codeRefused(reason: remaining > 0 ? "invalid" : "exhausted", attemptsRemaining: remaining)
+        case .expired: throw AuthError.codeRefused(reason: "expired", attemptsRemaining: nil)
+        case .exhausted: throw AuthError.codeRefused(reason: "exhausted", attemptsRemaining: 0)
+        case .notFound: throw AuthError.codeRefused(reason: "invalid", attemptsRemaining: nil)
+        }
         let redirect = redirects.resolve(request.redirectTo)
         return (try await sessionResponse(user: redeemedUser, session: session), redirect)
     }

@@ -32,7 +32,7 @@ public enum RedemptionOutcome: Sendable {
     /// The token has used up its attempts.
     case exhausted
     /// The code did not match; the attempt was counted.
-    case mismatch
+    case mismatch(attemptsRemaining: Int)
 }
 
 /// What to do with a refresh-token presentation, decided by the domain inside the store's

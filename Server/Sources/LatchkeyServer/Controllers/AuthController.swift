@@ -32,13 +32,13 @@ struct AuthController {
         }
         routes.on(.post, "/otp") { request, context in
             let body = try await request.decodeJSON(OTPRequest.self, context: context)
-            try await service.sendOTP(body, redirectTo: request.queryValue("redirect_to"), client: client(request, context))
-            return JSONResponse.empty()
+            return try JSONResponse.make(
+                try await service.sendOTP(body, redirectTo: request.queryValue("redirect_to"), client: client(request, context)))
         }
         routes.on(.post, "/resend") { request, context in
             let body = try await request.decodeJSON(ResendRequest.self, context: context)
-            try await service.resend(body, redirectTo: request.queryValue("redirect_to"), client: client(request, context))
-            return JSONResponse.empty()
+            return try JSONResponse.make(
+                try await service.resend(body, redirectTo: request.queryValue("redirect_to"), client: client(request, context)))
         }
         routes.on(.get, "/user") { request, _ in
             let principal = try await service.authenticate(authorization: request.headers[.authorization])

@@ -38,12 +38,16 @@ enum APIErrorResponder {
             body = try? encoder.encode(OAuthErrorBody(error: oauth, errorDescription: error.message))
         } else if structured {
             headers[.supabaseAPIVersion] = APIVersion.current
-            body = try? encoder.encode(APIErrorBody(code: error.code, message: error.message, weakPassword: weak))
+            body = try? encoder.encode(
+                APIErrorBody(
+                    code: error.code, message: error.message, weakPassword: weak, reason: error.reason,
+                    attemptsRemaining: error.attemptsRemaining))
         } else {
             body = try? encoder.encode(
                 LegacyAPIErrorBody(
                     code: Int(status.code), errorCode: error.code, msg: error.message,
-                    errorID: status.code >= 500 ? requestID : nil, weakPassword: weak.map { WeakPassword(reasons: $0.reasons) }))
+                    errorID: status.code >= 500 ? requestID : nil, weakPassword: weak.map { WeakPassword(reasons: $0.reasons) },
+                    reason: error.reason, attemptsRemaining: error.attemptsRemaining))
         }
         if structured { headers[.supabaseAPIVersion] = APIVersion.current }
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body ?? Data())))

@@ -67,7 +67,7 @@ extension SQLAuthStore {
             if token.attempts >= maxAttempts { return .exhausted }
             // Count the attempt before comparing, in the same transaction.
             try await db.query("UPDATE one_time_tokens SET attempts = attempts + 1 WHERE id = ?", [SQLValue(token.id)])
-            guard matches(token) else { return .mismatch }
+            guard matches(token) else { return .mismatch(attemptsRemaining: max(0, maxAttempts - token.attempts - 1)) }
             let consumed = try await db.query(
                 "UPDATE one_time_tokens SET consumed_at = ? WHERE id = ? AND consumed_at IS NULL RETURNING id",
                 [SQLValue(now), SQLValue(token.id)])
