@@ -10,10 +10,22 @@ let package = Package(
     name: "Latchkey",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .macCatalyst(.v16), .visionOS(.v1)],
     products: [
-        .library(name: "LatchkeyAPI", targets: ["LatchkeyAPI"])
+        .library(name: "LatchkeyAPI", targets: ["LatchkeyAPI"]),
+        .library(name: "Latchkey", targets: ["Latchkey"]),
+        .library(name: "LatchkeyTesting", targets: ["LatchkeyTesting"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0")
     ],
     targets: [
         .target(name: "LatchkeyAPI", swiftSettings: swiftSettings),
+        .target(
+            name: "Latchkey",
+            dependencies: ["LatchkeyAPI", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
+        .target(name: "LatchkeyTesting", dependencies: ["Latchkey"], swiftSettings: swiftSettings),
         .testTarget(name: "LatchkeyAPITests", dependencies: ["LatchkeyAPI"], swiftSettings: swiftSettings),
+        .testTarget(name: "LatchkeyTests", dependencies: ["Latchkey", "LatchkeyTesting"], swiftSettings: swiftSettings),
     ]
 )

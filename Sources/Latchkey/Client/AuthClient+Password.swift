@@ -1,0 +1,74 @@
+import Foundation
+
+extension AuthClient {
+    /// Creates an account with an email address and a password.
+    ///
+    /// When the server confirms addresses itself the result is ``SignUpResult/signedIn(_:)``;
+    /// otherwise ``SignUpResult/verificationRequired(_:)`` (Openfort's `action == "verify_email"`)
+    /// and an email with a link and a code is on its way.
+    ///
+    /// ```swift
+    /// let result = try await auth.signUp(email: email, password: password, data: ["name": "Ada"])
+    /// if result.action == "verify_email" { showCodeEntry() }
+    /// ```
+    public func signUp(
+        email: String, password: String, data: [String: JSONValue]? = nil, redirectTo: URL? = nil
+    ) async throws -> SignUpResult {
+        try await ready()
+        let request = try api.request(
+            "POST", "signup", query: redirectQuery(redirectTo),
+            body: SignUpRequest(email: email, password: password, data: data))
+        let data = try await api.sendRaw(request)
+        let decoder = WireJSON.makeDecoder()
+        if let session = try? decoder.decode(Session.self, from: data) {
+            await setSession(session, event: .signedIn)
+            return .signedIn(session)
+        }
+        guard let user = try? decoder.decode(User.self, from: data) else {
+            throw LatchkeyError(code: .invalidResponse, message: "Unexpected answer to sign-up")
+        }
+        return .verificationRequired(user)
+    }
+
+    /// Sends the address a new verification email (link and code).
+    public func requestEmailVerification(email: String, redirectTo: URL? = nil) async throws {
+        try await ready()
+        try await api.sendRaw(
+            try api.request("POST", "resend", query: redirectQuery(redirectTo), body: ResendRequest(type: "signup", email: email)))
+    }
+
+    /// Verifies an address with the token from a verification link that opened the app, and
+    /// signs in.
+    @discardableResult
+    public func verifyEmail(token: String) async throws -> Session {
+        try await verify(VerifyRequest(type: "signup", tokenHash: token))
+    }
+
+    /// Verifies an address with the code from the verification email, and signs in.
+    @discardableResult
+    public func verifyEmail(email: String, code: String) async throws -> Session {
+        try await verify(VerifyRequest(type: "signup", email: email, token: code))
+    }
+
+    /// Signs in with an email address and a password.
+    @discardableResult
+    public func signIn(email: String, password: String) async throws -> Session {
+        try await ready()
+        let request = try api.request(
+            "POST", "token", query: ["grant_type": "password"], body: PasswordGrantRequest(email: email, password: password))
+        let session = try await api.send(request, as: Session.self)
+        await setSession(session, event: .signedIn)
+        return session
+    }
+
+    func verify(_ body: VerifyRequest) async throws -> Session {
+        try await ready()
+        let session = try await api.send(try api.request("POST", "verify", body: body), as: Session.self)
+        await setSession(session, event: .signedIn)
+        return session
+    }
+
+    func redirectQuery(_ redirectTo: URL?) -> [String: String] {
+        (redirectTo ?? configuration.redirectURL).map { ["redirect_to": $0.absoluteString] } ?? [:]
+    }
+}

@@ -1,0 +1,177 @@
+import Foundation
+
+/// The Latchkey client: sign-up and sign-in by password or emailed code, the session and its
+/// refresh, and the user. Speaks the Supabase Auth wire protocol, so it also works against a
+/// Supabase Auth server.
+///
+/// ```swift
+/// let auth = AuthClient(url: URL(string: "https://auth.example.com")!)
+/// let state = try await auth.signInWithEmailCode(email: "ada@example.com")
+/// let session = try await state.submit(code: "123456")
+/// ```
+///
+/// The session is restored from storage when the client is created; ``waitUntilReady()`` waits
+/// for that, and every call waits for it too.
+public actor AuthClient {
+    /// How a client is set up.
+    public struct Configuration: Sendable {
+        /// The auth server, e.g. `https://auth.example.com` (or a Supabase project's `/auth/v1`).
+        public var url: URL
+        /// Headers sent with every request (for Supabase: `apikey`).
+        public var headers: [String: String]
+        /// Where the session is kept between launches.
+        public var storage: any SessionStorage
+        /// The key the session is stored under.
+        public var storageKey: String
+        /// How requests are sent.
+        public var transport: any HTTPTransport
+        /// Refresh the access token in the background before it expires.
+        public var autoRefresh: Bool
+        /// Refresh when fewer than this many seconds of the access token remain.
+        public var refreshMargin: TimeInterval
+        /// The default `redirect_to` for emailed links (your app's deep link).
+        public var redirectURL: URL?
+
+        public init(
+            url: URL, headers: [String: String] = [:], storage: (any SessionStorage)? = nil,
+            storageKey: String = "latchkey.session", transport: any HTTPTransport = URLSessionTransport(),
+            autoRefresh: Bool = true, refreshMargin: TimeInterval = 60, redirectURL: URL? = nil
+        ) {
+            self.url = url
+            self.headers = headers
+            self.storage = storage ?? Self.defaultStorage
+            self.storageKey = storageKey
+            self.transport = transport
+            self.autoRefresh = autoRefresh
+            self.refreshMargin = refreshMargin
+            self.redirectURL = redirectURL
+        }
+
+        /// The keychain on Apple platforms, a private file elsewhere.
+        public static var defaultStorage: any SessionStorage {
+            #if canImport(Security)
+                KeychainSessionStorage()
+            #else
+                FileSessionStorage()
+            #endif
+        }
+    }
+
+    enum Restore {
+        case pending
+        case restored
+        case unavailable(LatchkeyError)
+    }
+
+    public let configuration: Configuration
+    let api: APIClient
+    var stored: Session?
+    var restore: Restore = .pending
+    var restoreTask: Task<Void, Never>?
+    var refreshTask: Task<Session, any Error>?
+    var autoRefreshTask: Task<Void, Never>?
+    var listeners: [UUID: AsyncStream<AuthStateChange>.Continuation] = [:]
+    var greeted: Set<UUID> = []
+
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+        self.api = APIClient(baseURL: configuration.url, headers: configuration.headers, transport: configuration.transport)
+        Task { await self.waitUntilReady() }
+    }
+
+    /// A client for `url` with the default storage and transport.
+    public init(url: URL, storage: (any SessionStorage)? = nil) {
+        self.init(configuration: Configuration(url: url, storage: storage))
+    }
+
+    /// The session as last stored; it may have expired (``session()`` refreshes it).
+    public var currentSession: Session? { stored }
+
+    /// The signed-in user as last seen.
+    public var currentUser: User? { stored?.user }
+
+    /// Waits until the stored session has been restored (or found unreadable for now).
+    public func waitUntilReady() async {
+        if case .restored = restore { return }
+        if let restoreTask { return await restoreTask.value }
+        let task = Task { await self.restoreFromStorage() }
+        restoreTask = task
+        await task.value
+        restoreTask = nil
+    }
+
+    func restoreFromStorage() async {
+        do {
+            let data = try await configuration.storage.load(key: configuration.storageKey)
+            stored = data.flatMap { try? WireJSON.makeDecoder().decode(Session.self, from: $0) }
+            restore = .restored
+            for (id, continuation) in listeners where !greeted.contains(id) {
+                continuation.yield(AuthStateChange(event: .initialSession, session: stored))
+                greeted.insert(id)
+            }
+            if stored != nil { startAutoRefresh() }
+        } catch let error as LatchkeyError {
+            restore = .unavailable(error)
+        } catch {
+            restore = .unavailable(LatchkeyError(code: .storageUnavailable, message: "\(error)"))
+        }
+    }
+
+    /// Throws `storage_unavailable` while the stored session cannot be read (try again later).
+    func ready() async throws {
+        await waitUntilReady()
+        if case .unavailable(let error) = restore { throw error }
+    }
+
+    /// Every change of the auth state, starting with ``AuthEvent/initialSession`` once the stored
+    /// session is restored.
+    public nonisolated var authStateChanges: AsyncStream<AuthStateChange> {
+        let (stream, continuation) = AsyncStream.makeStream(of: AuthStateChange.self)
+        let id = UUID()
+        continuation.onTermination = { _ in Task { await self.removeListener(id) } }
+        Task { await self.addListener(id, continuation) }
+        return stream
+    }
+
+    func addListener(_ id: UUID, _ continuation: AsyncStream<AuthStateChange>.Continuation) async {
+        listeners[id] = continuation
+        await waitUntilReady()
+        if case .restored = restore, !greeted.contains(id), listeners[id] != nil {
+            continuation.yield(AuthStateChange(event: .initialSession, session: stored))
+            greeted.insert(id)
+        }
+    }
+
+    func removeListener(_ id: UUID) {
+        listeners[id] = nil
+        greeted.remove(id)
+    }
+
+    func emit(_ event: AuthEvent) {
+        for (id, continuation) in listeners where greeted.contains(id) {
+            continuation.yield(AuthStateChange(event: event, session: stored))
+        }
+    }
+
+    /// Stores a session and tells listeners. A storage failure keeps the session in memory.
+    func setSession(_ session: Session, event: AuthEvent) async {
+        stored = session
+        if let data = try? WireJSON.makeEncoder().encode(session) {
+            try? await configuration.storage.save(data, key: configuration.storageKey)
+        }
+        emit(event)
+        startAutoRefresh()
+    }
+
+    /// Forgets the session here and tells listeners.
+    func clearSession() async {
+        let hadSession = stored != nil
+        stored = nil
+        autoRefreshTask?.cancel()
+        autoRefreshTask = nil
+        try? await configuration.storage.remove(key: configuration.storageKey)
+        if hadSession { emit(.signedOut) }
+    }
+
+    var now: Date { Date() }
+}

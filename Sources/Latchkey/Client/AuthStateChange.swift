@@ -1,0 +1,82 @@
+/// What happened to the client's session.
+public enum AuthEvent: String, Sendable {
+    /// The first element of every ``AuthClient/authStateChanges`` stream: the session restored
+    /// from storage (or `nil`). It arrives only once restoring has finished, so an app that waits
+    /// for it never shows a signed-out screen to a signed-in user.
+    case initialSession
+    case signedIn
+    case signedOut
+    case tokenRefreshed
+    case userUpdated
+}
+
+/// One change of the client's auth state, with the session after it.
+public struct AuthStateChange: Sendable {
+    public let event: AuthEvent
+    public let session: Session?
+
+    public init(event: AuthEvent, session: Session?) {
+        self.event = event
+        self.session = session
+    }
+}
+
+/// The outcome of ``AuthClient/signUp(email:password:data:redirectTo:)``.
+public enum SignUpResult: Sendable {
+    /// The account is ready (the server confirms addresses automatically): signed in.
+    case signedIn(Session)
+    /// The address must be verified first: a link and a code were emailed. Finish with
+    /// ``AuthClient/verifyEmail(email:code:)`` or the link (``AuthClient/session(from:)``).
+    case verificationRequired(User)
+
+    /// Openfort's `action`: `"verify_email"` when the address must be verified, else `nil`.
+    public var action: String? {
+        if case .verificationRequired = self { return "verify_email" }
+        return nil
+    }
+
+    /// The user, signed in or not.
+    public var user: User {
+        switch self {
+        case .signedIn(let session): session.user
+        case .verificationRequired(let user): user
+        }
+    }
+
+    /// The session, when signed in.
+    public var session: Session? {
+        if case .signedIn(let session) = self { return session }
+        return nil
+    }
+}
+
+/// Which sessions ``AuthClient/signOut(scope:)`` ends.
+public enum SignOutScope: String, Sendable {
+    /// Every session of the user, on every device.
+    case global
+    /// This device's session only.
+    case local
+    /// Every session but this one.
+    case others
+}
+
+/// What ``AuthClient/updateUser(_:)`` changes.
+public struct UserAttributes: Sendable, Encodable {
+    /// Keys to merge into `user_metadata`; a `.null` value deletes the key.
+    public var data: [String: JSONValue]?
+    /// A new password.
+    public var password: String?
+    /// The current password, when the server asks for it to change the password.
+    public var currentPassword: String?
+
+    public init(data: [String: JSONValue]? = nil, password: String? = nil, currentPassword: String? = nil) {
+        self.data = data
+        self.password = password
+        self.currentPassword = currentPassword
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case data, password
+        case currentPassword = "current_password"
+    }
+}

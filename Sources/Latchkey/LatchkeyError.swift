@@ -1,0 +1,100 @@
+import Foundation
+@_exported import LatchkeyAPI
+
+/// The one error type the SDK throws: a stable ``code`` (the server's codes plus a few of the
+/// SDK's own), a readable message, and what the app needs to react.
+///
+/// ```swift
+/// do {
+///     try await auth.signIn(email: email, password: password)
+/// } catch let error as LatchkeyError where error.isInvalidCredentials {
+///     showWrongPassword()
+/// }
+/// ```
+public struct LatchkeyError: Error, Sendable, LocalizedError, CustomStringConvertible {
+    /// The stable code, e.g. `invalid_credentials`. An open set: unknown codes still decode.
+    public var code: ErrorCode
+    /// A message from the server or the SDK, fit for logs and, usually, for people.
+    public var message: String
+    /// The HTTP status, when the error came from the server.
+    public var status: Int?
+    /// Seconds to wait before trying again, for rate limits.
+    public var retryAfter: Int?
+    /// Why a password was refused, for ``isWeakPassword``.
+    public var weakPasswordReasons: [WeakPassword.Reason]
+    /// Why a one-time code was refused (`invalid`, `expired`, `exhausted`), when the server says.
+    public var codeRefusal: String?
+    /// Wrong submissions the code still survives, when the server says.
+    public var attemptsRemaining: Int?
+    /// After a wrong code: the state to submit the next try from.
+    public var retryState: CodeRequired?
+
+    public init(
+        code: ErrorCode, message: String, status: Int? = nil, retryAfter: Int? = nil,
+        weakPasswordReasons: [WeakPassword.Reason] = [], codeRefusal: String? = nil, attemptsRemaining: Int? = nil,
+        retryState: CodeRequired? = nil
+    ) {
+        self.code = code
+        self.message = message
+        self.status = status
+        self.retryAfter = retryAfter
+        self.weakPasswordReasons = weakPasswordReasons
+        self.codeRefusal = codeRefusal
+        self.attemptsRemaining = attemptsRemaining
+        self.retryState = retryState
+    }
+
+    public var errorDescription: String? { message }
+    public var description: String { "\(code): \(message)" }
+
+    /// The address is taken (sign-up with an existing account).
+    public var isUserAlreadyExists: Bool { code == .userAlreadyExists || code == .emailExists }
+    /// No account has this address (sign-in by code with ``CodeIntent/signIn``).
+    public var isUserNotFound: Bool { code == .userNotFound }
+    /// The address is not a valid email address.
+    public var isInvalidUsername: Bool { code == .emailAddressInvalid || code == .emailAddressNotProvided }
+    /// The code was wrong (not merely expired).
+    public var isInvalidCode: Bool { code == .otpExpired && codeRefusal != "expired" }
+    /// The code or link has expired (GoTrue servers report wrong and expired codes alike).
+    public var isCodeExpired: Bool { code == .otpExpired && (codeRefusal == nil || codeRefusal == "expired" || codeRefusal == "exhausted") }
+    /// Wrong email or password.
+    public var isInvalidCredentials: Bool { code == .invalidCredentials }
+    /// The email address is not confirmed yet.
+    public var isEmailNotConfirmed: Bool { code == .emailNotConfirmed }
+    /// The password was refused; ``weakPasswordReasons`` says why.
+    public var isWeakPassword: Bool { code == .weakPassword }
+    /// Too many requests; wait ``retryAfter`` seconds.
+    public var isRateLimited: Bool {
+        code == .overRequestRateLimit || code == .overEmailSendRateLimit || code == .overSMSSendRateLimit
+    }
+    /// There is no signed-in session (never was, signed out, or ended by the server).
+    public var isSessionMissing: Bool { code == .sessionMissing }
+    /// The server could not be reached; the session, if any, is kept.
+    public var isNetworkError: Bool { code == .networkError }
+}
+
+extension ErrorCode {
+    /// SDK: no signed-in session.
+    public static let sessionMissing: ErrorCode = "session_missing"
+    /// SDK: the server could not be reached or the connection failed.
+    public static let networkError: ErrorCode = "network_error"
+    /// SDK: the session store cannot be read now (for example, a locked keychain); try later.
+    public static let storageUnavailable: ErrorCode = "storage_unavailable"
+    /// SDK: the server answered something the SDK could not read.
+    public static let invalidResponse: ErrorCode = "invalid_response"
+    /// SDK: a deep link carried nothing the SDK understands.
+    public static let invalidLink: ErrorCode = "invalid_link"
+}
+
+extension LatchkeyError {
+    static let sessionMissing = LatchkeyError(code: .sessionMissing, message: "Auth session missing")
+
+    static func network(_ error: any Error) -> LatchkeyError {
+        LatchkeyError(code: .networkError, message: "The server could not be reached: \(error.localizedDescription)")
+    }
+
+    /// Whether the server said the session is dead (the only codes that sign the user out).
+    var endsSession: Bool {
+        [.sessionNotFound, .sessionExpired, .refreshTokenNotFound, .refreshTokenAlreadyUsed].contains(code)
+    }
+}

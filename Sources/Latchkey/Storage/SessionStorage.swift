@@ -1,0 +1,93 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Where the SDK keeps the signed-in session between launches.
+///
+/// Implementations: ``KeychainSessionStorage`` (Apple platforms, the default there),
+/// ``FileSessionStorage`` (a file only its owner can read; the default on Linux) and
+/// ``InMemorySessionStorage`` (tests, or apps that do not persist). A storage that cannot be read
+/// right now (a locked keychain) throws ``LatchkeyError`` with code `storage_unavailable`, which
+/// the client treats as "try later", never as "signed out".
+public protocol SessionStorage: Sendable {
+    func load(key: String) async throws -> Data?
+    func save(_ data: Data, key: String) async throws
+    func remove(key: String) async throws
+}
+
+/// Keeps sessions in memory only.
+public actor InMemorySessionStorage: SessionStorage {
+    private var items: [String: Data] = [:]
+
+    public init() {}
+
+    public func load(key: String) -> Data? { items[key] }
+    public func save(_ data: Data, key: String) { items[key] = data }
+    public func remove(key: String) { items[key] = nil }
+}
+
+/// Keeps each session in a file readable only by its owner (mode 0600) in a folder of its own
+/// (mode 0700), written atomically.
+public struct FileSessionStorage: SessionStorage {
+    public let directory: URL
+
+    /// - Parameter directory: defaults to `~/.config/latchkey` (`$XDG_CONFIG_HOME/latchkey`).
+    public init(directory: URL? = nil) {
+        if let directory {
+            self.directory = directory
+        } else {
+            let environment = ProcessInfo.processInfo.environment
+            let base =
+                environment["XDG_CONFIG_HOME"].map { URL(fileURLWithPath: $0) }
+                ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config")
+            self.directory = base.appendingPathComponent("latchkey")
+        }
+    }
+
+    func file(_ key: String) -> URL {
+        let safe = key.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." ? $0 : "_" }
+        return directory.appendingPathComponent(String(safe) + ".json")
+    }
+
+    public func load(key: String) async throws -> Data? {
+        let url = file(key)
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        do {
+            return try Data(contentsOf: url)
+        } catch {
+            throw LatchkeyError(code: .storageUnavailable, message: "Cannot read \(url.path): \(error.localizedDescription)")
+        }
+    }
+
+    public func save(_ data: Data, key: String) async throws {
+        let manager = FileManager.default
+        do {
+            try manager.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let url = file(key)
+            let temporary = directory.appendingPathComponent(".\(UUID().uuidString).tmp")
+            guard manager.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
+                throw LatchkeyError(code: .storageUnavailable, message: "Cannot write \(temporary.path)")
+            }
+            // rename(2) replaces the old file atomically: a reader sees the old or the new session.
+            guard rename(temporary.path, url.path) == 0 else {
+                try? manager.removeItem(at: temporary)
+                throw LatchkeyError(code: .storageUnavailable, message: "Cannot replace \(url.path)")
+            }
+        } catch let error as LatchkeyError {
+            throw error
+        } catch {
+            throw LatchkeyError(code: .storageUnavailable, message: "Cannot write the session: \(error.localizedDescription)")
+        }
+    }
+
+    public func remove(key: String) async throws {
+        let url = file(key)
+        if FileManager.default.fileExists(atPath: url.path) { try FileManager.default.removeItem(at: url) }
+    }
+}
