@@ -95,6 +95,15 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "LatchkeySDKEndToEndTests",
+            dependencies: [
+                "LatchkeyServer",
+                .product(name: "Latchkey", package: "Latchkey"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "LatchkeyServerTests",
             dependencies: [
                 "LatchkeyServer",

@@ -1,0 +1,81 @@
+import Foundation
+import HummingbirdTesting
+import Latchkey
+import LatchkeyCore
+import LatchkeyServer
+import LatchkeyStore
+import Logging
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A real server on a socket and helpers to read its dev mailbox.
+struct LiveServer {
+    let app: LatchkeyApp
+    let url: URL
+
+    /// Runs `body` with a live server built by the composition root.
+    static func run(
+        configure: (inout ServerConfiguration) -> Void = { _ in },
+        _ body: @escaping @Sendable (LiveServer) async throws -> Void
+    ) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-sdk-\(UUID().uuidString)").path
+        var auth = AuthConfiguration(rateLimits: .unlimited)
+        auth.password.scryptLogN = 10
+        auth.otp.sendFrequency = 0
+        auth.uriAllowList = ["myapp://auth-callback"]
+        var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, dataDirectory: directory, hashingThreads: 2, auth: auth)
+        configure(&configuration)
+        var logger = Logger(label: "latchkey-sdk-test")
+        logger.logLevel = .warning
+        let app = try await buildApplication(configuration: configuration, logger: logger)
+        do {
+            try await app.application.test(.live) { client in
+                let port = try #require(client.port)
+                try await body(LiveServer(app: app, url: URL(string: "http://127.0.0.1:\(port)")!))
+            }
+            try await app.shutdown()
+        } catch {
+            try? await app.shutdown()
+            throw error
+        }
+    }
+
+    /// A client of this server with its own in-memory storage (or the one given).
+    func client(
+        storage: InMemorySessionStorage = InMemorySessionStorage(), transport: (any HTTPTransport)? = nil
+    ) -> AuthClient {
+        AuthClient(
+            configuration: .init(
+                url: url, storage: storage, transport: transport ?? URLSessionTransport(), autoRefresh: false,
+                redirectURL: URL(string: "myapp://auth-callback")))
+    }
+
+    /// The code in the newest message to `email`.
+    func latestCode(_ email: String) async throws -> String {
+        let text = try #require(try await app.store.mailbox(to: email, limit: 1).first?.message.text)
+        return String(try #require(text.firstMatch(of: /is (\d{6,10})\./)).1)
+    }
+
+    /// The link in the newest message to `email`.
+    func latestLink(_ email: String) async throws -> URL {
+        let text = try #require(try await app.store.mailbox(to: email, limit: 1).first?.message.text)
+        let link = try #require(text.firstMatch(of: /(http:\/\/\S+\/verify\?\S+)/)).1
+        return try #require(URL(string: String(link)))
+    }
+}
+
+/// Counts the requests a client sends, per path, and passes them on.
+actor CountingTransport: HTTPTransport {
+    let inner = URLSessionTransport()
+    var counts: [String: Int] = [:]
+
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        counts[request.url?.path ?? "", default: 0] += 1
+        return try await inner.send(request)
+    }
+
+    func count(_ path: String) -> Int { counts[path] ?? 0 }
+}
