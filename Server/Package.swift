@@ -67,6 +67,7 @@ let package = Package(
                 "LatchkeyServer",
                 "LatchkeyStore",
                 "LatchkeyCore",
+                .product(name: "Latchkey", package: "Latchkey"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
