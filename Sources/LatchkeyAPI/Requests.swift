@@ -125,11 +125,41 @@ public struct ResendRequest: Codable, Sendable, Equatable {
     public var type: String?
     public var email: String?
     public var phone: String?
+    public var codeChallenge: String?
+    public var codeChallengeMethod: String?
 
-    public init(type: String?, email: String? = nil, phone: String? = nil) {
+    public init(
+        type: String?, email: String? = nil, phone: String? = nil, codeChallenge: String? = nil,
+        codeChallengeMethod: String? = nil
+    ) {
         self.type = type
         self.email = email
         self.phone = phone
+        self.codeChallenge = codeChallenge
+        self.codeChallengeMethod = codeChallengeMethod
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case type, email, phone
+        case codeChallenge = "code_challenge"
+        case codeChallengeMethod = "code_challenge_method"
+    }
+}
+
+/// `POST /token?grant_type=pkce`: the code a link delivered, and the verifier only the device
+/// that asked for the link holds.
+public struct PKCEGrantRequest: Codable, Sendable, Equatable {
+    public var authCode: String?
+    public var codeVerifier: String?
+
+    public init(authCode: String?, codeVerifier: String?) {
+        self.authCode = authCode
+        self.codeVerifier = codeVerifier
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case authCode = "auth_code"
+        case codeVerifier = "code_verifier"
     }
 }
 

@@ -48,6 +48,9 @@ import Testing
             _ = try await check(.post, "/token?grant_type=refresh_token", json: "{}")
             _ = try await check(.post, "/token?grant_type=refresh_token", json: #"{"refresh_token":"\#(session.refreshToken)"}"#)
             _ = try await check(.post, "/token?grant_type=refresh_token", json: #"{"refresh_token":"junk"}"#)
+            _ = try await check(
+                .post, "/token?grant_type=pkce", json: #"{"auth_code":"nope","code_verifier":"\#(String(repeating: "v", count: 50))"}"#)
+            _ = try await check(.post, "/token?grant_type=pkce", json: #"{"auth_code":"","code_verifier":""}"#)
             _ = try await check(.post, "/otp", json: #"{"email":"spec@example.com"}"#)
             _ = try await check(.post, "/otp", json: #"{"email":"fresh@example.com","create_user":false}"#)
             _ = try await check(.post, "/resend", json: #"{"type":"signup","email":"spec@example.com"}"#)

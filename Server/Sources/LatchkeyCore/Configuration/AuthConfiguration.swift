@@ -19,6 +19,9 @@ public struct AuthConfiguration: Sendable {
     public var mailerAutoconfirm: Bool
     /// Whether `GET /verify` shows a confirmation page (scanner-safe) instead of redirecting at once.
     public var linkConfirmationPage: Bool
+    /// Seconds a PKCE authorization code waits to be exchanged
+    /// (`GOTRUE_EXTERNAL_FLOW_STATE_EXPIRY_DURATION`).
+    public var flowStateExpiry: Int
 
     public var jwt: JWTSettings
     public var otp: OTPSettings
@@ -29,7 +32,8 @@ public struct AuthConfiguration: Sendable {
     public init(
         siteURL: String = "http://localhost:3000", externalURL: String = "http://127.0.0.1:9999",
         uriAllowList: [String] = [], appName: String = "Latchkey", disableSignup: Bool = false,
-        mailerAutoconfirm: Bool = false, linkConfirmationPage: Bool = true, jwt: JWTSettings = .init(),
+        mailerAutoconfirm: Bool = false, linkConfirmationPage: Bool = true, flowStateExpiry: Int = 300,
+        jwt: JWTSettings = .init(),
         otp: OTPSettings = .init(), password: PasswordSettings = .init(), sessions: SessionSettings = .init(),
         rateLimits: RateLimitSettings = .init()
     ) {
@@ -40,6 +44,7 @@ public struct AuthConfiguration: Sendable {
         self.disableSignup = disableSignup
         self.mailerAutoconfirm = mailerAutoconfirm
         self.linkConfirmationPage = linkConfirmationPage
+        self.flowStateExpiry = flowStateExpiry
         self.jwt = jwt
         self.otp = otp
         self.password = password

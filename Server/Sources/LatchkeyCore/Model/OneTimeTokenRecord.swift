@@ -27,14 +27,18 @@ public struct OneTimeTokenRecord: Sendable, Equatable {
     /// Wrong submissions so far.
     public var attempts: Int
     public var redirectTo: String?
+    /// The PKCE challenge of the client that asked for the link, if any.
+    public var challenge: PKCEChallenge?
     public var createdAt: Date
     public var expiresAt: Date
     public var consumedAt: Date?
 
     public init(
         id: UUID, userID: UUID, kind: OneTimeTokenKind, relatesTo: String, codeHash: String, linkHash: String,
-        attempts: Int = 0, redirectTo: String?, createdAt: Date, expiresAt: Date, consumedAt: Date? = nil
+        attempts: Int = 0, redirectTo: String?, challenge: PKCEChallenge? = nil, createdAt: Date, expiresAt: Date,
+        consumedAt: Date? = nil
     ) {
+        self.challenge = challenge
         self.id = id
         self.userID = userID
         self.kind = kind

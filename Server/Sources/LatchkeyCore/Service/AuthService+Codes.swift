@@ -10,13 +10,16 @@ extension AuthService {
     }
 
     /// Makes a code of `kind` for `user`, valid for the configured time.
-    func makeCode(for user: UserRecord, kind: OneTimeTokenKind, address: String, redirectTo: String?, now: Date) -> IssuedCode {
+    func makeCode(
+        for user: UserRecord, kind: OneTimeTokenKind, address: String, redirectTo: String?, challenge: PKCEChallenge?, now: Date
+    ) -> IssuedCode {
         let code = SecureRandom.digits(configuration.otp.length)
         let secret = OneTimeSecrets.newLinkSecret()
         let record = OneTimeTokenRecord(
             id: UUID(), userID: user.id, kind: kind, relatesTo: address,
             codeHash: OneTimeSecrets.codeHash(code, userID: user.id), linkHash: OneTimeSecrets.linkHash(secret),
-            redirectTo: redirectTo, createdAt: now, expiresAt: now.addingTimeInterval(Double(configuration.otp.expiry)))
+            redirectTo: redirectTo, challenge: challenge, createdAt: now,
+            expiresAt: now.addingTimeInterval(Double(configuration.otp.expiry)))
         return IssuedCode(code: code, linkSecret: secret, record: record)
     }
 
@@ -36,13 +39,13 @@ extension AuthService {
 
     /// Replaces the user's code of `kind` with a new one and emails it, after the cooldown and
     /// email limits allow it.
-    func sendCode(to user: UserRecord, kind: OneTimeTokenKind, redirectTo: String?) async throws {
+    func sendCode(to user: UserRecord, kind: OneTimeTokenKind, redirectTo: String?, challenge: PKCEChallenge? = nil) async throws {
         guard let address = user.email else { throw AuthError.emailRequired }
         let now = time.now()
         try checkCooldown(lastSent: kind == .confirmation ? user.confirmationSentAt : user.recoverySentAt, now: now)
         try await countEmail(to: address)
         let resolved = redirects.resolve(redirectTo)
-        let issued = makeCode(for: user, kind: kind, address: address, redirectTo: resolved, now: now)
+        let issued = makeCode(for: user, kind: kind, address: address, redirectTo: resolved, challenge: challenge, now: now)
         var updated = user
         if kind == .confirmation { updated.confirmationSentAt = now } else { updated.recoverySentAt = now }
         updated.updatedAt = now
@@ -60,6 +63,7 @@ extension AuthService {
             throw AuthError(.phoneProviderDisabled, "Unsupported phone provider")
         }
         let email = try canonicalEmail(request.email)
+        let challenge = try PKCEChallenge.parse(challenge: request.codeChallenge, method: request.codeChallengeMethod)
         let intent = request.intent
         guard intent == nil || intent == "signin" || intent == "signup" else {
             throw AuthError.validation("intent must be signin or signup")
@@ -67,7 +71,8 @@ extension AuthService {
         if let user = try await store.user(email: email) {
             if intent == "signup", user.isEmailConfirmed { throw AuthError.userAlreadyExists }
             if !user.isBanned(at: time.now()) {
-                try await sendCode(to: user, kind: user.isEmailConfirmed ? .magiclink : .confirmation, redirectTo: redirectTo)
+                try await sendCode(
+                    to: user, kind: user.isEmailConfirmed ? .magiclink : .confirmation, redirectTo: redirectTo, challenge: challenge)
             }
             return codeInfo(sentTo: email)
         }
@@ -76,10 +81,11 @@ extension AuthService {
         guard !configuration.disableSignup else { throw AuthError.signupDisabled }
         let (user, identity) = newUser(email: email, passwordHash: nil, data: request.data ?? [:], confirmed: false)
         if try await insert(user, identity: identity, token: nil) {
-            try await sendCode(to: user, kind: .confirmation, redirectTo: redirectTo)
+            try await sendCode(to: user, kind: .confirmation, redirectTo: redirectTo, challenge: challenge)
         } else if let winner = try await store.user(email: email) {
             // Lost a race with a concurrent sign-up of the same address: send to the winner.
-            try await sendCode(to: winner, kind: winner.isEmailConfirmed ? .magiclink : .confirmation, redirectTo: redirectTo)
+            try await sendCode(
+                to: winner, kind: winner.isEmailConfirmed ? .magiclink : .confirmation, redirectTo: redirectTo, challenge: challenge)
         }
         return codeInfo(sentTo: email)
     }
@@ -94,8 +100,9 @@ extension AuthService {
         switch type {
         case "signup":
             let email = try canonicalEmail(request.email)
+            let challenge = try PKCEChallenge.parse(challenge: request.codeChallenge, method: request.codeChallengeMethod)
             if let user = try await store.user(email: email), !user.isEmailConfirmed {
-                try await sendCode(to: user, kind: .confirmation, redirectTo: redirectTo)
+                try await sendCode(to: user, kind: .confirmation, redirectTo: redirectTo, challenge: challenge)
             }
             return codeInfo(sentTo: email)
         case "email_change", "sms", "phone_change":

@@ -27,9 +27,10 @@ extension AuthService {
         }
         if let refusal = passwordPolicy.check(password) { throw refusal }
         let data = request.data ?? [:]
+        let challenge = try PKCEChallenge.parse(challenge: request.codeChallenge, method: request.codeChallengeMethod)
 
         if let existing = try await store.user(email: email) {
-            return try await repeatedSignUp(existing, data: data, redirectTo: redirectTo)
+            return try await repeatedSignUp(existing, data: data, redirectTo: redirectTo, challenge: challenge)
         }
 
         let confirmed = configuration.mailerAutoconfirm
@@ -50,7 +51,8 @@ extension AuthService {
         let resolved = redirects.resolve(redirectTo)
         var pending = user
         pending.confirmationSentAt = now
-        let issued = makeCode(for: pending, kind: .confirmation, address: email, redirectTo: resolved, now: now)
+        let issued = makeCode(
+            for: pending, kind: .confirmation, address: email, redirectTo: resolved, challenge: challenge, now: now)
         guard try await insert(pending, identity: identity, token: issued.record) else {
             // A concurrent sign-up with the same address won; answer as for a repeat.
             guard let winner = try await store.user(email: email) else { throw AuthError.userAlreadyExists }
@@ -60,7 +62,9 @@ extension AuthService {
         return .user(pending.wire(identities: [identity]))
     }
 
-    func repeatedSignUp(_ existing: UserRecord, data: [String: JSONValue], redirectTo: String?) async throws -> SignUpResult {
+    func repeatedSignUp(
+        _ existing: UserRecord, data: [String: JSONValue], redirectTo: String?, challenge: PKCEChallenge?
+    ) async throws -> SignUpResult {
         if existing.isEmailConfirmed {
             if configuration.mailerAutoconfirm { throw AuthError.userAlreadyExists }
             if let address = existing.email, (try? await countEmail(to: address)) != nil {
@@ -68,7 +72,7 @@ extension AuthService {
             }
             return .user(obfuscated(existing, data: data))
         }
-        try await sendCode(to: existing, kind: .confirmation, redirectTo: redirectTo)
+        try await sendCode(to: existing, kind: .confirmation, redirectTo: redirectTo, challenge: challenge)
         guard let refreshed = try await store.user(id: existing.id) else { throw AuthError.userNotFound }
         return .user(try await wireUser(refreshed))
     }

@@ -63,7 +63,9 @@ extension AuthService {
         let redeemedUser: UserRecord
         let session: SessionRecord
         switch outcome {
-        case .redeemed(let user, let created): (redeemedUser, session) = (user, created)
+        case .redeemed(let redemption):
+            guard let created = redemption.session else { throw AuthError.otpInvalid }
+            (redeemedUser, session) = (redemption.user, created)
         case .mismatch(let remaining):
             throw AuthError.codeRefused(reason: remaining > 0 ? "invalid" : "exhausted", attemptsRemaining: remaining)
         case .expired: throw AuthError.codeRefused(reason: "expired", attemptsRemaining: nil)
@@ -74,20 +76,77 @@ extension AuthService {
         return (try await sessionResponse(user: redeemedUser, session: session), redirect)
     }
 
-    /// Redeems a link secret (what the email link carries, accepted as `token_hash`).
+    /// What redeeming a link gives: a session, or (a PKCE link opened in a browser) a code for the
+    /// app to exchange with its verifier.
+    public enum LinkOutcome: Sendable {
+        case session(Session, redirectTo: String)
+        case authCode(String, redirectTo: String)
+    }
+
+    /// Redeems a link secret (what the email link carries, accepted as `token_hash`) and returns
+    /// a session.
     public func redeemLink(_ secret: String, type: VerificationType, client: ClientInfo) async throws -> (Session, redirectTo: String) {
+        guard case .session(let session, let redirect) = try await redeemLink(secret, type: type, client: client, inBrowser: false)
+        else { throw AuthError.linkInvalid }
+        return (session, redirect)
+    }
+
+    /// Redeems a link secret. In a browser (the link's page or GoTrue's direct redirect), a link
+    /// requested with a PKCE challenge yields an authorization code instead of a session: the
+    /// tokens never appear in a URL, and only the app holding the verifier can finish.
+    public func redeemLink(_ secret: String, type: VerificationType, client: ClientInfo, inBrowser: Bool) async throws -> LinkOutcome {
         guard secret.utf8.count <= 128 else { throw AuthError.linkInvalid }
         let now = time.now()
         let redirectBox = RedirectBox()
+        let authCode = OneTimeSecrets.newLinkSecret()
+        let flowExpiry = Double(configuration.flowStateExpiry)
+        let method = type == .signup ? "otp" : "magiclink"
         let outcome = try await store.redeemOneTimeToken(
             .linkHash(OneTimeSecrets.linkHash(secret), kinds: type.kinds), now: now,
             maxAttempts: configuration.otp.maxAttempts, matches: { _ in true },
             complete: { user, record in
                 redirectBox.value = record.redirectTo
-                return try redemption(user: user, method: type == .signup ? "otp" : "magiclink", client: client, now: now)
+                var result = try redemption(user: user, method: method, client: client, now: now)
+                if inBrowser, let challenge = record.challenge {
+                    result.session = nil
+                    result.flowState = FlowStateRecord(
+                        id: UUID(), authCodeHash: OneTimeSecrets.linkHash(authCode), userID: user.id, challenge: challenge,
+                        authenticationMethod: method, createdAt: now, expiresAt: now.addingTimeInterval(flowExpiry))
+                }
+                return result
             })
-        guard case .redeemed(let user, let session) = outcome else { throw AuthError.linkInvalid }
-        return (try await sessionResponse(user: user, session: session), redirects.resolve(redirectBox.value))
+        guard case .redeemed(let redemption) = outcome else { throw AuthError.linkInvalid }
+        let redirect = redirects.resolve(redirectBox.value)
+        if let session = redemption.session {
+            return .session(try await sessionResponse(user: redemption.user, session: session), redirectTo: redirect)
+        }
+        return .authCode(authCode, redirectTo: redirect)
+    }
+
+    /// `POST /token?grant_type=pkce`: the code from a link's redirect and the verifier whose
+    /// challenge asked for the link. One try per code.
+    public func exchangeAuthCode(_ request: PKCEGrantRequest, client: ClientInfo) async throws -> Session {
+        try await limiter.hit("ip:token:\(client.ip)", configuration.rateLimits.tokenPerIP)
+        guard let code = request.authCode, let verifier = request.codeVerifier, !code.isEmpty, !verifier.isEmpty else {
+            throw AuthError.validation("invalid request: both auth code and code verifier should be non-empty")
+        }
+        guard code.utf8.count <= 128, (43...128).contains(verifier.count) else {
+            throw AuthError(.badCodeVerifier, "code challenge does not match previously saved code verifier")
+        }
+        let now = time.now()
+        let outcome = try await store.redeemFlowState(
+            authCodeHash: OneTimeSecrets.linkHash(code), now: now,
+            verify: { flow in PKCEVerifier.matches(verifier: verifier, challenge: flow.challenge) },
+            complete: { user, flow in
+                let result = try redemption(user: user, method: flow.authenticationMethod, client: client, now: now)
+                return (result.user, result.session ?? newSession(for: user, method: flow.authenticationMethod, client: client, now: now))
+            })
+        switch outcome {
+        case .redeemed(let user, let session): return try await sessionResponse(user: user, session: session)
+        case .notFound: throw AuthError(.flowStateNotFound, "invalid flow state, no valid flow state found")
+        case .expired: throw AuthError(.flowStateExpired, "invalid flow state, flow state has expired")
+        case .badVerifier: throw AuthError(.badCodeVerifier, "code challenge does not match previously saved code verifier")
+        }
     }
 
     /// What a successful redemption stores: the user confirmed and signed in, and a session.

@@ -8,23 +8,37 @@ public enum OneTimeTokenSelector: Sendable, Equatable {
     case linkHash(String, kinds: [OneTimeTokenKind])
 }
 
-/// What redeeming a one-time token writes when it succeeds.
+/// What redeeming a one-time token writes when it succeeds: the user, and either a session or
+/// (for a PKCE link opened in a browser) a flow state whose code the redirect carries.
 public struct TokenRedemption: Sendable {
     /// The user as it must be stored afterwards (confirmed, signed in).
     public var user: UserRecord
     /// The session to create.
-    public var session: SessionRecord
+    public var session: SessionRecord?
+    /// The flow state to create instead of a session.
+    public var flowState: FlowStateRecord?
 
-    public init(user: UserRecord, session: SessionRecord) {
+    public init(user: UserRecord, session: SessionRecord? = nil, flowState: FlowStateRecord? = nil) {
         self.user = user
         self.session = session
+        self.flowState = flowState
     }
+}
+
+/// The result of exchanging a PKCE authorization code.
+public enum FlowRedemptionOutcome: Sendable {
+    /// The verifier matched; the flow state was consumed and the session stored.
+    case redeemed(UserRecord, SessionRecord)
+    case notFound
+    case expired
+    /// The verifier did not match; the flow state is consumed anyway (one try).
+    case badVerifier
 }
 
 /// The result of trying to redeem a one-time token.
 public enum RedemptionOutcome: Sendable {
-    /// The code matched and was consumed; the user and session were stored.
-    case redeemed(UserRecord, SessionRecord)
+    /// The code matched and was consumed; what `complete` returned was stored.
+    case redeemed(TokenRedemption)
     /// No live token matched the selector.
     case notFound
     /// The token has expired.
@@ -82,6 +96,13 @@ public protocol AuthStore: Sendable {
         matches: @Sendable (OneTimeTokenRecord) -> Bool,
         complete: @Sendable (UserRecord, OneTimeTokenRecord) throws -> TokenRedemption
     ) async throws -> RedemptionOutcome
+
+    /// Consumes the flow state whose code hashes to `authCodeHash` and, when `verify` accepts it,
+    /// stores what `complete` returns, all in one transaction.
+    func redeemFlowState(
+        authCodeHash: String, now: Date, verify: @Sendable (FlowStateRecord) -> Bool,
+        complete: @Sendable (UserRecord, FlowStateRecord) throws -> (UserRecord, SessionRecord)
+    ) async throws -> FlowRedemptionOutcome
 
     // MARK: Sessions
 

@@ -51,6 +51,7 @@ extension ServerConfiguration {
             disableSignup: try reader.bool("disable-signup") ?? false,
             mailerAutoconfirm: try reader.bool("mailer-autoconfirm") ?? false,
             linkConfirmationPage: try reader.bool("link-confirmation-page") ?? true,
+            flowStateExpiry: try reader.seconds("flow-state-expiry") ?? 300,
             jwt: JWTSettings(
                 expiry: try reader.int("jwt-exp") ?? 3600, audience: reader.string("jwt-aud") ?? "authenticated",
                 issuer: reader.string("jwt-issuer") ?? "",

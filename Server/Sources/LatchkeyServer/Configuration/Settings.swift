@@ -62,6 +62,9 @@ public struct Setting: Sendable {
                 "`GET /verify` shows a page whose button completes the sign-in, so mail scanners cannot burn links. `false` redirects at once, as GoTrue."
         ),
         .init(
+            key: "flow-state-expiry", environment: ["LATCHKEY_FLOW_STATE_EXPIRY", "GOTRUE_EXTERNAL_FLOW_STATE_EXPIRY_DURATION"],
+            defaultValue: "300", summary: "Seconds a PKCE authorization code from a link waits to be exchanged."),
+        .init(
             key: "otp-exp", environment: ["LATCHKEY_OTP_EXP", "GOTRUE_MAILER_OTP_EXP"], defaultValue: "600",
             summary: "Seconds a code or link stays valid."),
         .init(

@@ -26,6 +26,9 @@ struct AuthController {
             case "refresh_token":
                 let body = try await request.decodeJSON(RefreshTokenGrantRequest.self, context: context)
                 return try JSONResponse.make(try await service.refresh(body, client: client(request, context)), noStore: true)
+            case "pkce":
+                let body = try await request.decodeJSON(PKCEGrantRequest.self, context: context)
+                return try JSONResponse.make(try await service.exchangeAuthCode(body, client: client(request, context)), noStore: true)
             default:
                 throw AuthError(.invalidCredentials, "unsupported_grant_type")
             }

@@ -51,13 +51,19 @@ struct VerifyController {
             let verificationType = try service.verificationType(type)
             try await service.limiter.hit(
                 "ip:verify:\(client(request, context).ip)", service.configuration.rateLimits.verifyPerIP)
-            let (session, stored) = try await service.redeemLink(token, type: verificationType, client: client(request, context))
-            let target = redirectTo.map { service.redirects.resolve($0) } ?? stored
-            let fragment = [
-                "access_token=\(session.accessToken)", "expires_at=\(session.expiresAt)", "expires_in=\(session.expiresIn)",
-                "refresh_token=\(session.refreshToken)", "token_type=bearer", "type=\(verificationType.rawValue)", "sb=",
-            ].joined(separator: "&")
-            return Self.redirect(to: target, fragment: fragment)
+            switch try await service.redeemLink(token, type: verificationType, client: client(request, context), inBrowser: true) {
+            case .session(let session, let stored):
+                let target = redirectTo.map { service.redirects.resolve($0) } ?? stored
+                let fragment = [
+                    "access_token=\(session.accessToken)", "expires_at=\(session.expiresAt)", "expires_in=\(session.expiresIn)",
+                    "refresh_token=\(session.refreshToken)", "token_type=bearer", "type=\(verificationType.rawValue)", "sb=",
+                ].joined(separator: "&")
+                return Self.redirect(to: target, fragment: fragment)
+            case .authCode(let code, let stored):
+                // PKCE: only the code travels; the app that holds the verifier exchanges it.
+                let target = redirectTo.map { service.redirects.resolve($0) } ?? stored
+                return Self.redirect(to: target, query: "code=\(code)")
+            }
         } catch let error as AuthError {
             return Self.redirect(to: fallback, fragment: Self.errorFragment(error))
         } catch {
@@ -70,6 +76,15 @@ struct VerifyController {
         let description = error.message.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
         let kind = error.code == .overRequestRateLimit ? "too_many_requests" : "access_denied"
         return "error=\(kind)&error_code=\(error.code.rawValue)&error_description=\(description)&sb="
+    }
+
+    static func redirect(to target: String, query: String) -> Response {
+        let base = target.split(separator: "#", maxSplits: 1).first.map(String.init) ?? target
+        return Response(
+            status: .seeOther,
+            headers: [
+                .location: "\(base)\(base.contains("?") ? "&" : "?")\(query)", .cacheControl: "no-store", .referrerPolicy: "no-referrer",
+            ])
     }
 
     static func redirect(to target: String, fragment: String) -> Response {

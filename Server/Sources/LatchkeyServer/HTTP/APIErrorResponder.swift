@@ -18,7 +18,8 @@ enum APIErrorResponder {
         case .weakPassword, .samePassword, .signupDisabled, .otpDisabled, .userAlreadyExists, .emailExists,
             .anonymousProviderDisabled, .phoneProviderDisabled, .emailProviderDisabled, .featureDisabled:
             return .unprocessableContent
-        case .notFound: return .notFound
+        case .notFound, .flowStateNotFound: return .notFound
+        case .flowStateExpired: return .unprocessableContent
         case .conflict: return .conflict
         case .unexpectedFailure: return .internalServerError
         default: return .badRequest

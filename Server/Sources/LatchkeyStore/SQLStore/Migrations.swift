@@ -102,6 +102,26 @@ enum Migrations {
                 )
                 """,
                 "CREATE INDEX dev_mailbox_created_idx ON dev_mailbox (created_at)",
-            ])
+            ]),
+        Migration(
+            version: 2, name: "PKCE: code challenges on one-time tokens, flow states",
+            statements: [
+                "ALTER TABLE one_time_tokens ADD COLUMN code_challenge TEXT",
+                "ALTER TABLE one_time_tokens ADD COLUMN code_challenge_method TEXT",
+                """
+                CREATE TABLE flow_states (
+                    id TEXT PRIMARY KEY,
+                    auth_code_hash TEXT NOT NULL UNIQUE,
+                    user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                    code_challenge TEXT NOT NULL,
+                    code_challenge_method TEXT NOT NULL,
+                    authentication_method TEXT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL,
+                    consumed_at BIGINT
+                )
+                """,
+                "CREATE INDEX flow_states_expires_idx ON flow_states (expires_at)",
+            ]),
     ]
 }

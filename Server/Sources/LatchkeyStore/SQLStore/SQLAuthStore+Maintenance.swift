@@ -66,7 +66,10 @@ extension SQLAuthStore {
             let tokens = try await db.query(
                 "DELETE FROM one_time_tokens WHERE expires_at <= ? OR consumed_at IS NOT NULL RETURNING id",
                 [SQLValue(now.addingTimeInterval(-3600))])
-            return limits.count + tokens.count
+            let flows = try await db.query(
+                "DELETE FROM flow_states WHERE expires_at <= ? OR consumed_at IS NOT NULL RETURNING id",
+                [SQLValue(now.addingTimeInterval(-3600))])
+            return limits.count + tokens.count + flows.count
         }
     }
 }

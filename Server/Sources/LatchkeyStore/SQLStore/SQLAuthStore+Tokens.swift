@@ -3,15 +3,16 @@ import LatchkeyCore
 
 extension SQLAuthStore {
     static let tokenColumns =
-        "id, user_id, kind, relates_to, code_hash, link_hash, attempts, redirect_to, created_at, expires_at, consumed_at"
+        "id, user_id, kind, relates_to, code_hash, link_hash, attempts, redirect_to, created_at, expires_at, consumed_at, code_challenge, code_challenge_method"
 
     static func insert(_ token: OneTimeTokenRecord, _ db: any SQLExecutor) async throws {
         try await db.query(
-            "INSERT INTO one_time_tokens (\(tokenColumns)) VALUES (\(placeholders(11)))",
+            "INSERT INTO one_time_tokens (\(tokenColumns)) VALUES (\(placeholders(13)))",
             [
                 SQLValue(token.id), SQLValue(token.userID), .text(token.kind.rawValue), .text(token.relatesTo),
                 .text(token.codeHash), .text(token.linkHash), SQLValue(token.attempts), SQLValue(token.redirectTo),
                 SQLValue(token.createdAt), SQLValue(token.expiresAt), SQLValue(token.consumedAt),
+                SQLValue(token.challenge?.challenge), SQLValue(token.challenge?.method.rawValue),
             ])
     }
 
@@ -20,11 +21,17 @@ extension SQLAuthStore {
             let kind = row.string("kind").flatMap(OneTimeTokenKind.init(rawValue:)), let created = row.date("created_at"),
             let expires = row.date("expires_at")
         else { return nil }
+        var challenge: PKCEChallenge?
+        if let value = row.string("code_challenge"),
+            let method = row.string("code_challenge_method").flatMap(PKCEChallenge.Method.init(rawValue:))
+        {
+            challenge = PKCEChallenge(challenge: value, method: method)
+        }
         return OneTimeTokenRecord(
             id: id, userID: userID, kind: kind, relatesTo: row.string("relates_to") ?? "",
             codeHash: row.string("code_hash") ?? "", linkHash: row.string("link_hash") ?? "",
-            attempts: Int(row.int("attempts") ?? 0), redirectTo: row.string("redirect_to"), createdAt: created,
-            expiresAt: expires, consumedAt: row.date("consumed_at"))
+            attempts: Int(row.int("attempts") ?? 0), redirectTo: row.string("redirect_to"), challenge: challenge,
+            createdAt: created, expiresAt: expires, consumedAt: row.date("consumed_at"))
     }
 
     public func replaceOneTimeToken(_ token: OneTimeTokenRecord, user: UserRecord) async throws {
@@ -81,8 +88,57 @@ extension SQLAuthStore {
             try await db.query(
                 "DELETE FROM one_time_tokens WHERE user_id = ? AND consumed_at IS NULL", [SQLValue(token.userID)])
             try await Self.update(redemption.user, db)
-            try await Self.insert(redemption.session, db)
-            return .redeemed(redemption.user, redemption.session)
+            if let session = redemption.session { try await Self.insert(session, db) }
+            if let flow = redemption.flowState { try await Self.insert(flow, db) }
+            return .redeemed(redemption)
+        }
+    }
+
+    static func insert(_ flow: FlowStateRecord, _ db: any SQLExecutor) async throws {
+        try await db.query(
+            """
+            INSERT INTO flow_states (id, auth_code_hash, user_id, code_challenge, code_challenge_method, authentication_method, created_at, expires_at, consumed_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                SQLValue(flow.id), .text(flow.authCodeHash), SQLValue(flow.userID), .text(flow.challenge.challenge),
+                .text(flow.challenge.method.rawValue), .text(flow.authenticationMethod), SQLValue(flow.createdAt),
+                SQLValue(flow.expiresAt), SQLValue(flow.consumedAt),
+            ])
+    }
+
+    public func redeemFlowState(
+        authCodeHash: String, now: Date, verify: @Sendable (FlowStateRecord) -> Bool,
+        complete: @Sendable (UserRecord, FlowStateRecord) throws -> (UserRecord, SessionRecord)
+    ) async throws -> FlowRedemptionOutcome {
+        try await database.transaction { db in
+            let rows = try await db.query(
+                """
+                SELECT id, auth_code_hash, user_id, code_challenge, code_challenge_method, authentication_method, created_at, expires_at, consumed_at
+                FROM flow_states WHERE auth_code_hash = ? AND consumed_at IS NULL
+                """, [.text(authCodeHash)])
+            guard let row = rows.first, let id = row.uuid("id"), let userID = row.uuid("user_id"),
+                let method = row.string("code_challenge_method").flatMap(PKCEChallenge.Method.init(rawValue:)),
+                let created = row.date("created_at"), let expires = row.date("expires_at")
+            else { return .notFound }
+            let flow = FlowStateRecord(
+                id: id, authCodeHash: authCodeHash, userID: userID,
+                challenge: PKCEChallenge(challenge: row.string("code_challenge") ?? "", method: method),
+                authenticationMethod: row.string("authentication_method") ?? "otp", createdAt: created, expiresAt: expires)
+            // One try: the code is spent whatever happens next.
+            let consumed = try await db.query(
+                "UPDATE flow_states SET consumed_at = ? WHERE id = ? AND consumed_at IS NULL RETURNING id", [SQLValue(now), SQLValue(id)])
+            guard !consumed.isEmpty else { return .notFound }
+            if expires <= now { return .expired }
+            guard verify(flow) else { return .badVerifier }
+            guard
+                let user = try await db.query("SELECT \(Self.userColumns) FROM users WHERE id = ?", [SQLValue(userID)])
+                    .first.flatMap(Self.user)
+            else { return .notFound }
+            let (updated, session) = try complete(user, flow)
+            try await Self.update(updated, db)
+            try await Self.insert(session, db)
+            return .redeemed(updated, session)
         }
     }
 }
