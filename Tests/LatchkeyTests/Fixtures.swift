@@ -30,11 +30,11 @@ enum Fixtures {
     /// A client over a mock transport and in-memory storage, optionally already signed in.
     static func client(
         transport: MockTransport = MockTransport(), storage: InMemorySessionStorage = InMemorySessionStorage(),
-        stored: Session? = nil, autoRefresh: Bool = false
+        stored: Session? = nil, autoRefresh: Bool = false, flowType: FlowType = .implicit
     ) async throws -> AuthClient {
         if let stored { await storage.save(try WireJSON.makeEncoder().encode(stored), key: "latchkey.session") }
         let client = AuthClient(
-            configuration: .init(url: url, storage: storage, transport: transport, autoRefresh: autoRefresh))
+            configuration: .init(url: url, storage: storage, transport: transport, autoRefresh: autoRefresh, flowType: flowType))
         await client.waitUntilReady()
         return client
     }

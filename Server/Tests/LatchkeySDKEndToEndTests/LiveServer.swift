@@ -45,12 +45,25 @@ struct LiveServer {
 
     /// A client of this server with its own in-memory storage (or the one given).
     func client(
-        storage: InMemorySessionStorage = InMemorySessionStorage(), transport: (any HTTPTransport)? = nil
+        storage: InMemorySessionStorage = InMemorySessionStorage(), transport: (any HTTPTransport)? = nil,
+        flowType: FlowType = .pkce
     ) -> AuthClient {
         AuthClient(
             configuration: .init(
                 url: url, storage: storage, transport: transport ?? URLSessionTransport(), autoRefresh: false,
-                redirectURL: URL(string: "myapp://auth-callback")))
+                redirectURL: URL(string: "myapp://auth-callback"), flowType: flowType))
+    }
+
+    /// Presses the confirmation page's button for an emailed link and returns where it redirects.
+    func click(_ link: URL) async throws -> String {
+        let items = URLComponents(url: link, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        let secret = try #require(items.first { $0.name == "token" }?.value)
+        let type = items.first { $0.name == "type" }?.value ?? "signup"
+        var request = URLRequest(url: url.appendingPathComponent("verify"))
+        request.httpMethod = "POST"
+        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data("token=\(secret)&type=\(type)&redirect_to=myapp%3A%2F%2Fauth-callback".utf8)
+        return try await NoRedirect.location(of: request)
     }
 
     /// The code in the newest message to `email`.

@@ -66,21 +66,39 @@ import Testing
             let session = try await auth.verifyEmail(token: token)
             #expect(session.user.email == "link@example.com")
 
-            // The server's own link: the confirmation page's button redirects to the app.
-            let other = server.client()
-            _ = try await other.signUp(email: "deep@example.com", password: password)
-            let serverLink = try await server.latestLink("deep@example.com")
-            let secret = try #require(
-                URLComponents(url: serverLink, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "token" }?.value)
-            var request = URLRequest(url: server.url.appendingPathComponent("verify"))
-            request.httpMethod = "POST"
-            request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-            request.httpBody = Data("token=\(secret)&type=signup&redirect_to=myapp%3A%2F%2Fauth-callback".utf8)
-            let location = try await NoRedirect.location(of: request)
+            // The server's own link, implicit flow: the button redirects with the tokens.
+            let implicit = server.client(flowType: .implicit)
+            _ = try await implicit.signUp(email: "deep@example.com", password: password)
+            let location = try await server.click(try await server.latestLink("deep@example.com"))
             #expect(location.hasPrefix("myapp://auth-callback#access_token="))
-            let fromLink = try await other.session(from: try #require(URL(string: location)))
+            let fromLink = try await implicit.session(from: try #require(URL(string: location)))
             #expect(fromLink.user.email == "deep@example.com")
-            #expect(await other.currentSession?.refreshToken == fromLink.refreshToken)
+            #expect(await implicit.currentSession?.refreshToken == fromLink.refreshToken)
+        }
+    }
+
+    @Test func pkceLinksCarryOnlyACodeThatThisDeviceExchanges() async throws {
+        try await LiveServer.run { server in
+            let phone = server.client()
+            _ = try await phone.signUp(email: "pkce@example.com", password: password)
+            let link = try await server.latestLink("pkce@example.com")
+            let location = try await server.click(link)
+            #expect(location.hasPrefix("myapp://auth-callback?code="))
+            #expect(!location.contains("access_token"))
+            // Another install cannot use the code; this one can.
+            do {
+                try await server.client().session(from: try #require(URL(string: location)))
+                Issue.record("a code without its verifier signed in")
+            } catch let error as LatchkeyError {
+                #expect(error.code == .badCodeVerifier)
+            }
+            let session = try await phone.session(from: try #require(URL(string: location)))
+            #expect(session.user.email == "pkce@example.com")
+
+            // Cross-device: the code typed from the same kind of email works anywhere.
+            let laptop = server.client()
+            let state = try await laptop.signInWithEmailCode(email: "pkce@example.com")
+            #expect(try await state.submit(code: try await server.latestCode("pkce@example.com")).user.email == "pkce@example.com")
         }
     }
 

@@ -3,7 +3,8 @@ import Foundation
 extension AuthClient {
     /// Completes a sign-in from a link that opened the app (your `redirect_to` deep link).
     ///
-    /// Understands the implicit form (`#access_token=…&refresh_token=…`), errors
+    /// Understands the PKCE form (`?code=…`, exchanged with the verifier this client kept), the
+    /// implicit form (`#access_token=…&refresh_token=…`), errors
     /// (`#error_code=…&error_description=…`), and a verification token in the query
     /// (`?token=…&type=signup`, for links you build from the email's token).
     ///
@@ -26,6 +27,9 @@ extension AuthClient {
                 accessToken: accessToken, expiresIn: expiresIn, expiresAt: expiresAt, refreshToken: refreshToken, user: user)
             await setSession(session, event: .signedIn)
             return session
+        }
+        if let code = parameters["code"], !code.isEmpty {
+            return try await exchange(code: code)
         }
         if let token = parameters["token_hash"] ?? parameters["token"], let type = parameters["type"] {
             return try await verify(VerifyRequest(type: type, tokenHash: token))

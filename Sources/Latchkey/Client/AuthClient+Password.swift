@@ -15,9 +15,11 @@ extension AuthClient {
         email: String, password: String, data: [String: JSONValue]? = nil, redirectTo: URL? = nil
     ) async throws -> SignUpResult {
         try await ready()
+        let pkce = await newChallenge()
         let request = try api.request(
             "POST", "signup", query: redirectQuery(redirectTo),
-            body: SignUpRequest(email: email, password: password, data: data))
+            body: SignUpRequest(
+                email: email, password: password, data: data, codeChallenge: pkce?.challenge, codeChallengeMethod: pkce?.method))
         let data = try await api.sendRaw(request)
         let decoder = WireJSON.makeDecoder()
         if let session = try? decoder.decode(Session.self, from: data) {
@@ -33,8 +35,11 @@ extension AuthClient {
     /// Sends the address a new verification email (link and code).
     public func requestEmailVerification(email: String, redirectTo: URL? = nil) async throws {
         try await ready()
+        let pkce = await newChallenge()
         try await api.sendRaw(
-            try api.request("POST", "resend", query: redirectQuery(redirectTo), body: ResendRequest(type: "signup", email: email)))
+            try api.request(
+                "POST", "resend", query: redirectQuery(redirectTo),
+                body: ResendRequest(type: "signup", email: email, codeChallenge: pkce?.challenge, codeChallengeMethod: pkce?.method)))
     }
 
     /// Verifies an address with the token from a verification link that opened the app, and

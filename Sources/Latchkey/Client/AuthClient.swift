@@ -31,12 +31,15 @@ public actor AuthClient {
         public var refreshMargin: TimeInterval
         /// The default `redirect_to` for emailed links (your app's deep link).
         public var redirectURL: URL?
+        /// How links bring the user back: ``FlowType/pkce`` (the default) or implicit.
+        public var flowType: FlowType
 
         public init(
             url: URL, headers: [String: String] = [:], storage: (any SessionStorage)? = nil,
             storageKey: String = "latchkey.session", transport: any HTTPTransport = URLSessionTransport(),
-            autoRefresh: Bool = true, refreshMargin: TimeInterval = 60, redirectURL: URL? = nil
+            autoRefresh: Bool = true, refreshMargin: TimeInterval = 60, redirectURL: URL? = nil, flowType: FlowType = .pkce
         ) {
+            self.flowType = flowType
             self.url = url
             self.headers = headers
             self.storage = storage ?? Self.defaultStorage

@@ -20,11 +20,15 @@ extension AuthClient {
         -> CodeRequired
     {
         try await ready()
-        let body: OTPRequest
+        var body: OTPRequest
         switch intent {
         case .signInOrSignUp: body = OTPRequest(email: email, createUser: true, data: data)
         case .signIn: body = OTPRequest(email: email, createUser: false, intent: "signin")
         case .signUp: body = OTPRequest(email: email, createUser: true, data: data, intent: "signup")
+        }
+        if let pkce = await newChallenge() {
+            body.codeChallenge = pkce.challenge
+            body.codeChallengeMethod = pkce.method
         }
         let sentAt = now
         let info: OTPResponse
