@@ -29,6 +29,7 @@ public struct LatchkeyError: Error, Sendable, LocalizedError, CustomStringConver
     /// After a wrong code: the state to submit the next try from.
     public var retryState: CodeRequired?
 
+    /// Creates an error. The SDK makes these itself; apps mostly need one for test doubles.
     public init(
         code: ErrorCode, message: String, status: Int? = nil, retryAfter: Int? = nil,
         weakPasswordReasons: [WeakPassword.Reason] = [], codeRefusal: String? = nil, attemptsRemaining: Int? = nil,
@@ -44,7 +45,9 @@ public struct LatchkeyError: Error, Sendable, LocalizedError, CustomStringConver
         self.retryState = retryState
     }
 
+    /// The ``message``, for `LocalizedError`.
     public var errorDescription: String? { message }
+    /// The code and the message, e.g. `invalid_credentials: Invalid login credentials`.
     public var description: String { "\(code): \(message)" }
 
     /// The address is taken (sign-up with an existing account).

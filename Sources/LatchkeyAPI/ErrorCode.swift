@@ -9,10 +9,14 @@
 public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible,
     ExpressibleByStringLiteral
 {
+    /// The code as sent on the wire, e.g. `invalid_credentials`.
     public let rawValue: String
 
+    /// Creates a code from its wire value.
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// Creates a code from its wire value.
     public init(_ rawValue: String) { self.rawValue = rawValue }
+    /// Creates a code from a string literal, e.g. `"invalid_credentials"`.
     public init(stringLiteral value: String) { self.rawValue = value }
 
     public init(from decoder: any Decoder) throws {
@@ -24,66 +28,117 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
         try container.encode(rawValue)
     }
 
+    /// The wire value, e.g. `invalid_credentials`.
     public var description: String { rawValue }
 }
 
 extension ErrorCode {
     // General
+    /// The cause is unknown; the SDK also uses it for a 4xx answer it cannot read.
     public static let unknown: ErrorCode = "unknown"
+    /// An unexpected failure on the server (HTTP 5xx).
     public static let unexpectedFailure: ErrorCode = "unexpected_failure"
+    /// A request parameter is missing or malformed.
     public static let validationFailed: ErrorCode = "validation_failed"
+    /// The request body is not valid JSON.
     public static let badJSON: ErrorCode = "bad_json"
+    /// The server took too long to handle the request.
     public static let requestTimeout: ErrorCode = "request_timeout"
+    /// The request body is too large (HTTP 413).
     public static let requestEntityTooLarge: ErrorCode = "request_entity_too_large"
+    /// A conflicting request is in progress, e.g. concurrent refreshes of one session (HTTP 409).
     public static let conflict: ErrorCode = "conflict"
+    /// The feature is turned off or not available on this server.
     public static let featureDisabled: ErrorCode = "feature_disabled"
+    /// The resource or route does not exist (HTTP 404); not in GoTrue's list.
     public static let notFound: ErrorCode = "not_found"
     // Users
+    /// Another user already has this email address.
     public static let emailExists: ErrorCode = "email_exists"
+    /// Another user already has this phone number.
     public static let phoneExists: ErrorCode = "phone_exists"
+    /// No user matches the request.
     public static let userNotFound: ErrorCode = "user_not_found"
+    /// A user with this address is already registered ("User already registered").
     public static let userAlreadyExists: ErrorCode = "user_already_exists"
+    /// The user is banned (see ``User/bannedUntil``).
     public static let userBanned: ErrorCode = "user_banned"
+    /// The caller is not an admin, e.g. when setting `app_metadata`.
     public static let notAdmin: ErrorCode = "not_admin"
+    /// The request needs an `Authorization` header and has none.
     public static let noAuthorization: ErrorCode = "no_authorization"
+    /// The bearer token is malformed, invalid or expired.
     public static let badJWT: ErrorCode = "bad_jwt"
+    /// The email address is malformed or not accepted.
     public static let emailAddressInvalid: ErrorCode = "email_address_invalid"
+    /// The server is not allowed to send email to this address.
     public static let emailAddressNotAuthorized: ErrorCode = "email_address_not_authorized"
+    /// The request needs an email address and has none.
     public static let emailAddressNotProvided: ErrorCode = "email_address_not_provided"
     // Providers
+    /// New sign-ups are turned off on this server.
     public static let signupDisabled: ErrorCode = "signup_disabled"
+    /// Signing up or in with an email address is turned off.
     public static let emailProviderDisabled: ErrorCode = "email_provider_disabled"
+    /// Signing up or in with a phone number is turned off.
     public static let phoneProviderDisabled: ErrorCode = "phone_provider_disabled"
+    /// The OAuth provider named in the request is turned off.
     public static let providerDisabled: ErrorCode = "provider_disabled"
+    /// Anonymous sign-ins are turned off.
     public static let anonymousProviderDisabled: ErrorCode = "anonymous_provider_disabled"
+    /// Sign-in by one-time code is refused; GoTrue also sends it for `create_user: false` and an unknown address.
     public static let otpDisabled: ErrorCode = "otp_disabled"
     // Sessions and tokens
+    /// The session no longer exists (signed out or revoked).
     public static let sessionNotFound: ErrorCode = "session_not_found"
+    /// The session has ended (timed out or inactive too long).
     public static let sessionExpired: ErrorCode = "session_expired"
+    /// The refresh token is unknown ("Invalid Refresh Token: Refresh Token Not Found").
     public static let refreshTokenNotFound: ErrorCode = "refresh_token_not_found"
+    /// The refresh token was already exchanged and counts as reused; the server revokes the session.
     public static let refreshTokenAlreadyUsed: ErrorCode = "refresh_token_already_used"
+    /// No PKCE flow matches the auth code (unknown or already used).
     public static let flowStateNotFound: ErrorCode = "flow_state_not_found"
+    /// The PKCE flow for the auth code has expired.
     public static let flowStateExpired: ErrorCode = "flow_state_expired"
+    /// The PKCE code verifier is missing or does not match the challenge.
     public static let badCodeVerifier: ErrorCode = "bad_code_verifier"
+    /// The token's audience (`aud`) is not the one the server expects.
     public static let unexpectedAudience: ErrorCode = "unexpected_audience"
     // Credentials and verification
+    /// Wrong email, phone or password ("Invalid login credentials").
     public static let invalidCredentials: ErrorCode = "invalid_credentials"
+    /// The email address must be confirmed before signing in ("Email not confirmed").
     public static let emailNotConfirmed: ErrorCode = "email_not_confirmed"
+    /// The phone number must be confirmed before signing in.
     public static let phoneNotConfirmed: ErrorCode = "phone_not_confirmed"
+    /// The one-time code or link is wrong or expired; GoTrue uses it for every refused code.
     public static let otpExpired: ErrorCode = "otp_expired"
+    /// The password does not meet the policy; `weak_password` in the body says why (HTTP 422).
     public static let weakPassword: ErrorCode = "weak_password"
+    /// The new password is the same as the current one.
     public static let samePassword: ErrorCode = "same_password"
+    /// The `current_password` sent to change the password is wrong.
     public static let currentPasswordInvalid: ErrorCode = "current_password_invalid"
+    /// Changing the password needs `current_password`.
     public static let currentPasswordRequired: ErrorCode = "current_password_required"
+    /// Changing the password needs a reauthentication `nonce`.
     public static let reauthenticationNeeded: ErrorCode = "reauthentication_needed"
+    /// The reauthentication `nonce` is wrong or expired.
     public static let reauthenticationNotValid: ErrorCode = "reauthentication_not_valid"
     // Rate limits
+    /// Too many requests; wait before trying again (HTTP 429).
     public static let overRequestRateLimit: ErrorCode = "over_request_rate_limit"
+    /// Too many emails sent; wait before asking for another (HTTP 429).
     public static let overEmailSendRateLimit: ErrorCode = "over_email_send_rate_limit"
+    /// Too many SMS messages sent; wait before asking for another (HTTP 429).
     public static let overSMSSendRateLimit: ErrorCode = "over_sms_send_rate_limit"
     // Sending
+    /// The SMS could not be sent.
     public static let smsSendFailed: ErrorCode = "sms_send_failed"
+    /// The email could not be sent.
     public static let emailSendFailed: ErrorCode = "email_send_failed"
     // MFA
+    /// The session's assurance level is too low; verify a second factor (`aal2`) first.
     public static let insufficientAAL: ErrorCode = "insufficient_aal"
 }

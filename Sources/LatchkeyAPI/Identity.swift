@@ -3,16 +3,26 @@ import Foundation
 /// One way a user signs in (GoTrue's identity object). `identityID` is the row's id and `id` is
 /// the provider's subject; for the email provider that is the user's id.
 public struct Identity: Codable, Sendable, Equatable {
+    /// The identity row's id (`identity_id`).
     public var identityID: UUID
+    /// The provider's subject for the user; for `email`, the user's id (`id`).
     public var id: String
+    /// The id of the user the identity belongs to (`user_id`).
     public var userID: UUID
+    /// What the provider knows about the user, e.g. `sub`, `email`, `email_verified` (`identity_data`).
     public var identityData: [String: JSONValue]
+    /// The provider's name, e.g. `email` (`provider`).
     public var provider: String
+    /// The identity's email address, when it has one (`email`).
     public var email: String?
+    /// When the user last signed in with this identity (`last_sign_in_at`).
     public var lastSignInAt: Date?
+    /// When the identity was created (`created_at`).
     public var createdAt: Date
+    /// When the identity last changed (`updated_at`).
     public var updatedAt: Date
 
+    /// Creates an identity.
     public init(
         identityID: UUID, id: String, userID: UUID, identityData: [String: JSONValue], provider: String,
         email: String? = nil, lastSignInAt: Date? = nil, createdAt: Date, updatedAt: Date
@@ -54,13 +64,20 @@ public struct Identity: Codable, Sendable, Equatable {
 
 /// A multi-factor authenticator enrolled by a user.
 public struct Factor: Codable, Sendable, Equatable {
+    /// The factor's id (`id`).
     public var id: UUID
+    /// A name the user gave the factor (`friendly_name`).
     public var friendlyName: String?
+    /// The kind of factor, e.g. `totp`, `phone` or `webauthn` (`factor_type`).
     public var factorType: String
+    /// `verified` or `unverified`; GoTrue lists unverified factors too (`status`).
     public var status: String
+    /// When the factor was enrolled (`created_at`).
     public var createdAt: Date
+    /// When the factor last changed (`updated_at`).
     public var updatedAt: Date
 
+    /// Creates a factor.
     public init(id: UUID, friendlyName: String?, factorType: String, status: String, createdAt: Date, updatedAt: Date) {
         self.id = id
         self.friendlyName = friendlyName

@@ -4,11 +4,17 @@
 /// let data: JSONValue = ["name": "Ada", "age": 36]
 /// ```
 public enum JSONValue: Sendable, Hashable {
+    /// JSON `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number, kept as a `Double`; whole numbers under 2^53 in magnitude are written without a fraction.
     case number(Double)
+    /// A string.
     case string(String)
+    /// An array.
     case array([JSONValue])
+    /// An object.
     case object([String: JSONValue])
 
     /// The dictionary inside an `.object`, or `nil` for any other case.
@@ -75,12 +81,19 @@ extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expre
     ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral,
     ExpressibleByDictionaryLiteral
 {
+    /// Creates `.null` from `nil`.
     public init(nilLiteral: ()) { self = .null }
+    /// Creates a ``bool(_:)`` from a Boolean literal.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// Creates a ``number(_:)`` from an integer literal.
     public init(integerLiteral value: Int) { self = .number(Double(value)) }
+    /// Creates a ``number(_:)`` from a floating-point literal.
     public init(floatLiteral value: Double) { self = .number(value) }
+    /// Creates a ``string(_:)`` from a string literal.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// Creates an ``array(_:)`` from an array literal.
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    /// Creates an ``object(_:)`` from a dictionary literal; a repeated key keeps its last value.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }

@@ -18,6 +18,7 @@ public struct OTPResponse: Codable, Sendable, Equatable {
     /// Wrong submissions the code survives.
     public var maxAttempts: Int?
 
+    /// Creates a response; every field may be absent.
     public init(
         messageID: String? = nil, channel: String? = nil, sentTo: String? = nil, codeLength: Int? = nil,
         expiresIn: Int? = nil, resendAfter: Int? = nil, maxAttempts: Int? = nil

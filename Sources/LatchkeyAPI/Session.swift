@@ -17,6 +17,7 @@ public struct Session: Codable, Sendable, Equatable {
     /// Set when the password used to sign in no longer meets the policy.
     public var weakPassword: WeakPassword?
 
+    /// Creates a session; `tokenType` defaults to `bearer`.
     public init(
         accessToken: String, tokenType: String = "bearer", expiresIn: Int, expiresAt: Int, refreshToken: String,
         user: User, weakPassword: WeakPassword? = nil

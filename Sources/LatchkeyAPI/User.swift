@@ -2,35 +2,60 @@ import Foundation
 
 /// A user as the wire protocol carries it (GoTrue's user object).
 public struct User: Codable, Sendable, Equatable, Identifiable {
+    /// The user's id (`id`).
     public var id: UUID
+    /// The audience the user belongs to, usually `authenticated`; `""` when absent (`aud`).
     public var aud: String
+    /// The user's role, usually `authenticated`; `""` when absent (`role`).
     public var role: String
     /// The address, lower-cased; `""` when the user has none.
     public var email: String
     /// The phone number in E.164 without the leading `+`; `""` when the user has none.
     public var phone: String
+    /// When the email address was confirmed (`email_confirmed_at`).
     public var emailConfirmedAt: Date?
+    /// When the phone number was confirmed (`phone_confirmed_at`).
     public var phoneConfirmedAt: Date?
+    /// The earlier of the two confirmation dates (`confirmed_at`); set by the server.
     public var confirmedAt: Date?
+    /// When the last sign-up confirmation was sent (`confirmation_sent_at`).
     public var confirmationSentAt: Date?
+    /// When the last password-recovery email was sent (`recovery_sent_at`).
     public var recoverySentAt: Date?
+    /// The address an email change waits to confirm (`new_email`).
     public var newEmail: String?
+    /// When the email-change confirmation was sent (`email_change_sent_at`).
     public var emailChangeSentAt: Date?
+    /// The phone number a phone change waits to confirm (`new_phone`).
     public var newPhone: String?
+    /// When the phone-change code was sent (`phone_change_sent_at`).
     public var phoneChangeSentAt: Date?
+    /// When the last reauthentication code was sent (`reauthentication_sent_at`).
     public var reauthenticationSentAt: Date?
+    /// When the user was invited (`invited_at`).
     public var invitedAt: Date?
+    /// When the user last signed in (`last_sign_in_at`).
     public var lastSignInAt: Date?
+    /// Data the server manages, e.g. `provider` and `providers`; only admins change it (`app_metadata`).
     public var appMetadata: [String: JSONValue]
+    /// Free-form data the user may change, first set from sign-up's `data` (`user_metadata`).
     public var userMetadata: [String: JSONValue]
+    /// The ways the user signs in (`identities`); `nil` when the server left them out.
     public var identities: [Identity]?
+    /// The user's MFA factors, unverified ones included (`factors`); `nil` when left out.
     public var factors: [Factor]?
+    /// When the user was created (`created_at`).
     public var createdAt: Date
+    /// When the user last changed (`updated_at`).
     public var updatedAt: Date
+    /// The user is banned until this date (`banned_until`).
     public var bannedUntil: Date?
+    /// When the user was soft-deleted (`deleted_at`).
     public var deletedAt: Date?
+    /// Whether the user signed in anonymously (`is_anonymous`); `false` when absent.
     public var isAnonymous: Bool
 
+    /// Creates a user. On the wire, dates are ISO 8601 strings (see ``WireJSON``).
     public init(
         id: UUID, aud: String, role: String, email: String, phone: String,
         emailConfirmedAt: Date? = nil, phoneConfirmedAt: Date? = nil, confirmedAt: Date? = nil,

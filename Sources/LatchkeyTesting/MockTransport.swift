@@ -15,10 +15,15 @@ import Latchkey
 public actor MockTransport: HTTPTransport {
     /// A request as it was sent.
     public struct Recorded: Sendable {
+        /// The HTTP method, e.g. `POST`.
         public let method: String
+        /// The URL path, e.g. `/token`.
         public let path: String
+        /// The query parameters, e.g. `grant_type`.
         public let query: [String: String]
+        /// The request headers.
         public let headers: [String: String]
+        /// The request body, if any.
         public let body: Data?
 
         /// The body parsed as a JSON object.
@@ -29,10 +34,14 @@ public actor MockTransport: HTTPTransport {
 
     /// A scripted answer.
     public struct Reply: Sendable {
+        /// The HTTP status code.
         public var status: Int
+        /// The response headers.
         public var headers: [String: String]
+        /// The response body.
         public var body: Data
 
+        /// Creates a reply; the headers default to `Content-Type: application/json`.
         public init(status: Int, headers: [String: String] = ["Content-Type": "application/json"], body: Data) {
             self.status = status
             self.headers = headers
@@ -46,6 +55,7 @@ public actor MockTransport: HTTPTransport {
     private var delay: Duration = .zero
     private var networkDown = false
 
+    /// Creates a transport with no script: every request gets a 404 `not_found`.
     public init() {}
 
     /// Answers requests to `method path` with `replies` in order; the last one repeats.
@@ -71,6 +81,7 @@ public actor MockTransport: HTTPTransport {
         requests.filter { $0.method == method && $0.path == path }.count
     }
 
+    /// Records `request` and answers with the next scripted reply for its method and path.
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         let url = request.url ?? URL(string: "http://invalid")!
         let components = URLComponents(url: url, resolvingAgainstBaseURL: false)

@@ -11,6 +11,7 @@ extension AuthClient {
         }
     }
 
+    /// Completion-handler form of ``signUp(email:password:data:redirectTo:)``.
     public nonisolated func signUp(
         email: String, password: String, data: [String: JSONValue]? = nil, redirectTo: URL? = nil,
         completion: @escaping @Sendable (Result<SignUpResult, any Error>) -> Void
@@ -18,72 +19,86 @@ extension AuthClient {
         complete(completion) { try await self.signUp(email: email, password: password, data: data, redirectTo: redirectTo) }
     }
 
+    /// Completion-handler form of ``signIn(email:password:)``.
     public nonisolated func signIn(
         email: String, password: String, completion: @escaping @Sendable (Result<Session, any Error>) -> Void
     ) {
         complete(completion) { try await self.signIn(email: email, password: password) }
     }
 
+    /// Completion-handler form of ``requestEmailVerification(email:redirectTo:)``.
     public nonisolated func requestEmailVerification(
         email: String, redirectTo: URL? = nil, completion: @escaping @Sendable (Result<Void, any Error>) -> Void
     ) {
         complete(completion) { try await self.requestEmailVerification(email: email, redirectTo: redirectTo) }
     }
 
+    /// Completion-handler form of ``verifyEmail(token:)``.
     public nonisolated func verifyEmail(token: String, completion: @escaping @Sendable (Result<Session, any Error>) -> Void) {
         complete(completion) { try await self.verifyEmail(token: token) }
     }
 
+    /// Completion-handler form of ``verifyEmail(email:code:)``.
     public nonisolated func verifyEmail(
         email: String, code: String, completion: @escaping @Sendable (Result<Session, any Error>) -> Void
     ) {
         complete(completion) { try await self.verifyEmail(email: email, code: code) }
     }
 
+    /// Completion-handler form of ``signInWithEmailCode(email:createUser:redirectTo:)``.
     public nonisolated func signInWithEmailCode(
         email: String, createUser: Bool = true, completion: @escaping @Sendable (Result<CodeRequired, any Error>) -> Void
     ) {
         complete(completion) { try await self.signInWithEmailCode(email: email, createUser: createUser) }
     }
 
+    /// Completion-handler form of ``signUpWithEmailCode(email:data:redirectTo:)``.
     public nonisolated func signUpWithEmailCode(
         email: String, data: [String: JSONValue]? = nil, completion: @escaping @Sendable (Result<CodeRequired, any Error>) -> Void
     ) {
         complete(completion) { try await self.signUpWithEmailCode(email: email, data: data) }
     }
 
+    /// Completion-handler form of ``session()``.
     public nonisolated func session(completion: @escaping @Sendable (Result<Session, any Error>) -> Void) {
         complete(completion) { try await self.session() }
     }
 
+    /// Completion-handler form of ``refreshSession()``.
     public nonisolated func refreshSession(completion: @escaping @Sendable (Result<Session, any Error>) -> Void) {
         complete(completion) { try await self.refreshSession() }
     }
 
+    /// Completion-handler form of ``user()``.
     public nonisolated func user(completion: @escaping @Sendable (Result<User, any Error>) -> Void) {
         complete(completion) { try await self.user() }
     }
 
+    /// Completion-handler form of ``updateUser(_:)``.
     public nonisolated func updateUser(
         _ attributes: UserAttributes, completion: @escaping @Sendable (Result<User, any Error>) -> Void
     ) {
         complete(completion) { try await self.updateUser(attributes) }
     }
 
+    /// Completion-handler form of ``signOut(scope:)``.
     public nonisolated func signOut(scope: SignOutScope = .global, completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
         complete(completion) { try await self.signOut(scope: scope) }
     }
 
+    /// Completion-handler form of ``session(from:)``.
     public nonisolated func session(from url: URL, completion: @escaping @Sendable (Result<Session, any Error>) -> Void) {
         complete(completion) { try await self.session(from: url) }
     }
 }
 
 extension CodeRequired {
+    /// Completion-handler form of ``submit(code:)``.
     public func submit(code: String, completion: @escaping @Sendable (Result<Session, any Error>) -> Void) {
         client.complete(completion) { try await self.submit(code: code) }
     }
 
+    /// Completion-handler form of ``resend()``.
     public func resend(completion: @escaping @Sendable (Result<CodeRequired, any Error>) -> Void) {
         client.complete(completion) { try await self.resend() }
     }

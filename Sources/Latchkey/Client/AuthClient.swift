@@ -34,6 +34,7 @@ public actor AuthClient {
         /// How links bring the user back: ``FlowType/pkce`` (the default) or implicit.
         public var flowType: FlowType
 
+        /// Creates a configuration; `storage` defaults to ``defaultStorage``.
         public init(
             url: URL, headers: [String: String] = [:], storage: (any SessionStorage)? = nil,
             storageKey: String = "latchkey.session", transport: any HTTPTransport = URLSessionTransport(),
@@ -66,6 +67,7 @@ public actor AuthClient {
         case unavailable(LatchkeyError)
     }
 
+    /// How this client was set up.
     public let configuration: Configuration
     let api: APIClient
     var stored: Session?
@@ -76,6 +78,7 @@ public actor AuthClient {
     var listeners: [UUID: AsyncStream<AuthStateChange>.Continuation] = [:]
     var greeted: Set<UUID> = []
 
+    /// Creates a client and starts restoring the stored session in the background.
     public init(configuration: Configuration) {
         self.configuration = configuration
         self.api = APIClient(baseURL: configuration.url, headers: configuration.headers, transport: configuration.transport)

@@ -4,17 +4,24 @@ public enum AuthEvent: String, Sendable {
     /// from storage (or `nil`). It arrives only once restoring has finished, so an app that waits
     /// for it never shows a signed-out screen to a signed-in user.
     case initialSession
+    /// A session began: sign-in, sign-up, a verified code or an opened link.
     case signedIn
+    /// The session ended: signed out here, or ended by the server.
     case signedOut
+    /// The access token was refreshed.
     case tokenRefreshed
+    /// The signed-in user changed, e.g. after ``AuthClient/updateUser(_:)``.
     case userUpdated
 }
 
 /// One change of the client's auth state, with the session after it.
 public struct AuthStateChange: Sendable {
+    /// What happened.
     public let event: AuthEvent
+    /// The session after the change; `nil` when signed out.
     public let session: Session?
 
+    /// Creates a change.
     public init(event: AuthEvent, session: Session?) {
         self.event = event
         self.session = session
@@ -69,6 +76,7 @@ public struct UserAttributes: Sendable, Encodable {
     /// The current password, when the server asks for it to change the password.
     public var currentPassword: String?
 
+    /// Creates the changes; `nil` fields are left unchanged.
     public init(data: [String: JSONValue]? = nil, password: String? = nil, currentPassword: String? = nil) {
         self.data = data
         self.password = password

@@ -2,7 +2,9 @@ import Foundation
 
 /// Where a one-time code was sent.
 public enum CodeChannel: String, Sendable {
+    /// By email.
     case email
+    /// By SMS.
     case sms
 }
 
@@ -33,6 +35,7 @@ public struct CodeRequired: Sendable {
     public let email: String
     /// The masked address to show, e.g. `a***@example.com`.
     public let sentTo: String
+    /// Where the code was sent.
     public let channel: CodeChannel
     /// Digits in the code.
     public let codeLength: Int

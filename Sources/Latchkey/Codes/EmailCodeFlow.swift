@@ -2,13 +2,21 @@ import Foundation
 
 /// Where an email-code sign-in stands (the Privy seed's `OtpFlowState`).
 public enum CodeFlowState: Sendable {
+    /// Nothing sent yet.
     case initial
+    /// A code is being requested.
     case sendingCode
+    /// Requesting a code failed.
     case sendCodeFailure(LatchkeyError)
+    /// A code was sent; the flow waits for the user to enter it.
     case awaitingCodeInput(CodeRequired)
+    /// A code is being checked.
     case submittingCode
+    /// The code was wrong; the next try is submitted from this state.
     case incorrectCode(CodeRequired)
+    /// Signing in failed for another reason, e.g. an expired code or no network.
     case signInError(LatchkeyError)
+    /// Signed in; the last state of the flow.
     case done(Session)
 }
 

@@ -8,9 +8,12 @@
     /// A locked device (`errSecInteractionNotAllowed`) is reported as `storage_unavailable`: the
     /// client tries again later and does not sign the user out.
     public struct KeychainSessionStorage: SessionStorage {
+        /// The keychain service the items are stored under; by default the bundle identifier.
         public let service: String
+        /// The keychain access group shared with other apps, or `nil`.
         public let accessGroup: String?
 
+        /// Creates a storage for `service`, optionally in a shared `accessGroup`.
         public init(service: String = Bundle.main.bundleIdentifier ?? "latchkey", accessGroup: String? = nil) {
             self.service = service
             self.accessGroup = accessGroup
@@ -25,6 +28,7 @@
             return query
         }
 
+        /// Reads the item for `key`; `nil` when there is none.
         public func load(key: String) async throws -> Data? {
             var query = query(key)
             query[kSecReturnData as String] = true
@@ -38,6 +42,7 @@
             }
         }
 
+        /// Adds or updates the item for `key`, readable after the first unlock.
         public func save(_ data: Data, key: String) async throws {
             let attributes: [String: Any] = [
                 kSecValueData as String: data, kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlock,
@@ -50,6 +55,7 @@
             guard status == errSecSuccess else { throw Self.error(status) }
         }
 
+        /// Deletes the item for `key`, if any.
         public func remove(key: String) async throws {
             let status = SecItemDelete(query(key) as CFDictionary)
             guard status == errSecSuccess || status == errSecItemNotFound else { throw Self.error(status) }

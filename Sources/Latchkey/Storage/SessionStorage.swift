@@ -16,8 +16,11 @@ import Foundation
 /// right now (a locked keychain) throws ``LatchkeyError`` with code `storage_unavailable`, which
 /// the client treats as "try later", never as "signed out".
 public protocol SessionStorage: Sendable {
+    /// Returns the data stored under `key`, or `nil` when there is none.
     func load(key: String) async throws -> Data?
+    /// Stores `data` under `key`, replacing what was there.
     func save(_ data: Data, key: String) async throws
+    /// Deletes what is stored under `key`; nothing stored is not an error.
     func remove(key: String) async throws
 }
 
@@ -25,16 +28,21 @@ public protocol SessionStorage: Sendable {
 public actor InMemorySessionStorage: SessionStorage {
     private var items: [String: Data] = [:]
 
+    /// Creates an empty storage.
     public init() {}
 
+    /// Returns the data stored under `key`.
     public func load(key: String) -> Data? { items[key] }
+    /// Stores `data` under `key`.
     public func save(_ data: Data, key: String) { items[key] = data }
+    /// Deletes what is stored under `key`.
     public func remove(key: String) { items[key] = nil }
 }
 
 /// Keeps each session in a file readable only by its owner (mode 0600) in a folder of its own
 /// (mode 0700), written atomically.
 public struct FileSessionStorage: SessionStorage {
+    /// The folder that holds the session files.
     public let directory: URL
 
     /// - Parameter directory: defaults to `~/.config/latchkey` (`$XDG_CONFIG_HOME/latchkey`).
@@ -55,6 +63,7 @@ public struct FileSessionStorage: SessionStorage {
         return directory.appendingPathComponent(String(safe) + ".json")
     }
 
+    /// Reads the file for `key`; `nil` when there is none.
     public func load(key: String) async throws -> Data? {
         let url = file(key)
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
@@ -65,6 +74,7 @@ public struct FileSessionStorage: SessionStorage {
         }
     }
 
+    /// Writes the file for `key` atomically, readable only by its owner.
     public func save(_ data: Data, key: String) async throws {
         let manager = FileManager.default
         do {
@@ -86,6 +96,7 @@ public struct FileSessionStorage: SessionStorage {
         }
     }
 
+    /// Deletes the file for `key`, if any.
     public func remove(key: String) async throws {
         let url = file(key)
         if FileManager.default.fileExists(atPath: url.path) { try FileManager.default.removeItem(at: url) }

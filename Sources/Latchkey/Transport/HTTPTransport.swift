@@ -15,10 +15,12 @@ public protocol HTTPTransport: Sendable {
 public struct URLSessionTransport: HTTPTransport {
     let session: URLSession
 
+    /// Creates a transport over `session`.
     public init(session: URLSession = .shared) {
         self.session = session
     }
 
+    /// Sends `request` with `URLSession`; a non-HTTP response throws `invalid_response`.
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         let (data, response) = try await session.data(for: request)
         guard let http = response as? HTTPURLResponse else {

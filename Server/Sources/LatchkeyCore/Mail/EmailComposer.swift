@@ -37,6 +37,25 @@ public struct EmailComposer: Sendable {
             action: "Or sign in with this link:", link: link, validMinutes: validMinutes)
     }
 
+    /// Lets the user choose a new password.
+    public func recovery(to address: String, code: String, link: String, validMinutes: Int) -> EmailMessage {
+        message(
+            to: address, subject: "Reset your password",
+            intro: "Your \(appName) password reset code is \(code).", code: code,
+            action: "Or choose a new password with this link:", link: link, validMinutes: validMinutes)
+    }
+
+    /// Tells the user their password changed.
+    public func passwordChanged(to address: String) -> EmailMessage {
+        let text = """
+            The password of your \(appName) account was changed, and every other session was signed out.
+            If you did not do this, reset your password at once and contact the app's support.
+            """
+        return EmailMessage(
+            to: [address], subject: "Your password was changed", text: text,
+            html: "<p>\(Self.escape(text).replacingOccurrences(of: "\n", with: "<br>"))</p>")
+    }
+
     /// Tells the owner of an address that someone tried to sign up with it again.
     public func existingAccount(to address: String) -> EmailMessage {
         let text = """

@@ -31,9 +31,12 @@ extension AuthService {
         case .confirmation:
             let link = composer.link(secret: issued.linkSecret, type: "signup", redirectTo: redirectTo)
             return composer.confirmation(to: address, code: issued.code, link: link, validMinutes: minutes)
-        case .magiclink, .recovery:
-            let link = composer.link(secret: issued.linkSecret, type: issued.record.kind.rawValue, redirectTo: redirectTo)
+        case .magiclink:
+            let link = composer.link(secret: issued.linkSecret, type: "magiclink", redirectTo: redirectTo)
             return composer.magicLink(to: address, code: issued.code, link: link, validMinutes: minutes)
+        case .recovery:
+            let link = composer.link(secret: issued.linkSecret, type: "recovery", redirectTo: redirectTo)
+            return composer.recovery(to: address, code: issued.code, link: link, validMinutes: minutes)
         }
     }
 

@@ -90,6 +90,7 @@ extension AuthService {
         user.updatedAt = time.now()
         if passwordChanged {
             try await store.updateUser(user, revokingSessionsExcept: principal.session?.id)
+            if let address = user.email { await deliver(composer.passwordChanged(to: address)) }
         } else {
             try await store.updateUser(user)
         }

@@ -4,7 +4,7 @@ import Synchronization
 
 /// The kinds of verification `/verify` understands.
 public enum VerificationType: String, Sendable {
-    case signup, email, magiclink
+    case signup, email, magiclink, recovery
 
     /// Which stored tokens this type may redeem.
     var kinds: [OneTimeTokenKind] {
@@ -12,6 +12,7 @@ public enum VerificationType: String, Sendable {
         case .signup: [.confirmation]
         case .magiclink: [.magiclink, .confirmation]
         case .email: [.confirmation, .magiclink]
+        case .recovery: [.recovery]
         }
     }
 
@@ -21,6 +22,7 @@ public enum VerificationType: String, Sendable {
         case .signup: "otp"
         case .magiclink: "magiclink"
         case .email: "otp"
+        case .recovery: "recovery"
         }
     }
 }
@@ -30,7 +32,7 @@ extension AuthService {
     public func verificationType(_ raw: String?) throws -> VerificationType {
         guard let raw, !raw.isEmpty else { throw AuthError.validation("Verify requires a verification type") }
         guard let type = VerificationType(rawValue: raw) else {
-            if ["recovery", "invite", "email_change", "sms", "phone_change"].contains(raw) {
+            if ["invite", "email_change", "sms", "phone_change"].contains(raw) {
                 throw AuthError(.validationFailed, "Verification type \(raw) is not available on this server")
             }
             throw AuthError.validation("Verify requires a verification type")
@@ -100,7 +102,7 @@ extension AuthService {
         let redirectBox = RedirectBox()
         let authCode = OneTimeSecrets.newLinkSecret()
         let flowExpiry = Double(configuration.flowStateExpiry)
-        let method = type == .signup ? "otp" : "magiclink"
+        let method = type == .signup ? "otp" : type == .recovery ? "recovery" : "magiclink"
         let outcome = try await store.redeemOneTimeToken(
             .linkHash(OneTimeSecrets.linkHash(secret), kinds: type.kinds), now: now,
             maxAttempts: configuration.otp.maxAttempts, matches: { _ in true },

@@ -38,6 +38,18 @@ struct AuthController {
             return try JSONResponse.make(
                 try await service.sendOTP(body, redirectTo: request.queryValue("redirect_to"), client: client(request, context)))
         }
+        routes.on(.post, "/magiclink") { request, context in
+            let body = try await request.decodeJSON(OTPRequest.self, context: context)
+            return try JSONResponse.make(
+                try await service.magicLink(body, redirectTo: request.queryValue("redirect_to"), client: client(request, context)))
+        }
+        routes.on(.post, "/recover") { request, context in
+            let body = try await request.decodeJSON(RecoverRequest.self, context: context)
+            return try JSONResponse.make(
+                try await service.recover(
+                    email: body.email, challenge: (body.codeChallenge, body.codeChallengeMethod),
+                    redirectTo: request.queryValue("redirect_to"), client: client(request, context)))
+        }
         routes.on(.post, "/resend") { request, context in
             let body = try await request.decodeJSON(ResendRequest.self, context: context)
             return try JSONResponse.make(
