@@ -22,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
@@ -50,10 +51,21 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "LatchkeyDelivery",
+            dependencies: [
+                "LatchkeyCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "LatchkeyServer",
             dependencies: [
                 "LatchkeyCore",
                 "LatchkeyStore",
+                "LatchkeyDelivery",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -65,6 +77,7 @@ let package = Package(
             name: "LatchkeyCLI",
             dependencies: [
                 "LatchkeyServer",
+                "LatchkeyDelivery",
                 "LatchkeyStore",
                 "LatchkeyCore",
                 .product(name: "Latchkey", package: "Latchkey"),

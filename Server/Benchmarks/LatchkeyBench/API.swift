@@ -46,13 +46,20 @@ struct API: Sendable {
         return Data(body.readableBytesView)
     }
 
-    func latestCode(_ email: String) async throws -> String {
-        let data = try await get("/_dev/mailbox?to=\(email)")
-        let mailbox = try JSONDecoder().decode(MailboxResponse.self, from: data)
-        guard let text = mailbox.messages.first?.text, let match = text.firstMatch(of: /is (\d{6,10})\./) else {
-            throw Failure(description: "no code for \(email)")
+    /// The code in the newest message to `email` sent after `since`; mail is delivered from the
+    /// outbox just after the request answers, so this polls until it is there.
+    func latestCode(_ email: String, since: Date) async throws -> String {
+        for _ in 0..<500 {
+            let data = try await get("/_dev/mailbox?to=\(email)")
+            let newest = try JSONDecoder().decode(MailboxResponse.self, from: data).messages.first
+            if let newest, let created = WireJSON.parseDate(newest.createdAt), created >= since.addingTimeInterval(-0.001),
+                let match = newest.text.firstMatch(of: /is (\d{6,10})\./)
+            {
+                return String(match.1)
+            }
+            try await Task.sleep(for: .milliseconds(2))
         }
-        return String(match.1)
+        throw Failure(description: "no code for \(email)")
     }
 
     func makeUsers(count: Int) async throws -> [BenchUser] {
@@ -61,8 +68,9 @@ struct API: Sendable {
         for index in 0..<count {
             let email = "bench-\(run)-\(index)@example.com"
             let password = "benchmark passphrase \(run) \(index)"
+            let sent = Date()
             _ = try await post("/signup", #"{"email":"\#(email)","password":"\#(password)"}"#)
-            let code = try await latestCode(email)
+            let code = try await latestCode(email, since: sent)
             let data = try await post("/verify", #"{"type":"signup","email":"\#(email)","token":"\#(code)"}"#)
             let session = try WireJSON.makeDecoder().decode(Session.self, from: data)
             users.append(BenchUser(email: email, password: password, accessToken: session.accessToken, refreshToken: session.refreshToken))
@@ -77,8 +85,9 @@ struct API: Sendable {
 
     /// The whole email-code sign-in: ask for a code, read it from the dev mailbox, submit it.
     func codeSignIn(_ email: String) async throws {
+        let sent = Date()
         _ = try await post("/otp", #"{"email":"\#(email)"}"#)
-        let code = try await latestCode(email)
+        let code = try await latestCode(email, since: sent)
         _ = try await post("/verify", #"{"type":"email","email":"\#(email)","token":"\#(code)"}"#)
     }
 

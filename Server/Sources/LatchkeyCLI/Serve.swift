@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import LatchkeyCore
+import LatchkeyDelivery
 import LatchkeyServer
 import Logging
 
@@ -28,13 +29,18 @@ struct Serve: AsyncParsableCommand {
         var logger = Logger(label: "latchkey")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         let app = try await buildApplication(configuration: configuration, logger: logger)
+        let email =
+            configuration.smtp.map { "SMTP via \($0.host):\($0.port) (\($0.security.rawValue)) from \($0.senderAddress)" }
+                ?? """
+                no mail transport configured: messages go to the dev mailbox
+                           read it with `latchkey mailbox` or http://\(configuration.host):\(configuration.port)/_dev/mailbox
+                """
         print(
             """
             Latchkey \(LatchkeyVersion.current) listening on http://\(configuration.host):\(configuration.port)
               store:   SQLite at \(configuration.databasePath)
               keys:    \(app.service.issuer.algorithm) signing key in \(configuration.dataDirectory)
-              email:   no mail transport configured: messages go to the dev mailbox
-                       read it with `latchkey mailbox` or http://\(configuration.host):\(configuration.port)/_dev/mailbox
+              email:   \(email)
             """)
         do {
             try await app.application.runService()

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import LatchkeyAPI
 import LatchkeyCore
+import LatchkeyDelivery
 import LatchkeyStore
 import Logging
 import NIOPosix
@@ -12,9 +13,25 @@ public struct LatchkeyApp: Sendable {
     public let application: Application<RouterResponder<APIRequestContext>>
     public let service: AuthService
     public let store: SQLAuthStore
+    /// Sends what the outbox holds; tests call it to deliver without waiting for the service.
+    public let delivery: OutboxDelivery
     public let routes: RouteCatalog
     /// Shuts down what the application does not own (the database, the hashing threads).
     public let shutdown: @Sendable () async throws -> Void
+}
+
+extension LatchkeyApp {
+    /// Delivers every queued message now and waits until none is pending (one the background
+    /// service is sending counts as pending), at most `timeout`. For tests and tools that read
+    /// what was sent.
+    public func settleOutbox(timeout: Duration = .seconds(10)) async throws {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        while ContinuousClock.now < deadline {
+            try await delivery.deliverDue()
+            if try await store.pendingOutbox(limit: 1).allSatisfy({ $0.nextAttemptAt > delivery.time.now() }) { return }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
 }
 
 /// The composition root: the CLI's `serve` and every test build the server here.
@@ -38,10 +55,14 @@ public func buildApplication(
     let hasher = ScryptPasswordHasher(
         logN: configuration.auth.password.scryptLogN, r: configuration.auth.password.scryptR,
         p: configuration.auth.password.scryptP, pool: pool)
-    let mailer = DevMailbox(store: store, time: time)
+    let serverSecret = try folder.serverSecret()
+    let signal = OutboxSignal()
     let service = try await AuthService.make(
-        configuration: configuration.auth, store: store, mailer: mailer, hasher: hasher, issuer: issuer,
-        serverSecret: try folder.serverSecret(), time: time, logger: logger)
+        configuration: configuration.auth, store: store, hasher: hasher, issuer: issuer, serverSecret: serverSecret, time: time,
+        outboxSignal: signal, logger: logger)
+    let mailer: any Mailer = try configuration.smtp.map { try SMTPMailer(configuration: $0) } ?? DevMailbox(store: store, time: time)
+    let delivery = OutboxDelivery(
+        store: store, mailer: mailer, sealer: service.sealer, time: time, retry: configuration.mailRetry, logger: logger)
 
     let openAPI =
         Bundle.module.url(forResource: "openapi", withExtension: "json", subdirectory: "Resources")
@@ -63,17 +84,23 @@ public func buildApplication(
     AuthController(
         service: service, trustedIPHeader: configuration.trustedIPHeader.flatMap { HTTPField.Name($0) }
     ).register(&routes)
-    DevMailboxController(store: store, allowRemote: configuration.devMailboxPublic).register(&routes)
+    if configuration.smtp == nil {
+        DevMailboxController(store: store, allowRemote: configuration.devMailboxPublic).register(&routes)
+    }
 
     var application = Application(
         router: router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Latchkey"),
-        services: [CleanupService(store: store, time: time, interval: .seconds(300), logger: logger)],
+        services: [
+            CleanupService(store: store, time: time, interval: .seconds(300), logger: logger),
+            OutboxDeliveryService(delivery: delivery, signal: signal, idle: .seconds(5), logger: logger),
+        ],
         logger: logger)
     application.beforeServerStarts {}
     let shutdown: @Sendable () async throws -> Void = {
         try await database.close()
         try await pool.shutdownGracefully()
     }
-    return LatchkeyApp(application: application, service: service, store: store, routes: routes.catalog, shutdown: shutdown)
+    return LatchkeyApp(
+        application: application, service: service, store: store, delivery: delivery, routes: routes.catalog, shutdown: shutdown)
 }

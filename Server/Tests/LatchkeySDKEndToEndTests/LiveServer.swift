@@ -68,12 +68,14 @@ struct LiveServer {
 
     /// The code in the newest message to `email`.
     func latestCode(_ email: String) async throws -> String {
+        try await app.settleOutbox()
         let text = try #require(try await app.store.mailbox(to: email, limit: 1).first?.message.text)
         return String(try #require(text.firstMatch(of: /is (\d{6,10})\./)).1)
     }
 
     /// The link in the newest message to `email`.
     func latestLink(_ email: String) async throws -> URL {
+        try await app.settleOutbox()
         let text = try #require(try await app.store.mailbox(to: email, limit: 1).first?.message.text)
         let link = try #require(text.firstMatch(of: /(http:\/\/\S+\/verify\?\S+)/)).1
         return try #require(URL(string: String(link)))

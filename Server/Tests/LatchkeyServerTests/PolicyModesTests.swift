@@ -16,6 +16,7 @@ import Testing
             #expect(response.status == .ok)
             let session = try response.decode(Session.self)
             #expect(session.user.emailConfirmedAt != nil)
+            try await app.settleOutbox()
             #expect(try await app.store.mailbox(to: "auto@example.com", limit: 5).isEmpty)
             let again = try await client.send(
                 .post, "/signup", json: #"{"email":"auto@example.com","password":"correct horse battery staple"}"#)

@@ -12,6 +12,7 @@ import Testing
     /// Waits for a message with `subject` to `email` (recovery mail is sent in the background).
     func waitForMail(_ app: LatchkeyApp, to email: String, subject: String) async throws -> StoredEmail {
         for _ in 0..<100 {
+            try await app.settleOutbox()
             if let message = try await app.store.mailbox(to: email, limit: 1).first, message.message.subject == subject { return message }
             try await Task.sleep(for: .milliseconds(20))
         }

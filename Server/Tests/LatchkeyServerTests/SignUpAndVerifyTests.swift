@@ -52,6 +52,7 @@ import Testing
             #expect(fake.id != session.user.id)
             #expect(fake.identities == [])
             // The owner is told, and the original password still works.
+            try await app.settleOutbox()
             let notice = try await app.store.mailbox(to: "dup@example.com", limit: 1)
             #expect(notice.first?.message.subject == "You already have an account")
             let signIn = try await client.send(
@@ -188,6 +189,7 @@ import Testing
     @Test func tokenHashVerifiesAndRedirectsAreAllowListed() async throws {
         try await TestServer().run { client, app async throws in
             try await client.send(.post, "/otp?redirect_to=https://evil.example/steal", json: #"{"email":"hash@example.com"}"#)
+            try await app.settleOutbox()
             let messages = try await app.store.mailbox(to: "hash@example.com", limit: 1)
             #expect(messages.first?.message.text.contains("evil.example") == false)
             let secret = try await client.latestLinkSecret(to: "hash@example.com", app: app)

@@ -73,6 +73,7 @@ extension TestClientProtocol {
 
     /// The code in the newest message to `email`.
     func latestCode(to email: String, app: LatchkeyApp) async throws -> String {
+        try await app.settleOutbox()
         let messages = try await app.store.mailbox(to: EmailAddress.canonical(email), limit: 1)
         let text = try #require(messages.first?.message.text)
         let match = try #require(text.firstMatch(of: /is (\d{6,10})\./))
@@ -81,6 +82,7 @@ extension TestClientProtocol {
 
     /// The link secret in the newest message to `email`.
     func latestLinkSecret(to email: String, app: LatchkeyApp) async throws -> String {
+        try await app.settleOutbox()
         let messages = try await app.store.mailbox(to: EmailAddress.canonical(email), limit: 1)
         let text = try #require(messages.first?.message.text)
         let match = try #require(text.firstMatch(of: /token=([A-Za-z0-9_-]+)/))

@@ -41,15 +41,22 @@ import Testing
             expiresAt: now.addingTimeInterval(600))
     }
 
+    static func mail(to recipient: String, due: Date = Date()) -> OutboxRecord {
+        OutboxRecord(recipient: recipient, payload: "sealed", nextAttemptAt: due, createdAt: due)
+    }
+
     @Test func duplicateEmailIsRefusedAndNothingHalfWritten() async throws {
         try await Self.eachStore { store async throws in
             let (user, identity) = Self.user("same@example.com")
-            try await store.createUser(user, identity: identity, token: Self.token(for: user, now: Date()))
+            try await store.createUser(
+                user, identity: identity, token: Self.token(for: user, now: Date()), outbox: [Self.mail(to: "same@example.com")])
             let (other, otherIdentity) = Self.user("same@example.com")
             await #expect(throws: StoreError.self) {
-                try await store.createUser(other, identity: otherIdentity, token: Self.token(for: other, now: Date()))
+                try await store.createUser(
+                    other, identity: otherIdentity, token: Self.token(for: other, now: Date()), outbox: [Self.mail(to: "second")])
             }
             #expect(try await store.user(id: other.id) == nil)
+            #expect(try await store.pendingOutbox(limit: 10).map(\.recipient) == ["same@example.com"])
             #expect(try await store.user(email: "same@example.com")?.id == user.id)
             #expect(try await store.identities(userID: user.id).count == 1)
         }
@@ -59,7 +66,7 @@ import Testing
         try await Self.eachStore { store async throws in
             let now = Date()
             let (user, identity) = Self.user("code@example.com")
-            try await store.createUser(user, identity: identity, token: Self.token(for: user, now: now))
+            try await store.createUser(user, identity: identity, token: Self.token(for: user, now: now), outbox: [])
             let selector = OneTimeTokenSelector.newest(userID: user.id, kinds: [.confirmation])
             @Sendable func attempt(_ code: String) async throws -> RedemptionOutcome {
                 try await store.redeemOneTimeToken(

@@ -1,5 +1,5 @@
 /// An email ready to send: recipients, subject, and a plain-text and an HTML part.
-public struct EmailMessage: Sendable, Equatable {
+public struct EmailMessage: Sendable, Equatable, Codable {
     public var to: [String]
     public var subject: String
     public var text: String

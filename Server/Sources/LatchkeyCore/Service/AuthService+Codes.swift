@@ -52,8 +52,8 @@ extension AuthService {
         var updated = user
         if kind == .confirmation { updated.confirmationSentAt = now } else { updated.recoverySentAt = now }
         updated.updatedAt = now
-        try await store.replaceOneTimeToken(issued.record, user: updated)
-        await deliver(message(for: issued, redirectTo: resolved))
+        try await store.replaceOneTimeToken(issued.record, user: updated, outbox: try outbox(message(for: issued, redirectTo: resolved)))
+        outboxSignal.notify()
     }
 
     /// `POST /otp` with an email: a code (and link) that signs the user in, creating the user
@@ -142,10 +142,14 @@ extension AuthService {
         return (user, identity)
     }
 
-    /// Stores a new user; `false` when the address was taken meanwhile.
-    func insert(_ user: UserRecord, identity: IdentityRecord, token: OneTimeTokenRecord?) async throws -> Bool {
+    /// Stores a new user with its first code and the messages carrying it; `false` when the address
+    /// was taken meanwhile.
+    func insert(
+        _ user: UserRecord, identity: IdentityRecord, token: OneTimeTokenRecord?, outbox: [OutboxRecord] = []
+    ) async throws -> Bool {
         do {
-            try await store.createUser(user, identity: identity, token: token)
+            try await store.createUser(user, identity: identity, token: token, outbox: outbox)
+            if !outbox.isEmpty { outboxSignal.notify() }
             return true
         } catch let error as StoreError where error.isDuplicate {
             return false

@@ -53,12 +53,12 @@ extension AuthService {
         pending.confirmationSentAt = now
         let issued = makeCode(
             for: pending, kind: .confirmation, address: email, redirectTo: resolved, challenge: challenge, now: now)
-        guard try await insert(pending, identity: identity, token: issued.record) else {
+        let mail = try outbox(message(for: issued, redirectTo: resolved))
+        guard try await insert(pending, identity: identity, token: issued.record, outbox: mail) else {
             // A concurrent sign-up with the same address won; answer as for a repeat.
             guard let winner = try await store.user(email: email) else { throw AuthError.userAlreadyExists }
             return .user(obfuscated(winner, data: data))
         }
-        await deliver(message(for: issued, redirectTo: resolved))
         return .user(pending.wire(identities: [identity]))
     }
 
@@ -68,7 +68,7 @@ extension AuthService {
         if existing.isEmailConfirmed {
             if configuration.mailerAutoconfirm { throw AuthError.userAlreadyExists }
             if let address = existing.email, (try? await countEmail(to: address)) != nil {
-                await deliver(composer.existingAccount(to: address))
+                try await enqueue(composer.existingAccount(to: address))
             }
             return .user(obfuscated(existing, data: data))
         }

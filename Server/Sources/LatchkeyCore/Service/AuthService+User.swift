@@ -89,8 +89,9 @@ extension AuthService {
         }
         user.updatedAt = time.now()
         if passwordChanged {
-            try await store.updateUser(user, revokingSessionsExcept: principal.session?.id)
-            if let address = user.email { await deliver(composer.passwordChanged(to: address)) }
+            let notice = try user.email.map { try outbox(composer.passwordChanged(to: $0)) } ?? []
+            try await store.updateUser(user, revokingSessionsExcept: principal.session?.id, outbox: notice)
+            outboxSignal.notify()
         } else {
             try await store.updateUser(user)
         }

@@ -4,12 +4,11 @@ import Logging
 
 /// The use cases of the auth server: sign-up, sign-in, codes, sessions and the user.
 ///
-/// Knows nothing about HTTP or SQL: it reads and writes through ``AuthStore``, sends mail through
-/// ``Mailer`` and hashes through ``PasswordHasher``.
+/// Knows nothing about HTTP or SQL: it reads and writes through ``AuthStore``, queues mail in the
+/// store's outbox (``OutboxDelivery`` sends it) and hashes through ``PasswordHasher``.
 public struct AuthService: Sendable {
     public let configuration: AuthConfiguration
     public let store: any AuthStore
-    public let mailer: any Mailer
     public let hasher: any PasswordHasher
     public let issuer: TokenIssuer
     public let refreshCodec: RefreshTokenCodec
@@ -18,20 +17,23 @@ public struct AuthService: Sendable {
     public let redirects: RedirectPolicy
     public let composer: EmailComposer
     public let limiter: RateLimiter
+    /// Seals queued messages; they carry codes and links.
+    public let sealer: OutboxSealer
+    /// Wakes the outbox delivery after a message was queued.
+    public let outboxSignal: OutboxSignal
     public let logger: Logger
     /// A hash of a random password, verified against when the account does not exist, so that
     /// unknown and known accounts take the same time.
     let decoyHash: String
 
     public init(
-        configuration: AuthConfiguration, store: any AuthStore, mailer: any Mailer, hasher: any PasswordHasher,
+        configuration: AuthConfiguration, store: any AuthStore, hasher: any PasswordHasher,
         issuer: TokenIssuer, serverSecret: [UInt8], time: any TimeSource = SystemTimeSource(),
-        blocklist: Set<String> = PasswordPolicy.bundledBlocklist(), logger: Logger = Logger(label: "latchkey"),
-        decoyHash: String
+        blocklist: Set<String> = PasswordPolicy.bundledBlocklist(), outboxSignal: OutboxSignal = OutboxSignal(),
+        logger: Logger = Logger(label: "latchkey"), decoyHash: String
     ) {
         self.configuration = configuration
         self.store = store
-        self.mailer = mailer
         self.hasher = hasher
         self.issuer = issuer
         self.refreshCodec = RefreshTokenCodec(serverSecret: serverSecret)
@@ -40,20 +42,22 @@ public struct AuthService: Sendable {
         self.redirects = RedirectPolicy(siteURL: configuration.siteURL, allowList: configuration.uriAllowList)
         self.composer = EmailComposer(appName: configuration.appName, externalURL: configuration.externalURL)
         self.limiter = RateLimiter(store: store, time: time)
+        self.sealer = OutboxSealer(serverSecret: serverSecret)
+        self.outboxSignal = outboxSignal
         self.logger = logger
         self.decoyHash = decoyHash
     }
 
     /// Builds a service, computing the decoy hash with the configured hasher.
     public static func make(
-        configuration: AuthConfiguration, store: any AuthStore, mailer: any Mailer, hasher: any PasswordHasher,
+        configuration: AuthConfiguration, store: any AuthStore, hasher: any PasswordHasher,
         issuer: TokenIssuer, serverSecret: [UInt8], time: any TimeSource = SystemTimeSource(),
-        logger: Logger = Logger(label: "latchkey")
+        outboxSignal: OutboxSignal = OutboxSignal(), logger: Logger = Logger(label: "latchkey")
     ) async throws -> AuthService {
         let decoy = try await hasher.hash(Base64URL.encode(SecureRandom.bytes(24)))
         return AuthService(
-            configuration: configuration, store: store, mailer: mailer, hasher: hasher, issuer: issuer,
-            serverSecret: serverSecret, time: time, logger: logger, decoyHash: decoy)
+            configuration: configuration, store: store, hasher: hasher, issuer: issuer,
+            serverSecret: serverSecret, time: time, outboxSignal: outboxSignal, logger: logger, decoyHash: decoy)
     }
 
     /// `GET /settings`.
@@ -124,13 +128,19 @@ public struct AuthService: Sendable {
         }
     }
 
-    /// Sends a message, logging (never throwing) a delivery failure: the code is stored and can be
-    /// resent.
-    func deliver(_ message: EmailMessage) async {
-        do {
-            try await mailer.send(message)
-        } catch {
-            logger.error("email delivery failed", metadata: ["error": "\(error)", "subject": "\(message.subject)"])
+    /// Outbox rows for `messages`, sealed and due now; the caller stores them in the transaction
+    /// that makes them true, then calls ``outboxSignal``'s `notify()`.
+    func outbox(_ messages: EmailMessage...) throws -> [OutboxRecord] {
+        let now = time.now()
+        return try messages.map { message in
+            OutboxRecord(
+                recipient: message.to.joined(separator: ", "), payload: try sealer.seal(message), nextAttemptAt: now, createdAt: now)
         }
+    }
+
+    /// Queues a message that goes with no other write, and wakes the delivery.
+    func enqueue(_ message: EmailMessage) async throws {
+        try await store.enqueueOutbox(try outbox(message))
+        outboxSignal.notify()
     }
 }

@@ -75,19 +75,19 @@ public protocol AuthStore: Sendable {
     func user(id: UUID) async throws -> UserRecord?
     func user(email: String) async throws -> UserRecord?
     func identities(userID: UUID) async throws -> [IdentityRecord]
-    /// Inserts a user, its identity and, if given, its first one-time token, all or nothing.
-    /// Throws ``StoreError/duplicate(_:)`` when the email is taken.
-    func createUser(_ user: UserRecord, identity: IdentityRecord, token: OneTimeTokenRecord?) async throws
+    /// Inserts a user, its identity, its first one-time token and the messages announcing it, all or
+    /// nothing. Throws ``StoreError/duplicate(_:)`` when the email is taken.
+    func createUser(_ user: UserRecord, identity: IdentityRecord, token: OneTimeTokenRecord?, outbox: [OutboxRecord]) async throws
     /// Replaces a user's stored fields.
     func updateUser(_ user: UserRecord) async throws
-    /// Stores a user and deletes all of its sessions except `keeping`.
-    func updateUser(_ user: UserRecord, revokingSessionsExcept keeping: UUID?) async throws
+    /// Stores a user, deletes all of its sessions except `keeping` and queues `outbox`, all or nothing.
+    func updateUser(_ user: UserRecord, revokingSessionsExcept keeping: UUID?, outbox: [OutboxRecord]) async throws
 
     // MARK: One-time tokens
 
-    /// Voids the user's live tokens of the same kind, stores this one and the user (whose
-    /// `*_sent_at` the caller has set), all or nothing.
-    func replaceOneTimeToken(_ token: OneTimeTokenRecord, user: UserRecord) async throws
+    /// Voids the user's live tokens of the same kind, stores this one, the user (whose `*_sent_at`
+    /// the caller has set) and the messages carrying the code, all or nothing.
+    func replaceOneTimeToken(_ token: OneTimeTokenRecord, user: UserRecord, outbox: [OutboxRecord]) async throws
     /// Finds the selected token and, in one transaction: refuses it if expired, consumed or out of
     /// attempts; counts the attempt; asks `matches`; and on a match consumes it, voids the user's
     /// other tokens and stores what `complete` returns.
@@ -125,6 +125,20 @@ public protocol AuthStore: Sendable {
     /// The count for `key` in the window starting at `windowStart`.
     func rateLimitCount(key: String, windowStart: Date) async throws -> Int
 
+    // MARK: Outbox
+
+    /// Queues messages on their own.
+    func enqueueOutbox(_ records: [OutboxRecord]) async throws
+    /// Reserves up to `limit` pending messages due at `now` whose lease (if any) has ended, until
+    /// `leaseUntil`, oldest due first. Two callers never get the same message while its lease runs.
+    func claimOutbox(now: Date, leaseUntil: Date, limit: Int) async throws -> [OutboxRecord]
+    /// Records how an attempt at a claimed message ended, and ends its lease.
+    func finishOutbox(id: UUID, outcome: OutboxOutcome) async throws
+    /// When the earliest pending message is due or its lease ends, if any is pending.
+    func nextOutboxAttempt() async throws -> Date?
+    /// Pending messages, oldest first, for operators.
+    func pendingOutbox(limit: Int) async throws -> [OutboxRecord]
+
     // MARK: Development mailbox
 
     func appendMailbox(_ message: EmailMessage, at date: Date) async throws
@@ -133,6 +147,7 @@ public protocol AuthStore: Sendable {
 
     // MARK: Maintenance
 
-    /// Deletes expired tokens and rate-limit windows; returns how many rows went.
+    /// Deletes expired tokens, rate-limit windows, and outbox rows finished over a week ago;
+    /// returns how many rows went.
     func deleteExpired(now: Date) async throws -> Int
 }

@@ -1,6 +1,7 @@
 import Foundation
 import LatchkeyAPI
 import LatchkeyCore
+import LatchkeyDelivery
 
 extension ServerConfiguration {
     /// Reads the configuration: `overrides` (flags, by setting key) first, then the environment
@@ -75,10 +76,34 @@ extension ServerConfiguration {
                 emailPerAddress: .init(count: try reader.int("rate-limit-email-per-address") ?? 10, period: 3600),
                 signInFailuresPerAccount: .init(count: try reader.int("rate-limit-signin-failures") ?? 10, period: 900)))
 
+        var smtp: SMTPConfiguration?
+        if let smtpHost = reader.string("smtp-host") {
+            guard let sender = reader.string("smtp-admin-email"), EmailAddress.canonical(sender) != nil else {
+                throw ConfigurationError("smtp-admin-email (GOTRUE_SMTP_ADMIN_EMAIL) must be a valid address when smtp-host is set")
+            }
+            let smtpPort = try reader.int("smtp-port") ?? 587
+            guard (1...65535).contains(smtpPort) else { throw ConfigurationError("smtp-port must be 1–65535, not \(smtpPort)") }
+            let tlsText = reader.string("smtp-tls") ?? "auto"
+            guard let security = SMTPConfiguration.Security(rawValue: tlsText.lowercased()) else {
+                throw ConfigurationError("smtp-tls must be auto, starttls, tls or none, not '\(tlsText)'")
+            }
+            let caFile = reader.string("smtp-ca-file")
+            if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
+                throw ConfigurationError("smtp-ca-file \(caFile) cannot be read")
+            }
+            smtp = SMTPConfiguration(
+                host: smtpHost, port: smtpPort, username: reader.string("smtp-user"), password: reader.string("smtp-pass"),
+                senderAddress: sender, senderName: reader.string("smtp-sender-name"), security: security, caFile: caFile,
+                timeout: .seconds(max(1, try reader.seconds("smtp-timeout") ?? 30)),
+                heloName: URL(string: externalURL)?.host ?? "localhost")
+        }
+        let mailRetry = MailRetryPolicy(
+            maxAttempts: try reader.int("mail-max-attempts") ?? 12, baseDelay: Double(try reader.seconds("mail-retry-base") ?? 5))
+
         return ServerConfiguration(
             host: host, port: port, dataDirectory: dataDirectory, databasePath: databasePath,
             trustedIPHeader: reader.string("rate-limit-header"), jwtKeys: jwtKeys, jwtSecret: reader.string("jwt-secret"),
-            devMailboxPublic: try reader.bool("dev-mailbox-public") ?? false, auth: auth)
+            devMailboxPublic: try reader.bool("dev-mailbox-public") ?? false, auth: auth, smtp: smtp, mailRetry: mailRetry)
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import LatchkeyAPI
 import LatchkeyCore
+import LatchkeyDelivery
 import NIOCore
 
 /// Everything `latchkey serve` needs, read once at start (see ``ServerConfiguration/load(environment:overrides:)``).
@@ -23,12 +24,19 @@ public struct ServerConfiguration: Sendable {
     public var devMailboxPublic: Bool
     /// The domain's policy.
     public var auth: AuthConfiguration
+    /// The SMTP server mail goes to; `nil`: the dev mailbox keeps it.
+    public var smtp: SMTPConfiguration?
+    /// How failed deliveries are retried.
+    public var mailRetry: MailRetryPolicy
 
     public init(
         host: String = "127.0.0.1", port: Int = 9999, dataDirectory: String = "./latchkey-data", databasePath: String? = nil,
         trustedIPHeader: String? = nil, jwtKeys: [[String: JSONValue]] = [], jwtSecret: String? = nil,
-        hashingThreads: Int = System.coreCount, devMailboxPublic: Bool = false, auth: AuthConfiguration = AuthConfiguration()
+        hashingThreads: Int = System.coreCount, devMailboxPublic: Bool = false, auth: AuthConfiguration = AuthConfiguration(),
+        smtp: SMTPConfiguration? = nil, mailRetry: MailRetryPolicy = MailRetryPolicy()
     ) {
+        self.smtp = smtp
+        self.mailRetry = mailRetry
         self.devMailboxPublic = devMailboxPublic
         self.host = host
         self.port = port

@@ -127,6 +127,40 @@ public struct Setting: Sendable {
                 "Let clients on other machines read `/_dev/mailbox` (only while no mail transport is configured). Off: loopback clients only, since the messages carry sign-in codes."
         ),
         .init(
+            key: "smtp-host", environment: ["LATCHKEY_SMTP_HOST", "GOTRUE_SMTP_HOST"], defaultValue: "",
+            summary: "SMTP server for outgoing mail. Unset: mail goes to the dev mailbox."),
+        .init(
+            key: "smtp-port", environment: ["LATCHKEY_SMTP_PORT", "GOTRUE_SMTP_PORT"], defaultValue: "587",
+            summary: "SMTP port; 465 means implicit TLS under `smtp-tls=auto`."),
+        .init(
+            key: "smtp-user", environment: ["LATCHKEY_SMTP_USER", "GOTRUE_SMTP_USER"], defaultValue: "",
+            summary: "SMTP login (AUTH PLAIN, else LOGIN). Never sent without TLS except to a server on this machine."),
+        .init(key: "smtp-pass", environment: ["LATCHKEY_SMTP_PASS", "GOTRUE_SMTP_PASS"], defaultValue: "", summary: "SMTP password."),
+        .init(
+            key: "smtp-admin-email", environment: ["LATCHKEY_SMTP_ADMIN_EMAIL", "GOTRUE_SMTP_ADMIN_EMAIL"], defaultValue: "",
+            summary: "The From address; required with `smtp-host`."),
+        .init(
+            key: "smtp-sender-name", environment: ["LATCHKEY_SMTP_SENDER_NAME", "GOTRUE_SMTP_SENDER_NAME"], defaultValue: "",
+            summary: "The From display name."),
+        .init(
+            key: "smtp-tls", environment: ["LATCHKEY_SMTP_TLS"], defaultValue: "auto",
+            summary:
+                "`auto` (implicit TLS on 465, else STARTTLS when offered), `starttls` (required), `tls` (implicit), or `none`."),
+        .init(
+            key: "smtp-ca-file", environment: ["LATCHKEY_SMTP_CA_FILE"], defaultValue: "",
+            summary: "PEM file of certificate authorities to trust for the SMTP server instead of the system's."),
+        .init(
+            key: "smtp-timeout", environment: ["LATCHKEY_SMTP_TIMEOUT"], defaultValue: "30",
+            summary: "Seconds to wait for the SMTP connection and for each reply."),
+        .init(
+            key: "mail-max-attempts", environment: ["LATCHKEY_MAIL_MAX_ATTEMPTS"], defaultValue: "12",
+            summary:
+                "Delivery attempts per queued message before it is given up on. Retries back off from `mail-retry-base` doubling to an hour."
+        ),
+        .init(
+            key: "mail-retry-base", environment: ["LATCHKEY_MAIL_RETRY_BASE"], defaultValue: "5",
+            summary: "Seconds before the first retry of a failed delivery."),
+        .init(
             key: "rate-limit-header", environment: ["LATCHKEY_RATE_LIMIT_HEADER", "GOTRUE_RATE_LIMIT_HEADER"], defaultValue: "",
             summary: "Header carrying the client IP, trusted only when set (behind a proxy you run). Unset: the socket's peer address."),
     ]

@@ -123,5 +123,25 @@ enum Migrations {
                 """,
                 "CREATE INDEX flow_states_expires_idx ON flow_states (expires_at)",
             ]),
+        Migration(
+            version: 3, name: "outbox: messages queued with what they announce, delivered with retries",
+            statements: [
+                """
+                CREATE TABLE outbox (
+                    id TEXT PRIMARY KEY,
+                    channel TEXT NOT NULL,
+                    recipient TEXT NOT NULL,
+                    payload TEXT NOT NULL,
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    next_attempt_at BIGINT NOT NULL,
+                    locked_until BIGINT,
+                    last_error TEXT,
+                    created_at BIGINT NOT NULL,
+                    sent_at BIGINT,
+                    failed_at BIGINT
+                )
+                """,
+                "CREATE INDEX outbox_pending_idx ON outbox (next_attempt_at) WHERE sent_at IS NULL AND failed_at IS NULL",
+            ]),
     ]
 }

@@ -69,7 +69,10 @@ extension SQLAuthStore {
             let flows = try await db.query(
                 "DELETE FROM flow_states WHERE expires_at <= ? OR consumed_at IS NOT NULL RETURNING id",
                 [SQLValue(now.addingTimeInterval(-3600))])
-            return limits.count + tokens.count + flows.count
+            let finished = try await db.query(
+                "DELETE FROM outbox WHERE (sent_at IS NOT NULL AND sent_at <= ?) OR (failed_at IS NOT NULL AND failed_at <= ?) RETURNING id",
+                [SQLValue(now.addingTimeInterval(-7 * 86400)), SQLValue(now.addingTimeInterval(-7 * 86400))])
+            return limits.count + tokens.count + flows.count + finished.count
         }
     }
 }

@@ -34,7 +34,7 @@ extension SQLAuthStore {
             createdAt: created, expiresAt: expires, consumedAt: row.date("consumed_at"))
     }
 
-    public func replaceOneTimeToken(_ token: OneTimeTokenRecord, user: UserRecord) async throws {
+    public func replaceOneTimeToken(_ token: OneTimeTokenRecord, user: UserRecord, outbox: [OutboxRecord]) async throws {
         try await translating {
             try await database.transaction { db in
                 // Only the newest code of a kind is valid: the older ones go.
@@ -43,6 +43,7 @@ extension SQLAuthStore {
                     [SQLValue(token.userID), .text(token.kind.rawValue)])
                 try await Self.insert(token, db)
                 try await Self.update(user, db)
+                try await Self.insert(outbox, db)
             }
         }
     }

@@ -63,7 +63,9 @@ extension SQLAuthStore {
         }
     }
 
-    public func createUser(_ user: UserRecord, identity: IdentityRecord, token: OneTimeTokenRecord?) async throws {
+    public func createUser(
+        _ user: UserRecord, identity: IdentityRecord, token: OneTimeTokenRecord?, outbox: [OutboxRecord]
+    ) async throws {
         try await translating {
             try await database.transaction { db in
                 try await db.query("INSERT INTO users (\(Self.userColumns)) VALUES (\(Self.placeholders(17)))", Self.userBinds(user))
@@ -78,6 +80,7 @@ extension SQLAuthStore {
                         SQLValue(identity.createdAt), SQLValue(identity.updatedAt),
                     ])
                 if let token { try await Self.insert(token, db) }
+                try await Self.insert(outbox, db)
             }
         }
     }
@@ -88,11 +91,12 @@ extension SQLAuthStore {
         }
     }
 
-    public func updateUser(_ user: UserRecord, revokingSessionsExcept keeping: UUID?) async throws {
+    public func updateUser(_ user: UserRecord, revokingSessionsExcept keeping: UUID?, outbox: [OutboxRecord]) async throws {
         try await translating {
             try await database.transaction { db in
                 try await Self.update(user, db)
                 try await Self.deleteSessions(userID: user.id, except: keeping, db)
+                try await Self.insert(outbox, db)
             }
         }
     }

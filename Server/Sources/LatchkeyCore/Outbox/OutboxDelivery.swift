@@ -1,0 +1,78 @@
+import Foundation
+import Logging
+
+/// Sends what the outbox holds: claims due messages (with a lease, so several instances never
+/// send one message twice at once), hands each to the ``Mailer``, and records the outcome:
+/// sent, retried later with back-off, or given up on.
+public struct OutboxDelivery: Sendable {
+    public let store: any AuthStore
+    public let mailer: any Mailer
+    public let sealer: OutboxSealer
+    public let time: any TimeSource
+    public let retry: MailRetryPolicy
+    /// How long a claimed message stays reserved for this instance; a crash mid-send frees it
+    /// after this long.
+    public let lease: TimeInterval
+    /// Messages claimed per round.
+    public let batchSize: Int
+    public let logger: Logger
+
+    public init(
+        store: any AuthStore, mailer: any Mailer, sealer: OutboxSealer, time: any TimeSource, retry: MailRetryPolicy = MailRetryPolicy(),
+        lease: TimeInterval = 120, batchSize: Int = 20, logger: Logger = Logger(label: "latchkey.outbox")
+    ) {
+        self.store = store
+        self.mailer = mailer
+        self.sealer = sealer
+        self.time = time
+        self.retry = retry
+        self.lease = lease
+        self.batchSize = max(1, batchSize)
+        self.logger = logger
+    }
+
+    /// Delivers every message due now, batch by batch; returns how many attempts it made.
+    @discardableResult
+    public func deliverDue() async throws -> Int {
+        var attempted = 0
+        while !Task.isCancelled {
+            let now = time.now()
+            let batch = try await store.claimOutbox(now: now, leaseUntil: now.addingTimeInterval(lease), limit: batchSize)
+            for record in batch { try await attempt(record) }
+            attempted += batch.count
+            if batch.count < batchSize { break }
+        }
+        return attempted
+    }
+
+    /// When the next pending message is due (or its lease ends), if any.
+    public func nextDue() async throws -> Date? {
+        try await store.nextOutboxAttempt()
+    }
+
+    func attempt(_ record: OutboxRecord) async throws {
+        let attempts = record.attempts + 1
+        do {
+            let message = try sealer.open(record.payload)
+            try await mailer.send(message)
+            try await store.finishOutbox(id: record.id, outcome: .sent(at: time.now()))
+            logger.debug("message sent", metadata: ["id": "\(record.id)", "attempts": "\(attempts)"])
+        } catch {
+            let now = time.now()
+            let reason = String(describing: error)
+            let permanent = (error as? any MailDeliveryFailure)?.isPermanent ?? false
+            if permanent || attempts >= retry.maxAttempts {
+                try await store.finishOutbox(id: record.id, outcome: .failed(attempts: attempts, at: now, error: reason))
+                logger.error(
+                    "message not delivered; giving up",
+                    metadata: ["id": "\(record.id)", "to": "\(record.recipient)", "attempts": "\(attempts)", "error": "\(reason)"])
+            } else {
+                let next = now.addingTimeInterval(retry.delay(afterAttempts: attempts))
+                try await store.finishOutbox(id: record.id, outcome: .retry(attempts: attempts, next: next, error: reason))
+                logger.warning(
+                    "message delivery failed; will retry",
+                    metadata: ["id": "\(record.id)", "attempts": "\(attempts)", "retry_at": "\(next)", "error": "\(reason)"])
+            }
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import LatchkeyCore
+
+extension SQLAuthStore {
+    static let outboxColumns = "id, channel, recipient, payload, attempts, next_attempt_at, last_error, created_at"
+
+    static func insert(_ records: [OutboxRecord], _ db: any SQLExecutor) async throws {
+        for record in records {
+            try await db.query(
+                "INSERT INTO outbox (\(outboxColumns)) VALUES (\(placeholders(8)))",
+                [
+                    SQLValue(record.id), .text(record.channel.rawValue), .text(record.recipient), .text(record.payload),
+                    SQLValue(record.attempts), SQLValue(record.nextAttemptAt), SQLValue(record.lastError),
+                    SQLValue(record.createdAt),
+                ])
+        }
+    }
+
+    static func outboxRecord(from row: SQLRow) -> OutboxRecord? {
+        guard let id = row.uuid("id"), let channel = row.string("channel").flatMap(OutboxRecord.Channel.init(rawValue:)),
+            let next = row.date("next_attempt_at"), let created = row.date("created_at")
+        else { return nil }
+        return OutboxRecord(
+            id: id, channel: channel, recipient: row.string("recipient") ?? "", payload: row.string("payload") ?? "",
+            attempts: Int(row.int("attempts") ?? 0), nextAttemptAt: next, createdAt: created, lastError: row.string("last_error"))
+    }
+
+    /// Pending: neither sent nor given up on.
+    static let pendingOutbox = "sent_at IS NULL AND failed_at IS NULL"
+
+    public func enqueueOutbox(_ records: [OutboxRecord]) async throws {
+        guard !records.isEmpty else { return }
+        try await database.transaction { db in try await Self.insert(records, db) }
+    }
+
+    public func claimOutbox(now: Date, leaseUntil: Date, limit: Int) async throws -> [OutboxRecord] {
+        try await database.transaction { db in
+            let due = try await db.query(
+                """
+                SELECT id FROM outbox WHERE \(Self.pendingOutbox) AND next_attempt_at <= ?
+                AND (locked_until IS NULL OR locked_until <= ?) ORDER BY next_attempt_at, created_at LIMIT ?
+                """, [SQLValue(now), SQLValue(now), SQLValue(limit)])
+            var claimed: [OutboxRecord] = []
+            for row in due {
+                // The condition is checked again: another instance may have claimed it meanwhile.
+                let rows = try await db.query(
+                    """
+                    UPDATE outbox SET locked_until = ? WHERE id = ? AND \(Self.pendingOutbox)
+                    AND (locked_until IS NULL OR locked_until <= ?) RETURNING \(Self.outboxColumns)
+                    """, [SQLValue(leaseUntil), .text(row.string("id") ?? ""), SQLValue(now)])
+                if let record = rows.first.flatMap(Self.outboxRecord) { claimed.append(record) }
+            }
+            return claimed
+        }
+    }
+
+    public func finishOutbox(id: UUID, outcome: OutboxOutcome) async throws {
+        try await database.transaction { db in
+            switch outcome {
+            case .sent(let at):
+                try await db.query(
+                    "UPDATE outbox SET sent_at = ?, payload = '', attempts = attempts + 1, locked_until = NULL, last_error = NULL WHERE id = ?",
+                    [SQLValue(at), SQLValue(id)])
+            case .retry(let attempts, let next, let error):
+                try await db.query(
+                    "UPDATE outbox SET attempts = ?, next_attempt_at = ?, last_error = ?, locked_until = NULL WHERE id = ?",
+                    [SQLValue(attempts), SQLValue(next), .text(String(error.prefix(1000))), SQLValue(id)])
+            case .failed(let attempts, let at, let error):
+                try await db.query(
+                    "UPDATE outbox SET attempts = ?, failed_at = ?, payload = '', last_error = ?, locked_until = NULL WHERE id = ?",
+                    [SQLValue(attempts), SQLValue(at), .text(String(error.prefix(1000))), SQLValue(id)])
+            }
+        }
+    }
+
+    public func nextOutboxAttempt() async throws -> Date? {
+        try await database.read { db in
+            let rows = try await db.query(
+                """
+                SELECT MIN(CASE WHEN locked_until IS NOT NULL AND locked_until > next_attempt_at THEN locked_until
+                ELSE next_attempt_at END) AS due FROM outbox WHERE \(Self.pendingOutbox)
+                """, [])
+            return rows.first?.date("due")
+        }
+    }
+
+    public func pendingOutbox(limit: Int) async throws -> [OutboxRecord] {
+        try await database.read { db in
+            try await db.query(
+                "SELECT \(Self.outboxColumns) FROM outbox WHERE \(Self.pendingOutbox) ORDER BY created_at LIMIT ?", [SQLValue(limit)]
+            ).compactMap(Self.outboxRecord)
+        }
+    }
+}
