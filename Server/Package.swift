@@ -104,6 +104,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "LatchkeyDeliveryTests",
+            dependencies: ["LatchkeyDelivery"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "LatchkeyStoreTests",
             dependencies: ["LatchkeyStore"],
             swiftSettings: swiftSettings
@@ -121,6 +126,8 @@ let package = Package(
             name: "LatchkeyServerTests",
             dependencies: [
                 "LatchkeyServer",
+                "LatchkeyDelivery",
+                "LatchkeyStore",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),

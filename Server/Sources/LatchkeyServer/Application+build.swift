@@ -42,65 +42,73 @@ public func buildApplication(
     configuration: ServerConfiguration, time: any TimeSource = SystemTimeSource(), logger: Logger = Logger(label: "latchkey")
 ) async throws -> LatchkeyApp {
     let database = try await SQLiteDatabase.open(path: configuration.databasePath, logger: logger)
-    let store = SQLAuthStore(database: database)
-    try await store.migrate()
-
-    let folder = DataFolder(path: configuration.dataDirectory)
-    let key = try folder.signingKey()
-    let issuer = try await TokenIssuer.make(
-        from: TokenKeyMaterial(
-            jwks: configuration.jwtKeys, hmacSecret: configuration.jwtSecret, generatedES256PEM: key.pem, generatedKID: key.kid))
     let pool = NIOThreadPool(numberOfThreads: max(1, configuration.hashingThreads))
     pool.start()
-    let hasher = ScryptPasswordHasher(
-        logN: configuration.auth.password.scryptLogN, r: configuration.auth.password.scryptR,
-        p: configuration.auth.password.scryptP, pool: pool)
-    let serverSecret = try folder.serverSecret()
-    let signal = OutboxSignal()
-    let service = try await AuthService.make(
-        configuration: configuration.auth, store: store, hasher: hasher, issuer: issuer, serverSecret: serverSecret, time: time,
-        outboxSignal: signal, logger: logger)
-    let mailer: any Mailer = try configuration.smtp.map { try SMTPMailer(configuration: $0) } ?? DevMailbox(store: store, time: time)
-    let delivery = OutboxDelivery(
-        store: store, mailer: mailer, sealer: service.sealer, time: time, retry: configuration.mailRetry, logger: logger)
+    // Whatever fails from here on (a damaged key, an unreadable CA file) must not leave the
+    // database open or the hashing threads running.
+    do {
+        let store = SQLAuthStore(database: database)
+        try await store.migrate()
 
-    let openAPI =
-        Bundle.module.url(forResource: "openapi", withExtension: "json", subdirectory: "Resources")
-        .flatMap { try? Data(contentsOf: $0) } ?? Data("{}".utf8)
+        let folder = DataFolder(path: configuration.dataDirectory)
+        let key = try folder.signingKey()
+        let issuer = try await TokenIssuer.make(
+            from: TokenKeyMaterial(
+                jwks: configuration.jwtKeys, hmacSecret: configuration.jwtSecret, generatedES256PEM: key.pem, generatedKID: key.kid))
+        let hasher = ScryptPasswordHasher(
+            logN: configuration.auth.password.scryptLogN, r: configuration.auth.password.scryptR,
+            p: configuration.auth.password.scryptP, pool: pool)
+        let serverSecret = try folder.serverSecret()
+        let signal = OutboxSignal()
+        let service = try await AuthService.make(
+            configuration: configuration.auth, store: store, hasher: hasher, issuer: issuer, serverSecret: serverSecret, time: time,
+            outboxSignal: signal, logger: logger)
+        let mailer: any Mailer = try configuration.smtp.map { try SMTPMailer(configuration: $0) } ?? DevMailbox(store: store, time: time)
+        let delivery = OutboxDelivery(
+            store: store, mailer: mailer, sealer: service.sealer, time: time, retry: configuration.mailRetry, logger: logger)
 
-    let router = Router(context: APIRequestContext.self)
-    router.add(middleware: ErrorMiddleware())
-    router.add(
-        middleware: CORSMiddleware(
-            allowOrigin: .originBased,
-            allowHeaders: [
-                .accept, .authorization, .contentType, .init("X-Client-IP")!, .init("X-Client-Info")!, .init("X-JWT-AUD")!,
-                .init("x-use-cookie")!, .init("X-Supabase-Api-Version")!, .init("apikey")!,
+        let openAPI =
+            Bundle.module.url(forResource: "openapi", withExtension: "json", subdirectory: "Resources")
+            .flatMap { try? Data(contentsOf: $0) } ?? Data("{}".utf8)
+
+        let router = Router(context: APIRequestContext.self)
+        router.add(middleware: ErrorMiddleware())
+        router.add(
+            middleware: CORSMiddleware(
+                allowOrigin: .originBased,
+                allowHeaders: [
+                    .accept, .authorization, .contentType, .init("X-Client-IP")!, .init("X-Client-Info")!, .init("X-JWT-AUD")!,
+                    .init("x-use-cookie")!, .init("X-Supabase-Api-Version")!, .init("apikey")!,
+                ],
+                allowMethods: [.get, .post, .put, .delete, .options],
+                exposedHeaders: ["X-Total-Count", "Link", "X-Supabase-Api-Version"]))
+        var routes = RouteRegistrar(router: router)
+        MetaController(service: service, openAPI: openAPI).register(&routes)
+        AuthController(
+            service: service, trustedIPHeader: configuration.trustedIPHeader.flatMap { HTTPField.Name($0) }
+        ).register(&routes)
+        if configuration.smtp == nil {
+            DevMailboxController(store: store, allowRemote: configuration.devMailboxPublic).register(&routes)
+        }
+
+        var application = Application(
+            router: router,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Latchkey"),
+            services: [
+                CleanupService(store: store, time: time, interval: .seconds(300), logger: logger),
+                OutboxDeliveryService(delivery: delivery, signal: signal, idle: .seconds(5), logger: logger),
             ],
-            allowMethods: [.get, .post, .put, .delete, .options],
-            exposedHeaders: ["X-Total-Count", "Link", "X-Supabase-Api-Version"]))
-    var routes = RouteRegistrar(router: router)
-    MetaController(service: service, openAPI: openAPI).register(&routes)
-    AuthController(
-        service: service, trustedIPHeader: configuration.trustedIPHeader.flatMap { HTTPField.Name($0) }
-    ).register(&routes)
-    if configuration.smtp == nil {
-        DevMailboxController(store: store, allowRemote: configuration.devMailboxPublic).register(&routes)
+            logger: logger)
+        application.beforeServerStarts {}
+        let shutdown: @Sendable () async throws -> Void = {
+            try await database.close()
+            try await pool.shutdownGracefully()
+        }
+        return LatchkeyApp(
+            application: application, service: service, store: store, delivery: delivery, routes: routes.catalog, shutdown: shutdown)
+    } catch {
+        try? await database.close()
+        try? await pool.shutdownGracefully()
+        throw error
     }
-
-    var application = Application(
-        router: router,
-        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Latchkey"),
-        services: [
-            CleanupService(store: store, time: time, interval: .seconds(300), logger: logger),
-            OutboxDeliveryService(delivery: delivery, signal: signal, idle: .seconds(5), logger: logger),
-        ],
-        logger: logger)
-    application.beforeServerStarts {}
-    let shutdown: @Sendable () async throws -> Void = {
-        try await database.close()
-        try await pool.shutdownGracefully()
-    }
-    return LatchkeyApp(
-        application: application, service: service, store: store, delivery: delivery, routes: routes.catalog, shutdown: shutdown)
 }

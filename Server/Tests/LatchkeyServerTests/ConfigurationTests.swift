@@ -1,5 +1,6 @@
 import Foundation
 import LatchkeyCore
+import LatchkeyDelivery
 import Testing
 
 @testable import LatchkeyServer
@@ -40,9 +41,32 @@ import Testing
     @Test(arguments: [
         ["PORT": "http"], ["PORT": "70000"], ["GOTRUE_MAILER_AUTOCONFIRM": "maybe"], ["GOTRUE_JWT_KEYS": "{not json"],
         ["GOTRUE_SMTP_MAX_FREQUENCY": "soon"], ["DATABASE_URL": "postgres://db/auth"],
+        ["GOTRUE_SMTP_HOST": "smtp.example.com"], ["GOTRUE_SMTP_HOST": "smtp.example.com", "GOTRUE_SMTP_ADMIN_EMAIL": "not an address"],
+        ["GOTRUE_SMTP_HOST": "h", "GOTRUE_SMTP_ADMIN_EMAIL": "a@example.com", "GOTRUE_SMTP_PORT": "0"],
+        ["GOTRUE_SMTP_HOST": "h", "GOTRUE_SMTP_ADMIN_EMAIL": "a@example.com", "LATCHKEY_SMTP_TLS": "maybe"],
+        ["GOTRUE_SMTP_HOST": "h", "GOTRUE_SMTP_ADMIN_EMAIL": "a@example.com", "LATCHKEY_SMTP_CA_FILE": "/nonexistent/ca.pem"],
     ])
     func badValuesAreClearErrors(environment: [String: String]) {
         #expect(throws: ConfigurationError.self) { try ServerConfiguration.load(environment: environment) }
+    }
+
+    @Test func smtpIsConfiguredWithGoTrueNames() throws {
+        #expect(try ServerConfiguration.load(environment: [:]).smtp == nil)
+        let configuration = try ServerConfiguration.load(environment: [
+            "GOTRUE_SMTP_HOST": "smtp.example.com", "GOTRUE_SMTP_PORT": "465", "GOTRUE_SMTP_USER": "apikey",
+            "GOTRUE_SMTP_PASS": "secret", "GOTRUE_SMTP_ADMIN_EMAIL": "auth@example.com", "GOTRUE_SMTP_SENDER_NAME": "Example",
+            "LATCHKEY_MAIL_MAX_ATTEMPTS": "3", "LATCHKEY_EXTERNAL_URL": "https://auth.example.com",
+        ])
+        let smtp = try #require(configuration.smtp)
+        #expect(smtp.host == "smtp.example.com")
+        #expect(smtp.port == 465)
+        #expect(smtp.username == "apikey")
+        #expect(smtp.password == "secret")
+        #expect(smtp.senderAddress == "auth@example.com")
+        #expect(smtp.senderName == "Example")
+        #expect(smtp.security == .auto)
+        #expect(smtp.heloName == "auth.example.com")
+        #expect(configuration.mailRetry.maxAttempts == 3)
     }
 
     @Test func otpLengthOutsideSixToTenFallsBackToSix() throws {

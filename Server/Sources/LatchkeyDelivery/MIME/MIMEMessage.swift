@@ -12,7 +12,7 @@ struct MIMEMessage {
         let domain = sender.split(separator: "@").last.map(String.init) ?? "localhost"
         messageID = "<\(UUID().uuidString.lowercased())@\(domain)>"
         let boundary = boundary ?? "latchkey-\(UUID().uuidString.lowercased())"
-        for header in [message.subject, senderName ?? ""] where header.contains(where: { $0 == "\r" || $0 == "\n" }) {
+        for header in [message.subject, senderName ?? ""] where header.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" }) {
             throw SMTPError(.invalidMessage, "a header contains a line break", isPermanent: true)
         }
         let from = senderName.map { "\(Self.displayName($0)) <\(sender)>" } ?? sender
@@ -50,7 +50,9 @@ struct MIMEMessage {
     /// Whether `address` can go into an envelope command or header without changing its meaning.
     static func isSafeAddress(_ address: String) -> Bool {
         !address.isEmpty && address.contains("@")
-            && !address.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "<" || $0 == ">" || $0 == "," || $0.isWhitespace })
+            && !address.unicodeScalars.contains(where: {
+                $0.properties.isWhitespace || $0.value < 0x20 || $0 == "<" || $0 == ">" || $0 == ","
+            })
     }
 
     /// A header value as is when it is plain ASCII, else as RFC 2047 encoded words of at most 75

@@ -94,7 +94,10 @@ public struct SMTPMailer: Mailer {
             try expect(try await connection.command(Data(username.utf8).base64EncodedString()), 334, "AUTH LOGIN user")
             try expect(try await connection.command(Data(password.utf8).base64EncodedString()), 235, "AUTH LOGIN password")
         } else {
-            throw SMTPError(.authenticationUnavailable, "the server offers neither AUTH PLAIN nor AUTH LOGIN")
+            let offered = capabilities.filter { $0.hasPrefix("AUTH") }.sorted().joined(separator: ", ")
+            throw SMTPError(
+                .authenticationUnavailable,
+                "the server offers neither AUTH PLAIN nor AUTH LOGIN (offered: \(offered.isEmpty ? "none" : offered))")
         }
     }
 

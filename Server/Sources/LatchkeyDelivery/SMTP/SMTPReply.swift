@@ -23,9 +23,10 @@ struct SMTPReplyDecoder: ByteToMessageDecoder {
             return .needMoreData
         }
         let length = newline - buffer.readerIndex + 1
-        guard var line = buffer.readString(length: length) else { return .needMoreData }
-        while line.last == "\n" || line.last == "\r" { line.removeLast() }
-        let bytes = Array(line.utf8)
+        guard var bytes = buffer.readBytes(length: length) else { return .needMoreData }
+        // Byte-wise: "\r\n" is a single Character in Swift.
+        while let last = bytes.last, last == UInt8(ascii: "\n") || last == UInt8(ascii: "\r") { bytes.removeLast() }
+        let line = String(decoding: bytes, as: UTF8.self)
         guard bytes.count >= 3, let code = Int(String(decoding: bytes[0..<3], as: UTF8.self)), (200...599).contains(code) else {
             throw SMTPError(.malformedReply, "not an SMTP reply: \(line.prefix(80))")
         }
