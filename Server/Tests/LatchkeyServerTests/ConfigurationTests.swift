@@ -45,6 +45,7 @@ import Testing
         ["GOTRUE_SMTP_HOST": "h", "GOTRUE_SMTP_ADMIN_EMAIL": "a@example.com", "GOTRUE_SMTP_PORT": "0"],
         ["GOTRUE_SMTP_HOST": "h", "GOTRUE_SMTP_ADMIN_EMAIL": "a@example.com", "LATCHKEY_SMTP_TLS": "maybe"],
         ["GOTRUE_SMTP_HOST": "h", "GOTRUE_SMTP_ADMIN_EMAIL": "a@example.com", "LATCHKEY_SMTP_CA_FILE": "/nonexistent/ca.pem"],
+        ["LATCHKEY_TEMPLATES_DIR": "/nonexistent/templates"], ["GOTRUE_MAILER_SUBJECTS_RECOVERY": "{{#unclosed}}"],
     ])
     func badValuesAreClearErrors(environment: [String: String]) {
         #expect(throws: ConfigurationError.self) { try ServerConfiguration.load(environment: environment) }
@@ -67,6 +68,17 @@ import Testing
         #expect(smtp.security == .auto)
         #expect(smtp.heloName == "auth.example.com")
         #expect(configuration.mailRetry.maxAttempts == 3)
+    }
+
+    @Test func goTrueSubjectsAndSMSTemplateApply() throws {
+        let configuration = try ServerConfiguration.load(environment: [
+            "GOTRUE_MAILER_SUBJECTS_CONFIRMATION": "Welcome to {{ application.name }}", "LATCHKEY_APP_NAME": "Acme",
+            "GOTRUE_SMS_TEMPLATE": "Code: {{ .Code }}",
+        ])
+        let composer = EmailComposer(
+            appName: "Acme", externalURL: "http://x", siteURL: "http://y", templates: configuration.auth.templates, validMinutes: 10)
+        #expect(composer.email(.confirmation, to: "a@example.com", user: nil, code: "1").subject == "Welcome to Acme")
+        #expect(composer.sms(to: "1", user: nil, code: "424242", validMinutes: 1) == "Code: 424242")
     }
 
     @Test func otpLengthOutsideSixToTenFallsBackToSix() throws {

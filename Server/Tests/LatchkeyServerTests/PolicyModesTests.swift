@@ -82,6 +82,25 @@ import Testing
         }
     }
 
+    @Test func operatorTemplatesShapeTheMailUsersGet() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("templates-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try "Hello {{ data.name }}, your code is {{ code }}.\nLink: {{ link }}"
+            .write(to: folder.appendingPathComponent("confirmation.text.mustache"), atomically: true, encoding: .utf8)
+        let templates = try MessageTemplates.load(directory: folder.path, subjects: [.confirmation: "{{ code }} confirms {{ email }}"])
+        try await TestServer(configure: { $0.auth.templates = templates }).run { client, app async throws in
+            try await client.send(
+                .post, "/signup", json: #"{"email":"tpl@example.com","password":"correct horse battery staple","data":{"name":"Ada"}}"#)
+            let code = try await client.latestCode(to: "tpl@example.com", app: app)
+            let mail = try #require(try await app.store.mailbox(to: "tpl@example.com", limit: 1).first?.message)
+            #expect(mail.subject == "\(code) confirms tpl@example.com")
+            #expect(mail.text.hasPrefix("Hello Ada, your code is \(code).\nLink: http://127.0.0.1:9999/verify?token="))
+            #expect(mail.html.contains("<strong>\(code)</strong>"))  // the HTML part keeps its default
+            let verify = try await client.send(.post, "/verify", json: #"{"type":"signup","email":"tpl@example.com","token":"\#(code)"}"#)
+            #expect(verify.status == .ok)
+        }
+    }
+
     @Test func verifyAndResendValidateTheirInput() async throws {
         try await TestServer().run { client, _ async throws in
             #expect(

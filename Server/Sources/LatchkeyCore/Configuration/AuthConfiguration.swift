@@ -28,6 +28,8 @@ public struct AuthConfiguration: Sendable {
     public var password: PasswordSettings
     public var sessions: SessionSettings
     public var rateLimits: RateLimitSettings
+    /// The templates messages are rendered from.
+    public var templates: MessageTemplates
 
     public init(
         siteURL: String = "http://localhost:3000", externalURL: String = "http://127.0.0.1:9999",
@@ -35,8 +37,9 @@ public struct AuthConfiguration: Sendable {
         mailerAutoconfirm: Bool = false, linkConfirmationPage: Bool = true, flowStateExpiry: Int = 300,
         jwt: JWTSettings = .init(),
         otp: OTPSettings = .init(), password: PasswordSettings = .init(), sessions: SessionSettings = .init(),
-        rateLimits: RateLimitSettings = .init()
+        rateLimits: RateLimitSettings = .init(), templates: MessageTemplates = .defaults
     ) {
+        self.templates = templates
         self.siteURL = siteURL
         self.externalURL = externalURL
         self.uriAllowList = uriAllowList

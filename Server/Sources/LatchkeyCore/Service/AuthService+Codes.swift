@@ -23,21 +23,16 @@ extension AuthService {
         return IssuedCode(code: code, linkSecret: secret, record: record)
     }
 
-    /// The email that carries `issued`.
-    func message(for issued: IssuedCode, redirectTo: String) -> EmailMessage {
-        let minutes = max(1, configuration.otp.expiry / 60)
-        let address = issued.record.relatesTo
-        switch issued.record.kind {
-        case .confirmation:
-            let link = composer.link(secret: issued.linkSecret, type: "signup", redirectTo: redirectTo)
-            return composer.confirmation(to: address, code: issued.code, link: link, validMinutes: minutes)
-        case .magiclink:
-            let link = composer.link(secret: issued.linkSecret, type: "magiclink", redirectTo: redirectTo)
-            return composer.magicLink(to: address, code: issued.code, link: link, validMinutes: minutes)
-        case .recovery:
-            let link = composer.link(secret: issued.linkSecret, type: "recovery", redirectTo: redirectTo)
-            return composer.recovery(to: address, code: issued.code, link: link, validMinutes: minutes)
-        }
+    /// The email that carries `issued` to `user`.
+    func message(for issued: IssuedCode, user: UserRecord, redirectTo: String) -> EmailMessage {
+        let kind: MessageKind =
+            switch issued.record.kind {
+            case .confirmation: .confirmation
+            case .magiclink: .magicLink
+            case .recovery: .recovery
+            }
+        return composer.email(
+            kind, to: issued.record.relatesTo, user: user, code: issued.code, linkSecret: issued.linkSecret, redirectTo: redirectTo)
     }
 
     /// Replaces the user's code of `kind` with a new one and emails it, after the cooldown and
@@ -52,7 +47,8 @@ extension AuthService {
         var updated = user
         if kind == .confirmation { updated.confirmationSentAt = now } else { updated.recoverySentAt = now }
         updated.updatedAt = now
-        try await store.replaceOneTimeToken(issued.record, user: updated, outbox: try outbox(message(for: issued, redirectTo: resolved)))
+        try await store.replaceOneTimeToken(
+            issued.record, user: updated, outbox: try outbox(message(for: issued, user: updated, redirectTo: resolved)))
         outboxSignal.notify()
     }
 

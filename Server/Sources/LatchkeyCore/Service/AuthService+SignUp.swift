@@ -53,7 +53,7 @@ extension AuthService {
         pending.confirmationSentAt = now
         let issued = makeCode(
             for: pending, kind: .confirmation, address: email, redirectTo: resolved, challenge: challenge, now: now)
-        let mail = try outbox(message(for: issued, redirectTo: resolved))
+        let mail = try outbox(message(for: issued, user: pending, redirectTo: resolved))
         guard try await insert(pending, identity: identity, token: issued.record, outbox: mail) else {
             // A concurrent sign-up with the same address won; answer as for a repeat.
             guard let winner = try await store.user(email: email) else { throw AuthError.userAlreadyExists }
@@ -68,7 +68,7 @@ extension AuthService {
         if existing.isEmailConfirmed {
             if configuration.mailerAutoconfirm { throw AuthError.userAlreadyExists }
             if let address = existing.email, (try? await countEmail(to: address)) != nil {
-                try await enqueue(composer.existingAccount(to: address))
+                try await enqueue(composer.email(.existingAccount, to: address, user: existing))
             }
             return .user(obfuscated(existing, data: data))
         }

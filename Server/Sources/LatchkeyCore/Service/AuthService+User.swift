@@ -89,7 +89,7 @@ extension AuthService {
         }
         user.updatedAt = time.now()
         if passwordChanged {
-            let notice = try user.email.map { try outbox(composer.passwordChanged(to: $0)) } ?? []
+            let notice = try user.email.map { try outbox(composer.email(.passwordChanged, to: $0, user: user)) } ?? []
             try await store.updateUser(user, revokingSessionsExcept: principal.session?.id, outbox: notice)
             outboxSignal.notify()
         } else {

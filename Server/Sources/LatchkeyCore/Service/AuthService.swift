@@ -40,7 +40,9 @@ public struct AuthService: Sendable {
         self.time = time
         self.passwordPolicy = PasswordPolicy(settings: configuration.password, blocklist: blocklist)
         self.redirects = RedirectPolicy(siteURL: configuration.siteURL, allowList: configuration.uriAllowList)
-        self.composer = EmailComposer(appName: configuration.appName, externalURL: configuration.externalURL)
+        self.composer = EmailComposer(
+            appName: configuration.appName, externalURL: configuration.externalURL, siteURL: configuration.siteURL,
+            templates: configuration.templates, validMinutes: max(1, configuration.otp.expiry / 60))
         self.limiter = RateLimiter(store: store, time: time)
         self.sealer = OutboxSealer(serverSecret: serverSecret)
         self.outboxSignal = outboxSignal

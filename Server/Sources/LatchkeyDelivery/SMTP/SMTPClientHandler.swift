@@ -1,4 +1,17 @@
 import NIOCore
+import Synchronization
+
+/// The first error a connection saw (a failed TLS handshake, say), kept for the report when
+/// later operations only learn that the channel closed.
+final class SMTPConnectionFailure: Sendable {
+    private let first = Mutex<(any Error)?>(nil)
+
+    func record(_ error: any Error) {
+        first.withLock { if $0 == nil { $0 = error } }
+    }
+
+    var error: (any Error)? { first.withLock { $0 } }
+}
 
 /// A command to write, with the promise its reply fulfils.
 struct SMTPCommand: Sendable {
@@ -15,9 +28,11 @@ final class SMTPClientHandler: ChannelDuplexHandler {
     typealias OutboundOut = ByteBuffer
 
     private var waiting: CircularBuffer<EventLoopPromise<SMTPReply>>
+    private let failure: SMTPConnectionFailure
 
-    init(greeting: EventLoopPromise<SMTPReply>) {
+    init(greeting: EventLoopPromise<SMTPReply>, failure: SMTPConnectionFailure) {
         waiting = [greeting]
+        self.failure = failure
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -34,6 +49,7 @@ final class SMTPClientHandler: ChannelDuplexHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        failure.record(error)
         failAll(error)
         context.close(promise: nil)
     }

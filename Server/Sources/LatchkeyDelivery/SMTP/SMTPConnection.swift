@@ -6,6 +6,7 @@ import NIOSSL
 struct SMTPConnection: Sendable {
     let channel: any Channel
     let timeout: TimeAmount
+    let failure: SMTPConnectionFailure
 
     /// Connects and returns the connection with the server's greeting. With `tls`, TLS starts at
     /// once (implicit TLS).
@@ -15,6 +16,7 @@ struct SMTPConnection: Sendable {
     ) async throws -> (SMTPConnection, SMTPReply) {
         let loop = group.next()
         let greeting = loop.makePromise(of: SMTPReply.self)
+        let failure = SMTPConnectionFailure()
         let amount = TimeAmount(timeout)
         let bootstrap = ClientBootstrap(group: loop)
             .connectTimeout(amount)
@@ -24,7 +26,7 @@ struct SMTPConnection: Sendable {
                         try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: tls, serverHostname: serverHostname))
                     }
                     try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(SMTPReplyDecoder()))
-                    try channel.pipeline.syncOperations.addHandler(SMTPClientHandler(greeting: greeting))
+                    try channel.pipeline.syncOperations.addHandler(SMTPClientHandler(greeting: greeting, failure: failure))
                 }
             }
         let channel: any Channel
@@ -34,7 +36,7 @@ struct SMTPConnection: Sendable {
             greeting.fail(error)
             throw SMTPError(.connectionFailed, "cannot connect to \(host):\(port): \(error)")
         }
-        let connection = SMTPConnection(channel: channel, timeout: amount)
+        let connection = SMTPConnection(channel: channel, timeout: amount, failure: failure)
         let reply = try await connection.await(greeting)
         return (connection, reply)
     }
@@ -50,7 +52,10 @@ struct SMTPConnection: Sendable {
     /// Sends raw bytes (a message body) and returns the reply they complete.
     func send(_ bytes: ByteBuffer) async throws -> SMTPReply {
         let promise = channel.eventLoop.makePromise(of: SMTPReply.self)
-        channel.writeAndFlush(SMTPCommand(bytes: bytes, reply: promise), promise: nil)
+        // A write that never reaches the handler (the channel closed first) fails the reply too.
+        let written = channel.eventLoop.makePromise(of: Void.self)
+        written.futureResult.whenFailure { promise.fail($0) }
+        channel.writeAndFlush(SMTPCommand(bytes: bytes, reply: promise), promise: written)
         return try await self.await(promise)
     }
 
@@ -75,6 +80,11 @@ struct SMTPConnection: Sendable {
             channel.close(promise: nil)
         }
         defer { timer.cancel() }
-        return try await promise.futureResult.get()
+        do {
+            return try await promise.futureResult.get()
+        } catch {
+            // Report the cause (a refused certificate) rather than its consequence (a closed channel).
+            throw failure.error.map { SMTPError(.connectionFailed, "\($0)") } ?? error
+        }
     }
 }

@@ -46,6 +46,21 @@ extension ServerConfiguration {
         let logN = try reader.int("password-scrypt-log-n") ?? 17
         guard (1...22).contains(logN) else { throw ConfigurationError("password-scrypt-log-n must be 1–22") }
 
+        let subjectKeys: [(String, MessageKind)] = [
+            ("mailer-subjects-confirmation", .confirmation), ("mailer-subjects-magic-link", .magicLink),
+            ("mailer-subjects-recovery", .recovery), ("mailer-subjects-email-change", .emailChange), ("mailer-subjects-invite", .invite),
+            ("mailer-subjects-reauthentication", .reauthentication),
+        ]
+        var subjects: [MessageKind: String] = [:]
+        for (key, kind) in subjectKeys { if let subject = reader.string(key) { subjects[kind] = subject } }
+        let templates: MessageTemplates
+        do {
+            templates = try MessageTemplates.load(
+                directory: reader.string("templates-dir"), subjects: subjects, sms: reader.string("sms-template"))
+        } catch let error as TemplateError {
+            throw ConfigurationError(error.description)
+        }
+
         let auth = AuthConfiguration(
             siteURL: reader.string("site-url") ?? "http://localhost:3000", externalURL: externalURL,
             uriAllowList: reader.list("uri-allow-list"), appName: reader.string("app-name") ?? "Latchkey",
@@ -74,7 +89,8 @@ extension ServerConfiguration {
                 otpPerIP: .init(count: try reader.int("rate-limit-otp") ?? 30, period: 300),
                 emailSent: .init(count: try reader.int("rate-limit-email-sent") ?? 1000, period: 3600),
                 emailPerAddress: .init(count: try reader.int("rate-limit-email-per-address") ?? 10, period: 3600),
-                signInFailuresPerAccount: .init(count: try reader.int("rate-limit-signin-failures") ?? 10, period: 900)))
+                signInFailuresPerAccount: .init(count: try reader.int("rate-limit-signin-failures") ?? 10, period: 900)),
+            templates: templates)
 
         var smtp: SMTPConfiguration?
         if let smtpHost = reader.string("smtp-host") {

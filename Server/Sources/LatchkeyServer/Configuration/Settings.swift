@@ -127,6 +127,36 @@ public struct Setting: Sendable {
                 "Let clients on other machines read `/_dev/mailbox` (only while no mail transport is configured). Off: loopback clients only, since the messages carry sign-in codes."
         ),
         .init(
+            key: "templates-dir", environment: ["LATCHKEY_TEMPLATES_DIR"], defaultValue: "",
+            summary:
+                "Folder of Mustache files overriding messages: `<kind>.subject.mustache`, `<kind>.text.mustache`, `<kind>.html.mustache` (see docs/templates.md)."
+        ),
+        .init(
+            key: "mailer-subjects-confirmation",
+            environment: ["LATCHKEY_MAILER_SUBJECTS_CONFIRMATION", "GOTRUE_MAILER_SUBJECTS_CONFIRMATION"],
+            defaultValue: "Confirm your email address", summary: "Subject of the sign-up confirmation (a Mustache template)."),
+        .init(
+            key: "mailer-subjects-magic-link", environment: ["LATCHKEY_MAILER_SUBJECTS_MAGIC_LINK", "GOTRUE_MAILER_SUBJECTS_MAGIC_LINK"],
+            defaultValue: "Your sign-in code", summary: "Subject of the sign-in code and link."),
+        .init(
+            key: "mailer-subjects-recovery", environment: ["LATCHKEY_MAILER_SUBJECTS_RECOVERY", "GOTRUE_MAILER_SUBJECTS_RECOVERY"],
+            defaultValue: "Reset your password", summary: "Subject of the password reset."),
+        .init(
+            key: "mailer-subjects-email-change",
+            environment: ["LATCHKEY_MAILER_SUBJECTS_EMAIL_CHANGE", "GOTRUE_MAILER_SUBJECTS_EMAIL_CHANGE"],
+            defaultValue: "Confirm your new email address", summary: "Subject of the email-change confirmation to the new address."),
+        .init(
+            key: "mailer-subjects-invite", environment: ["LATCHKEY_MAILER_SUBJECTS_INVITE", "GOTRUE_MAILER_SUBJECTS_INVITE"],
+            defaultValue: "You have been invited to {{application.name}}", summary: "Subject of invitations."),
+        .init(
+            key: "mailer-subjects-reauthentication",
+            environment: ["LATCHKEY_MAILER_SUBJECTS_REAUTHENTICATION", "GOTRUE_MAILER_SUBJECTS_REAUTHENTICATION"],
+            defaultValue: "Confirm it is you", summary: "Subject of the reauthentication code."),
+        .init(
+            key: "sms-template", environment: ["LATCHKEY_SMS_TEMPLATE", "GOTRUE_SMS_TEMPLATE"],
+            defaultValue: "Your {{application.name}} code is {{code}}. It expires in {{expires_in_minutes}} minutes.",
+            summary: "The SMS text; GoTrue's `{{ .Code }}` works too."),
+        .init(
             key: "smtp-host", environment: ["LATCHKEY_SMTP_HOST", "GOTRUE_SMTP_HOST"], defaultValue: "",
             summary: "SMTP server for outgoing mail. Unset: mail goes to the dev mailbox."),
         .init(

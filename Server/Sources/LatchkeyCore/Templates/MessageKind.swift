@@ -1,0 +1,40 @@
+/// Every message Latchkey sends, each rendered from its own templates.
+public enum MessageKind: String, Sendable, CaseIterable {
+    /// Confirms a new address: sign-up, or a first code sign-in.
+    case confirmation
+    /// Signs an existing user in.
+    case magicLink = "magic_link"
+    /// Lets the user choose a new password.
+    case recovery
+    /// Asks the new address to confirm an email change.
+    case emailChange = "email_change"
+    /// Asks the current address to confirm an email change (secure email change).
+    case emailChangeCurrent = "email_change_current"
+    /// A code that confirms a sensitive change (`GET /reauthenticate`).
+    case reauthentication
+    /// Invites someone to the app.
+    case invite
+    /// Tells the user their password changed.
+    case passwordChanged = "password_changed"
+    /// Tells the user their email address changed.
+    case emailChanged = "email_changed"
+    /// Tells the owner of an address that someone tried to sign up with it again.
+    case existingAccount = "existing_account"
+    /// A code by SMS (text part only).
+    case sms
+
+    /// The `type` its link carries to `GET /verify`.
+    public var verificationType: String {
+        switch self {
+        case .confirmation: "signup"
+        case .magicLink: "magiclink"
+        case .emailChange, .emailChangeCurrent: "email_change"
+        case .invite: "invite"
+        case .recovery: "recovery"
+        case .reauthentication, .passwordChanged, .emailChanged, .existingAccount, .sms: "email"
+        }
+    }
+
+    /// Whether this kind is an SMS (one text template, no subject or HTML).
+    public var isSMS: Bool { self == .sms }
+}
