@@ -215,12 +215,22 @@ public struct UpdateUserRequest: Codable, Sendable, Equatable {
     public var data: [String: JSONValue]?
     /// Keys to merge into `app_metadata`; admins only, others get `not_admin` (`app_metadata`).
     public var appMetadata: [String: JSONValue]?
+    /// Where a phone change's code goes: `sms` or `whatsapp` (`channel`).
+    public var channel: String?
+    /// The PKCE challenge for the email-change links (`code_challenge`).
+    public var codeChallenge: String?
+    /// How the challenge was made: `s256` or `plain` (`code_challenge_method`).
+    public var codeChallengeMethod: String?
 
     /// Creates an update; `nil` fields are left out and stay unchanged.
     public init(
         email: String? = nil, phone: String? = nil, password: String? = nil, currentPassword: String? = nil,
-        nonce: String? = nil, data: [String: JSONValue]? = nil, appMetadata: [String: JSONValue]? = nil
+        nonce: String? = nil, data: [String: JSONValue]? = nil, appMetadata: [String: JSONValue]? = nil, channel: String? = nil,
+        codeChallenge: String? = nil, codeChallengeMethod: String? = nil
     ) {
+        self.channel = channel
+        self.codeChallenge = codeChallenge
+        self.codeChallengeMethod = codeChallengeMethod
         self.email = email
         self.phone = phone
         self.password = password
@@ -231,9 +241,26 @@ public struct UpdateUserRequest: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case email, phone, password, nonce, data
+        case email, phone, password, nonce, data, channel
         case currentPassword = "current_password"
         case appMetadata = "app_metadata"
+        case codeChallenge = "code_challenge"
+        case codeChallengeMethod = "code_challenge_method"
+    }
+}
+
+/// GoTrue's answer to the first of two email-change confirmations:
+/// `{"msg": "Confirmation link accepted. …", "code": "200"}`, `code` a string.
+public struct EmailChangePending: Codable, Sendable, Equatable {
+    /// What is left to do (`msg`).
+    public var msg: String
+    /// `"200"` (`code`).
+    public var code: String
+
+    /// Creates the answer.
+    public init(msg: String, code: String = "200") {
+        self.msg = msg
+        self.code = code
     }
 }
 

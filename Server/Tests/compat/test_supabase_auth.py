@@ -320,3 +320,43 @@ def test_duplicate_sign_up_of_confirmed_address_is_obfuscated(confirmed_user, ma
     )
     assert_usable_session(again.session)
     assert again.session.user.id == confirmed_user.user_id
+
+
+# --------------------------------------------------------------------------- 10. reset and email change
+
+
+def test_reset_password_for_email_then_update(latchkey_server, confirmed_user, make_client):
+    before = latchkey_server.message_ids(confirmed_user.email)
+    make_client().reset_password_for_email(confirmed_user.email)
+    code = latchkey_server.latest_code(confirmed_user.email, exclude=before)
+    recovering = make_client()
+    verified = recovering.verify_otp({"email": confirmed_user.email, "token": code, "type": "recovery"})
+    assert_usable_session(verified.session)
+    fresh = new_password()
+    recovering.update_user({"password": fresh})
+    resp = make_client().sign_in_with_password({"email": confirmed_user.email, "password": fresh})
+    assert_usable_session(resp.session)
+    # The session the user had before the reset is over.
+    with pytest.raises(AuthApiError):
+        confirmed_user.client.get_user()
+
+
+def test_secure_email_change_through_both_addresses(latchkey_server, confirmed_user, make_client):
+    client = confirmed_user.client
+    target = new_email().lower()
+    before = latchkey_server.message_ids(confirmed_user.email)
+    pending = client.update_user({"email": target})
+    assert pending.user.email == confirmed_user.email
+    assert pending.user.new_email == target
+
+    new_code = latchkey_server.latest_code(target)
+    current_code = latchkey_server.latest_code(confirmed_user.email, exclude=before)
+    halfway = make_client().verify_otp({"email": target, "token": new_code, "type": "email_change"})
+    assert halfway.session is None  # the client decoded GoTrue's {"msg", "code": "200"}
+    done = make_client().verify_otp(
+        {"email": confirmed_user.email, "token": current_code, "type": "email_change"}
+    )
+    assert_usable_session(done.session)
+    assert done.session.user.email == target
+    resp = make_client().sign_in_with_password({"email": target, "password": confirmed_user.password})
+    assert_usable_session(resp.session)

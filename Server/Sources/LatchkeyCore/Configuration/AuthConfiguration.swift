@@ -19,6 +19,8 @@ public struct AuthConfiguration: Sendable {
     public var mailerAutoconfirm: Bool
     /// Whether `GET /verify` shows a confirmation page (scanner-safe) instead of redirecting at once.
     public var linkConfirmationPage: Bool
+    /// Whether an email change needs confirming from both addresses (`GOTRUE_MAILER_SECURE_EMAIL_CHANGE_ENABLED`).
+    public var secureEmailChange: Bool
     /// Seconds a PKCE authorization code waits to be exchanged
     /// (`GOTRUE_EXTERNAL_FLOW_STATE_EXPIRY_DURATION`).
     public var flowStateExpiry: Int
@@ -34,7 +36,7 @@ public struct AuthConfiguration: Sendable {
     public init(
         siteURL: String = "http://localhost:3000", externalURL: String = "http://127.0.0.1:9999",
         uriAllowList: [String] = [], appName: String = "Latchkey", disableSignup: Bool = false,
-        mailerAutoconfirm: Bool = false, linkConfirmationPage: Bool = true, flowStateExpiry: Int = 300,
+        mailerAutoconfirm: Bool = false, linkConfirmationPage: Bool = true, secureEmailChange: Bool = true, flowStateExpiry: Int = 300,
         jwt: JWTSettings = .init(),
         otp: OTPSettings = .init(), password: PasswordSettings = .init(), sessions: SessionSettings = .init(),
         rateLimits: RateLimitSettings = .init(), templates: MessageTemplates = .defaults
@@ -47,6 +49,7 @@ public struct AuthConfiguration: Sendable {
         self.disableSignup = disableSignup
         self.mailerAutoconfirm = mailerAutoconfirm
         self.linkConfirmationPage = linkConfirmationPage
+        self.secureEmailChange = secureEmailChange
         self.flowStateExpiry = flowStateExpiry
         self.jwt = jwt
         self.otp = otp
@@ -113,11 +116,15 @@ public struct PasswordSettings: Sendable {
     public var scryptP: Int
     /// Whether `PUT /user` needs `current_password` to change an existing password.
     public var requireCurrentPassword: Bool
+    /// Whether changing the password or the email address from a session older than 24 hours
+    /// needs a `nonce` from `GET /reauthenticate`.
+    public var requireReauthentication: Bool
 
     public init(
         minLength: Int = 15, maxBytes: Int = 1024, blockCommon: Bool = true, scryptLogN: Int = 17,
-        scryptR: Int = 8, scryptP: Int = 1, requireCurrentPassword: Bool = false
+        scryptR: Int = 8, scryptP: Int = 1, requireCurrentPassword: Bool = false, requireReauthentication: Bool = false
     ) {
+        self.requireReauthentication = requireReauthentication
         self.minLength = minLength
         self.maxBytes = maxBytes
         self.blockCommon = blockCommon

@@ -51,6 +51,9 @@ extension AuthError {
     public static let notAdmin = AuthError(.notAdmin, "User not allowed")
     public static let emailRequired = AuthError(.validationFailed, "An email address is required")
     public static let requestRateLimit = AuthError(.overRequestRateLimit, "Request rate limit reached")
+    public static let emailExists = AuthError(.emailExists, "A user with this email address has already been registered")
+    public static let reauthenticationNeeded = AuthError(.reauthenticationNeeded, "Password update requires reauthentication")
+    public static let reauthenticationNotValid = AuthError(.reauthenticationNotValid, "Requires a valid reauthentication nonce")
 
     /// A one-time code that was refused, with why and how many tries remain.
     public static func codeRefused(reason: String, attemptsRemaining: Int?) -> AuthError {

@@ -8,6 +8,12 @@ public enum OneTimeTokenKind: String, Sendable, CaseIterable {
     case magiclink
     /// Password recovery.
     case recovery
+    /// Confirms an email change from the current address.
+    case emailChangeCurrent = "email_change_current"
+    /// Confirms an email change from the new address.
+    case emailChangeNew = "email_change_new"
+    /// A code that proves the signed-in user is present (`GET /reauthenticate`).
+    case reauthentication
 }
 
 /// A one-time code and its link, stored only as hashes.

@@ -22,14 +22,30 @@ public struct UserRecord: Sendable, Equatable {
     public var bannedUntil: Date?
     public var createdAt: Date
     public var updatedAt: Date
+    /// The address an email change waits to confirm.
+    public var newEmail: String?
+    public var emailChangeSentAt: Date?
+    /// Confirmations the pending email change still needs: 2 (both addresses), 1 or 0.
+    public var emailChangeConfirmationsNeeded: Int
+    public var reauthenticationSentAt: Date?
+    /// The number a phone change waits to confirm.
+    public var newPhone: String?
+    public var phoneChangeSentAt: Date?
 
     public init(
         id: UUID, aud: String, role: String, email: String?, phone: String? = nil, passwordHash: String?,
         emailConfirmedAt: Date? = nil, phoneConfirmedAt: Date? = nil, confirmationSentAt: Date? = nil,
         recoverySentAt: Date? = nil, lastSignInAt: Date? = nil, appMetadata: [String: JSONValue],
         userMetadata: [String: JSONValue], isAnonymous: Bool = false, bannedUntil: Date? = nil, createdAt: Date,
-        updatedAt: Date
+        updatedAt: Date, newEmail: String? = nil, emailChangeSentAt: Date? = nil, emailChangeConfirmationsNeeded: Int = 0,
+        reauthenticationSentAt: Date? = nil, newPhone: String? = nil, phoneChangeSentAt: Date? = nil
     ) {
+        self.newEmail = newEmail
+        self.emailChangeSentAt = emailChangeSentAt
+        self.emailChangeConfirmationsNeeded = emailChangeConfirmationsNeeded
+        self.reauthenticationSentAt = reauthenticationSentAt
+        self.newPhone = newPhone
+        self.phoneChangeSentAt = phoneChangeSentAt
         self.id = id
         self.aud = aud
         self.role = role
@@ -64,7 +80,9 @@ public struct UserRecord: Sendable, Equatable {
         return User(
             id: id, aud: aud, role: role, email: email ?? "", phone: phone ?? "",
             emailConfirmedAt: emailConfirmedAt, phoneConfirmedAt: phoneConfirmedAt, confirmedAt: confirmed,
-            confirmationSentAt: confirmationSentAt, recoverySentAt: recoverySentAt, lastSignInAt: lastSignInAt,
+            confirmationSentAt: confirmationSentAt, recoverySentAt: recoverySentAt, newEmail: newEmail,
+            emailChangeSentAt: emailChangeSentAt, newPhone: newPhone, phoneChangeSentAt: phoneChangeSentAt,
+            reauthenticationSentAt: reauthenticationSentAt, lastSignInAt: lastSignInAt,
             appMetadata: appMetadata, userMetadata: userMetadata,
             identities: identities.map { $0.wire(emailVerified: isEmailConfirmed) },
             factors: nil, createdAt: createdAt, updatedAt: updatedAt, bannedUntil: bannedUntil,

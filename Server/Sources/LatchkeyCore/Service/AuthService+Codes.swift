@@ -30,6 +30,9 @@ extension AuthService {
             case .confirmation: .confirmation
             case .magiclink: .magicLink
             case .recovery: .recovery
+            case .emailChangeCurrent: .emailChangeCurrent
+            case .emailChangeNew: .emailChange
+            case .reauthentication: .reauthentication
             }
         return composer.email(
             kind, to: issued.record.relatesTo, user: user, code: issued.code, linkSecret: issued.linkSecret, redirectTo: redirectTo)
@@ -47,8 +50,8 @@ extension AuthService {
         var updated = user
         if kind == .confirmation { updated.confirmationSentAt = now } else { updated.recoverySentAt = now }
         updated.updatedAt = now
-        try await store.replaceOneTimeToken(
-            issued.record, user: updated, outbox: try outbox(message(for: issued, user: updated, redirectTo: resolved)))
+        try await store.replaceOneTimeTokens(
+            [issued.record], user: updated, outbox: try outbox(message(for: issued, user: updated, redirectTo: resolved)))
         outboxSignal.notify()
     }
 
@@ -104,7 +107,16 @@ extension AuthService {
                 try await sendCode(to: user, kind: .confirmation, redirectTo: redirectTo, challenge: challenge)
             }
             return codeInfo(sentTo: email)
-        case "email_change", "sms", "phone_change":
+        case "email_change":
+            let email = try canonicalEmail(request.email)
+            let challenge = try PKCEChallenge.parse(challenge: request.codeChallenge, method: request.codeChallengeMethod)
+            var user = try await store.user(email: email)
+            if user?.newEmail == nil { user = try await store.users(newEmail: email).last }
+            if let user, let newEmail = user.newEmail {
+                _ = try await requestEmailChange(user, to: newEmail, redirectTo: redirectTo, challenge: challenge)
+            }
+            return codeInfo(sentTo: email)
+        case "sms", "phone_change":
             throw AuthError(.validationFailed, "Resend of type \(type) is not available on this server")
         default:
             throw AuthError.validation("Missing one of these types: signup, email_change, sms, phone_change")

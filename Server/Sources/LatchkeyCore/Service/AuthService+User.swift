@@ -50,13 +50,19 @@ extension AuthService {
 
     /// `PUT /user`: merge metadata (a `null` deletes a key) and change the password. Changing
     /// the password ends every other session of the user.
-    public func updateUser(_ request: UpdateUserRequest, principal: Principal, client: ClientInfo) async throws -> User {
+    public func updateUser(
+        _ request: UpdateUserRequest, principal: Principal, client: ClientInfo, redirectTo: String? = nil
+    ) async throws -> User {
         try await limiter.hit("ip:otp:\(client.ip)", configuration.rateLimits.otpPerIP)
         if request.appMetadata != nil, !principal.isAdmin { throw AuthError.notAdmin }
         var user = principal.user
-        if let email = request.email, EmailAddress.canonical(email) != user.email {
-            throw AuthError(.featureDisabled, "Changing the email address is not available on this server yet")
+        var newEmail: String?
+        if let raw = request.email, !raw.isEmpty {
+            let email = try canonicalEmail(raw)
+            if email != user.email { newEmail = email }
         }
+        let challenge = try PKCEChallenge.parse(challenge: request.codeChallenge, method: request.codeChallengeMethod)
+        if request.password != nil || newEmail != nil { try await checkReauthentication(request.nonce, principal: principal) }
         if let phone = request.phone, !phone.isEmpty, phone != user.phone {
             throw AuthError(.phoneProviderDisabled, "Unsupported phone provider")
         }
@@ -88,6 +94,10 @@ extension AuthService {
             }
         }
         user.updatedAt = time.now()
+        if let newEmail {
+            // The change itself waits for confirmation; what else changed is stored with its request.
+            user = try await requestEmailChange(user, to: newEmail, redirectTo: redirectTo, challenge: challenge)
+        }
         if passwordChanged {
             let notice = try user.email.map { try outbox(composer.email(.passwordChanged, to: $0, user: user)) } ?? []
             try await store.updateUser(user, revokingSessionsExcept: principal.session?.id, outbox: notice)

@@ -5,6 +5,7 @@ import Synchronization
 /// The kinds of verification `/verify` understands.
 public enum VerificationType: String, Sendable {
     case signup, email, magiclink, recovery
+    case emailChange = "email_change"
 
     /// Which stored tokens this type may redeem.
     var kinds: [OneTimeTokenKind] {
@@ -13,6 +14,7 @@ public enum VerificationType: String, Sendable {
         case .magiclink: [.magiclink, .confirmation]
         case .email: [.confirmation, .magiclink]
         case .recovery: [.recovery]
+        case .emailChange: [.emailChangeCurrent, .emailChangeNew]
         }
     }
 
@@ -23,6 +25,7 @@ public enum VerificationType: String, Sendable {
         case .magiclink: "magiclink"
         case .email: "otp"
         case .recovery: "recovery"
+        case .emailChange: "email_change"
         }
     }
 }
@@ -32,7 +35,7 @@ extension AuthService {
     public func verificationType(_ raw: String?) throws -> VerificationType {
         guard let raw, !raw.isEmpty else { throw AuthError.validation("Verify requires a verification type") }
         guard let type = VerificationType(rawValue: raw) else {
-            if ["invite", "email_change", "sms", "phone_change"].contains(raw) {
+            if ["invite", "sms", "phone_change"].contains(raw) {
                 throw AuthError(.validationFailed, "Verification type \(raw) is not available on this server")
             }
             throw AuthError.validation("Verify requires a verification type")
@@ -40,9 +43,9 @@ extension AuthService {
         return type
     }
 
-    /// `POST /verify`: a code with its address, or a link's `token_hash`. Returns the session and
-    /// where a link should send the user.
-    public func verify(_ request: VerifyRequest, client: ClientInfo) async throws -> (Session, redirectTo: String) {
+    /// `POST /verify`: a code with its address, or a link's `token_hash`. Returns the session (or
+    /// an email change's half-way message) and where a link should send the user.
+    public func verify(_ request: VerifyRequest, client: ClientInfo) async throws -> VerifyOutcome {
         try await limiter.hit("ip:verify:\(client.ip)", configuration.rateLimits.verifyPerIP)
         let type = try verificationType(request.type)
         if let tokenHash = request.tokenHash, !tokenHash.isEmpty {
@@ -56,26 +59,34 @@ extension AuthService {
         }
         let email = try canonicalEmail(request.email)
         // A code is short and numeric; anything else cannot match and is not worth a lookup.
-        guard token.utf8.count <= 16, let user = try await store.user(email: email) else { throw AuthError.otpInvalid }
-        let now = time.now()
-        let outcome = try await store.redeemOneTimeToken(
-            .newest(userID: user.id, kinds: type.kinds), now: now, maxAttempts: configuration.otp.maxAttempts,
-            matches: { record in OneTimeSecrets.codeMatches(token, userID: record.userID, storedHash: record.codeHash) },
-            complete: { user, _ in try redemption(user: user, method: type.method, client: client, now: now) })
-        let redeemedUser: UserRecord
-        let session: SessionRecord
+        guard token.utf8.count <= 16 else { throw AuthError.otpInvalid }
+        let redirect = redirects.resolve(request.redirectTo)
+        let outcome: RedemptionOutcome
+        if type == .emailChange {
+            outcome = try await verifyEmailChange(email: email, token: token, client: client)
+        } else {
+            guard let user = try await store.user(email: email) else { throw AuthError.otpInvalid }
+            let now = time.now()
+            outcome = try await store.redeemOneTimeToken(
+                .newest(userID: user.id, kinds: type.kinds), now: now, maxAttempts: configuration.otp.maxAttempts,
+                matches: { record in OneTimeSecrets.codeMatches(token, userID: record.userID, storedHash: record.codeHash) },
+                complete: { user, _ in try redemption(user: user, method: type.method, client: client, now: now) })
+        }
+        let redeemed = try Self.redeemed(outcome)
+        guard let session = redeemed.session else { return .pending(Self.emailChangeHalfway, redirectTo: redirect) }
+        return .session(try await sessionResponse(user: redeemed.user, session: session), redirectTo: redirect)
+    }
+
+    /// What a successful redemption stored, or the error a refused code answers with.
+    static func redeemed(_ outcome: RedemptionOutcome) throws -> TokenRedemption {
         switch outcome {
-        case .redeemed(let redemption):
-            guard let created = redemption.session else { throw AuthError.otpInvalid }
-            (redeemedUser, session) = (redemption.user, created)
+        case .redeemed(let redemption): return redemption
         case .mismatch(let remaining):
             throw AuthError.codeRefused(reason: remaining > 0 ? "invalid" : "exhausted", attemptsRemaining: remaining)
         case .expired: throw AuthError.codeRefused(reason: "expired", attemptsRemaining: nil)
         case .exhausted: throw AuthError.codeRefused(reason: "exhausted", attemptsRemaining: 0)
         case .notFound: throw AuthError.codeRefused(reason: "invalid", attemptsRemaining: nil)
         }
-        let redirect = redirects.resolve(request.redirectTo)
-        return (try await sessionResponse(user: redeemedUser, session: session), redirect)
     }
 
     /// What redeeming a link gives: a session, or (a PKCE link opened in a browser) a code for the
@@ -83,14 +94,18 @@ extension AuthService {
     public enum LinkOutcome: Sendable {
         case session(Session, redirectTo: String)
         case authCode(String, redirectTo: String)
+        /// The first of two email-change confirmations.
+        case pending(String, redirectTo: String)
     }
 
     /// Redeems a link secret (what the email link carries, accepted as `token_hash`) and returns
-    /// a session.
-    public func redeemLink(_ secret: String, type: VerificationType, client: ClientInfo) async throws -> (Session, redirectTo: String) {
-        guard case .session(let session, let redirect) = try await redeemLink(secret, type: type, client: client, inBrowser: false)
-        else { throw AuthError.linkInvalid }
-        return (session, redirect)
+    /// a session, or an email change's half-way message.
+    public func redeemLink(_ secret: String, type: VerificationType, client: ClientInfo) async throws -> VerifyOutcome {
+        switch try await redeemLink(secret, type: type, client: client, inBrowser: false) {
+        case .session(let session, let redirect): return .session(session, redirectTo: redirect)
+        case .pending(let message, let redirect): return .pending(message, redirectTo: redirect)
+        case .authCode: throw AuthError.linkInvalid
+        }
     }
 
     /// Redeems a link secret. In a browser (the link's page or GoTrue's direct redirect), a link
@@ -102,27 +117,36 @@ extension AuthService {
         let redirectBox = RedirectBox()
         let authCode = OneTimeSecrets.newLinkSecret()
         let flowExpiry = Double(configuration.flowStateExpiry)
-        let method = type == .signup ? "otp" : type == .recovery ? "recovery" : "magiclink"
-        let outcome = try await store.redeemOneTimeToken(
-            .linkHash(OneTimeSecrets.linkHash(secret), kinds: type.kinds), now: now,
-            maxAttempts: configuration.otp.maxAttempts, matches: { _ in true },
-            complete: { user, record in
-                redirectBox.value = record.redirectTo
-                var result = try redemption(user: user, method: method, client: client, now: now)
-                if inBrowser, let challenge = record.challenge {
-                    result.session = nil
-                    result.flowState = FlowStateRecord(
-                        id: UUID(), authCodeHash: OneTimeSecrets.linkHash(authCode), userID: user.id, challenge: challenge,
-                        authenticationMethod: method, createdAt: now, expiresAt: now.addingTimeInterval(flowExpiry))
-                }
-                return result
-            })
+        let method = type == .signup ? "otp" : type == .email ? "magiclink" : type.method
+        let outcome: RedemptionOutcome
+        do {
+            outcome = try await store.redeemOneTimeToken(
+                .linkHash(OneTimeSecrets.linkHash(secret), kinds: type.kinds), now: now,
+                maxAttempts: configuration.otp.maxAttempts, matches: { _ in true },
+                complete: { user, record in
+                    redirectBox.value = record.redirectTo
+                    var result =
+                        type == .emailChange
+                        ? try emailChangeRedemption(user: user, token: record, client: client, now: now)
+                        : try redemption(user: user, method: method, client: client, now: now)
+                    if inBrowser, let challenge = record.challenge, result.session != nil {
+                        result.session = nil
+                        result.flowState = FlowStateRecord(
+                            id: UUID(), authCodeHash: OneTimeSecrets.linkHash(authCode), userID: user.id, challenge: challenge,
+                            authenticationMethod: method, createdAt: now, expiresAt: now.addingTimeInterval(flowExpiry))
+                    }
+                    return result
+                })
+        } catch let error as StoreError where error.isDuplicate {
+            throw AuthError.emailExists
+        }
         guard case .redeemed(let redemption) = outcome else { throw AuthError.linkInvalid }
         let redirect = redirects.resolve(redirectBox.value)
         if let session = redemption.session {
             return .session(try await sessionResponse(user: redemption.user, session: session), redirectTo: redirect)
         }
-        return .authCode(authCode, redirectTo: redirect)
+        if redemption.flowState != nil { return .authCode(authCode, redirectTo: redirect) }
+        return .pending(Self.emailChangeHalfway, redirectTo: redirect)
     }
 
     /// `POST /token?grant_type=pkce`: the code from a link's redirect and the verifier whose

@@ -132,7 +132,10 @@ public struct AuthService: Sendable {
 
     /// Outbox rows for `messages`, sealed and due now; the caller stores them in the transaction
     /// that makes them true, then calls ``outboxSignal``'s `notify()`.
-    func outbox(_ messages: EmailMessage...) throws -> [OutboxRecord] {
+    func outbox(_ messages: EmailMessage...) throws -> [OutboxRecord] { try outbox(messages) }
+
+    /// Outbox rows for `messages`.
+    func outbox(_ messages: [EmailMessage]) throws -> [OutboxRecord] {
         let now = time.now()
         return try messages.map { message in
             OutboxRecord(

@@ -17,11 +17,24 @@ public struct TokenRedemption: Sendable {
     public var session: SessionRecord?
     /// The flow state to create instead of a session.
     public var flowState: FlowStateRecord?
+    /// Outstanding tokens of these kinds survive (the other half of an email change); all other
+    /// outstanding tokens of the user are voided.
+    public var preserving: Set<OneTimeTokenKind>
+    /// A new address for the user's `email` identity.
+    public var identityEmail: String?
+    /// Messages to queue with the change.
+    public var outbox: [OutboxRecord]
 
-    public init(user: UserRecord, session: SessionRecord? = nil, flowState: FlowStateRecord? = nil) {
+    public init(
+        user: UserRecord, session: SessionRecord? = nil, flowState: FlowStateRecord? = nil, preserving: Set<OneTimeTokenKind> = [],
+        identityEmail: String? = nil, outbox: [OutboxRecord] = []
+    ) {
         self.user = user
         self.session = session
         self.flowState = flowState
+        self.preserving = preserving
+        self.identityEmail = identityEmail
+        self.outbox = outbox
     }
 }
 
@@ -74,6 +87,8 @@ public protocol AuthStore: Sendable {
 
     func user(id: UUID) async throws -> UserRecord?
     func user(email: String) async throws -> UserRecord?
+    /// The users whose pending email change goes to `newEmail`, oldest request first.
+    func users(newEmail: String) async throws -> [UserRecord]
     func identities(userID: UUID) async throws -> [IdentityRecord]
     /// Inserts a user, its identity, its first one-time token and the messages announcing it, all or
     /// nothing. Throws ``StoreError/duplicate(_:)`` when the email is taken.
@@ -85,9 +100,10 @@ public protocol AuthStore: Sendable {
 
     // MARK: One-time tokens
 
-    /// Voids the user's live tokens of the same kind, stores this one, the user (whose `*_sent_at`
-    /// the caller has set) and the messages carrying the code, all or nothing.
-    func replaceOneTimeToken(_ token: OneTimeTokenRecord, user: UserRecord, outbox: [OutboxRecord]) async throws
+    /// Voids the user's live tokens of the kinds given, stores these, the user (whose `*_sent_at`
+    /// the caller has set) and the messages carrying the codes, all or nothing. Throws
+    /// ``StoreError/duplicate(_:)`` when the user's new values collide with another user's.
+    func replaceOneTimeTokens(_ tokens: [OneTimeTokenRecord], user: UserRecord, outbox: [OutboxRecord]) async throws
     /// Finds the selected token and, in one transaction: refuses it if expired, consumed or out of
     /// attempts; counts the attempt; asks `matches`; and on a match consumes it, voids the user's
     /// other tokens and stores what `complete` returns.

@@ -67,6 +67,7 @@ extension ServerConfiguration {
             disableSignup: try reader.bool("disable-signup") ?? false,
             mailerAutoconfirm: try reader.bool("mailer-autoconfirm") ?? false,
             linkConfirmationPage: try reader.bool("link-confirmation-page") ?? true,
+            secureEmailChange: try reader.bool("mailer-secure-email-change") ?? true,
             flowStateExpiry: try reader.seconds("flow-state-expiry") ?? 300,
             jwt: JWTSettings(
                 expiry: try reader.int("jwt-exp") ?? 3600, audience: reader.string("jwt-aud") ?? "authenticated",
@@ -78,7 +79,8 @@ extension ServerConfiguration {
             password: PasswordSettings(
                 minLength: try reader.int("password-min-length") ?? 15, maxBytes: try reader.int("password-max-bytes") ?? 1024,
                 blockCommon: try reader.bool("password-block-common") ?? true, scryptLogN: logN,
-                requireCurrentPassword: try reader.bool("password-require-current") ?? false),
+                requireCurrentPassword: try reader.bool("password-require-current") ?? false,
+                requireReauthentication: try reader.bool("password-require-reauthentication") ?? false),
             sessions: SessionSettings(
                 refreshReuseInterval: try reader.seconds("refresh-reuse-interval") ?? 10,
                 timebox: try reader.seconds("sessions-timebox") ?? 0,

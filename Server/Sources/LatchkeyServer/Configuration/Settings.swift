@@ -62,6 +62,10 @@ public struct Setting: Sendable {
                 "`GET /verify` shows a page whose button completes the sign-in, so mail scanners cannot burn links. `false` redirects at once, as GoTrue."
         ),
         .init(
+            key: "mailer-secure-email-change",
+            environment: ["LATCHKEY_MAILER_SECURE_EMAIL_CHANGE", "GOTRUE_MAILER_SECURE_EMAIL_CHANGE_ENABLED"], defaultValue: "true",
+            summary: "An email change is confirmed from both the current and the new address (also with autoconfirm on, unlike GoTrue)."),
+        .init(
             key: "flow-state-expiry", environment: ["LATCHKEY_FLOW_STATE_EXPIRY", "GOTRUE_EXTERNAL_FLOW_STATE_EXPIRY_DURATION"],
             defaultValue: "300", summary: "Seconds a PKCE authorization code from a link waits to be exchanged."),
         .init(
@@ -89,6 +93,11 @@ public struct Setting: Sendable {
             key: "password-require-current",
             environment: ["LATCHKEY_PASSWORD_REQUIRE_CURRENT", "GOTRUE_SECURITY_UPDATE_PASSWORD_REQUIRE_CURRENT_PASSWORD"],
             defaultValue: "false", summary: "`PUT /user` needs `current_password` to replace an existing password."),
+        .init(
+            key: "password-require-reauthentication",
+            environment: ["LATCHKEY_PASSWORD_REQUIRE_REAUTHENTICATION", "GOTRUE_SECURITY_UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION"],
+            defaultValue: "false",
+            summary: "Changing the password or email from a session older than 24 hours needs the `nonce` from `GET /reauthenticate`."),
         .init(
             key: "password-scrypt-log-n", environment: ["LATCHKEY_PASSWORD_SCRYPT_LOG_N"], defaultValue: "17",
             summary: "scrypt cost log2(N) (r=8, p=1). 17 is OWASP's minimum; lower only for tests."),

@@ -62,7 +62,13 @@ struct AuthController {
         routes.on(.put, "/user") { request, context in
             let principal = try await service.authenticate(authorization: request.headers[.authorization])
             let body = try await request.decodeJSON(UpdateUserRequest.self, context: context)
-            return try JSONResponse.make(try await service.updateUser(body, principal: principal, client: client(request, context)))
+            return try JSONResponse.make(
+                try await service.updateUser(
+                    body, principal: principal, client: client(request, context), redirectTo: request.queryValue("redirect_to")))
+        }
+        routes.on(.get, "/reauthenticate") { request, context in
+            let principal = try await service.authenticate(authorization: request.headers[.authorization])
+            return try JSONResponse.make(try await service.reauthenticate(principal: principal, client: client(request, context)))
         }
         routes.on(.post, "/logout") { request, _ in
             let principal = try await service.authenticate(authorization: request.headers[.authorization])

@@ -22,8 +22,10 @@ struct VerifyController {
                     token: form["token"], type: form["type"], redirectTo: form["redirect_to"], request: request, context: context)
             }
             let body = try await request.decodeJSON(VerifyRequest.self, context: context)
-            let (session, _) = try await service.verify(body, client: client(request, context))
-            return try JSONResponse.make(session, noStore: true)
+            switch try await service.verify(body, client: client(request, context)) {
+            case .session(let session, _): return try JSONResponse.make(session, noStore: true)
+            case .pending(let message, _): return try JSONResponse.make(EmailChangePending(msg: message), noStore: true)
+            }
         }
         routes.on(.get, "/verify") { request, context in
             let token = request.queryValue("token")
@@ -63,6 +65,11 @@ struct VerifyController {
                 // PKCE: only the code travels; the app that holds the verifier exchanges it.
                 let target = redirectTo.map { service.redirects.resolve($0) } ?? stored
                 return Self.redirect(to: target, query: "code=\(code)")
+            case .pending(let message, let stored):
+                // The first of two email-change confirmations: GoTrue's message, no session.
+                let target = redirectTo.map { service.redirects.resolve($0) } ?? stored
+                let text = message.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+                return Self.redirect(to: target, fragment: "message=\(text)&sb=")
             }
         } catch let error as AuthError {
             return Self.redirect(to: fallback, fragment: Self.errorFragment(error))

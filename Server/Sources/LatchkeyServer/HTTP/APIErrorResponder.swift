@@ -16,7 +16,8 @@ enum APIErrorResponder {
         case .requestEntityTooLarge: return .contentTooLarge
         case .overRequestRateLimit, .overEmailSendRateLimit, .overSMSSendRateLimit: return .tooManyRequests
         case .weakPassword, .samePassword, .signupDisabled, .otpDisabled, .userAlreadyExists, .emailExists,
-            .anonymousProviderDisabled, .phoneProviderDisabled, .emailProviderDisabled, .featureDisabled:
+            .anonymousProviderDisabled, .phoneProviderDisabled, .emailProviderDisabled, .featureDisabled, .phoneExists,
+            .reauthenticationNotValid:
             return .unprocessableContent
         case .notFound, .flowStateNotFound: return .notFound
         case .flowStateExpired: return .unprocessableContent

@@ -143,5 +143,16 @@ enum Migrations {
                 """,
                 "CREATE INDEX outbox_pending_idx ON outbox (next_attempt_at) WHERE sent_at IS NULL AND failed_at IS NULL",
             ]),
+        Migration(
+            version: 4, name: "email and phone changes, reauthentication",
+            statements: [
+                "ALTER TABLE users ADD COLUMN email_change TEXT",
+                "ALTER TABLE users ADD COLUMN email_change_sent_at BIGINT",
+                "ALTER TABLE users ADD COLUMN email_change_confirm_needed INTEGER NOT NULL DEFAULT 0",
+                "ALTER TABLE users ADD COLUMN reauthentication_sent_at BIGINT",
+                "ALTER TABLE users ADD COLUMN phone_change TEXT",
+                "ALTER TABLE users ADD COLUMN phone_change_sent_at BIGINT",
+                "CREATE INDEX users_email_change_idx ON users (email_change)",
+            ]),
     ]
 }

@@ -34,14 +34,16 @@ extension SQLAuthStore {
             createdAt: created, expiresAt: expires, consumedAt: row.date("consumed_at"))
     }
 
-    public func replaceOneTimeToken(_ token: OneTimeTokenRecord, user: UserRecord, outbox: [OutboxRecord]) async throws {
+    public func replaceOneTimeTokens(_ tokens: [OneTimeTokenRecord], user: UserRecord, outbox: [OutboxRecord]) async throws {
         try await translating {
             try await database.transaction { db in
                 // Only the newest code of a kind is valid: the older ones go.
-                try await db.query(
-                    "DELETE FROM one_time_tokens WHERE user_id = ? AND kind = ? AND consumed_at IS NULL",
-                    [SQLValue(token.userID), .text(token.kind.rawValue)])
-                try await Self.insert(token, db)
+                for token in tokens {
+                    try await db.query(
+                        "DELETE FROM one_time_tokens WHERE user_id = ? AND kind = ? AND consumed_at IS NULL",
+                        [SQLValue(token.userID), .text(token.kind.rawValue)])
+                }
+                for token in tokens { try await Self.insert(token, db) }
                 try await Self.update(user, db)
                 try await Self.insert(outbox, db)
             }
@@ -49,6 +51,14 @@ extension SQLAuthStore {
     }
 
     public func redeemOneTimeToken(
+        _ selector: OneTimeTokenSelector, now: Date, maxAttempts: Int,
+        matches: @Sendable (OneTimeTokenRecord) -> Bool,
+        complete: @Sendable (UserRecord, OneTimeTokenRecord) throws -> TokenRedemption
+    ) async throws -> RedemptionOutcome {
+        try await translating { try await redeem(selector, now: now, maxAttempts: maxAttempts, matches: matches, complete: complete) }
+    }
+
+    private func redeem(
         _ selector: OneTimeTokenSelector, now: Date, maxAttempts: Int,
         matches: @Sendable (OneTimeTokenRecord) -> Bool,
         complete: @Sendable (UserRecord, OneTimeTokenRecord) throws -> TokenRedemption
@@ -85,12 +95,19 @@ extension SQLAuthStore {
                     .first.flatMap(Self.user)
             else { return .notFound }
             let redemption = try complete(user, token)
-            // Confirming voids every other outstanding code of the user.
+            // Confirming voids every other outstanding code of the user, but those it preserves.
+            let kept = redemption.preserving.map { SQLValue.text($0.rawValue) }
             try await db.query(
-                "DELETE FROM one_time_tokens WHERE user_id = ? AND consumed_at IS NULL", [SQLValue(token.userID)])
+                "DELETE FROM one_time_tokens WHERE user_id = ? AND consumed_at IS NULL"
+                    + (kept.isEmpty ? "" : " AND kind NOT IN (\(Self.placeholders(kept.count)))"),
+                [SQLValue(token.userID)] + kept)
             try await Self.update(redemption.user, db)
+            if let email = redemption.identityEmail {
+                try await Self.updateEmailIdentity(userID: redemption.user.id, email: email, now: now, db)
+            }
             if let session = redemption.session { try await Self.insert(session, db) }
             if let flow = redemption.flowState { try await Self.insert(flow, db) }
+            try await Self.insert(redemption.outbox, db)
             return .redeemed(redemption)
         }
     }

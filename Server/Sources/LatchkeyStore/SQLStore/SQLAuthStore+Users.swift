@@ -1,11 +1,13 @@
 import Foundation
+import LatchkeyAPI
 import LatchkeyCore
 
 extension SQLAuthStore {
     static let userColumns = """
         id, aud, role, email, phone, encrypted_password, email_confirmed_at, phone_confirmed_at, \
         confirmation_sent_at, recovery_sent_at, last_sign_in_at, raw_app_meta_data, raw_user_meta_data, \
-        is_anonymous, banned_until, created_at, updated_at
+        is_anonymous, banned_until, created_at, updated_at, email_change, email_change_sent_at, \
+        email_change_confirm_needed, reauthentication_sent_at, phone_change, phone_change_sent_at
         """
 
     static func userBinds(_ user: UserRecord) -> [SQLValue] {
@@ -14,7 +16,9 @@ extension SQLAuthStore {
             SQLValue(user.passwordHash), SQLValue(user.emailConfirmedAt), SQLValue(user.phoneConfirmedAt),
             SQLValue(user.confirmationSentAt), SQLValue(user.recoverySentAt), SQLValue(user.lastSignInAt),
             .text(encode(user.appMetadata)), .text(encode(user.userMetadata)), SQLValue(user.isAnonymous),
-            SQLValue(user.bannedUntil), SQLValue(user.createdAt), SQLValue(user.updatedAt),
+            SQLValue(user.bannedUntil), SQLValue(user.createdAt), SQLValue(user.updatedAt), SQLValue(user.newEmail),
+            SQLValue(user.emailChangeSentAt), SQLValue(user.emailChangeConfirmationsNeeded), SQLValue(user.reauthenticationSentAt),
+            SQLValue(user.newPhone), SQLValue(user.phoneChangeSentAt),
         ]
     }
 
@@ -29,7 +33,11 @@ extension SQLAuthStore {
             confirmationSentAt: row.date("confirmation_sent_at"), recoverySentAt: row.date("recovery_sent_at"),
             lastSignInAt: row.date("last_sign_in_at"), appMetadata: decodeObject(row.string("raw_app_meta_data")),
             userMetadata: decodeObject(row.string("raw_user_meta_data")), isAnonymous: row.bool("is_anonymous"),
-            bannedUntil: row.date("banned_until"), createdAt: created, updatedAt: updated)
+            bannedUntil: row.date("banned_until"), createdAt: created, updatedAt: updated, newEmail: row.string("email_change"),
+            emailChangeSentAt: row.date("email_change_sent_at"),
+            emailChangeConfirmationsNeeded: Int(row.int("email_change_confirm_needed") ?? 0),
+            reauthenticationSentAt: row.date("reauthentication_sent_at"), newPhone: row.string("phone_change"),
+            phoneChangeSentAt: row.date("phone_change_sent_at"))
     }
 
     public func user(id: UUID) async throws -> UserRecord? {
@@ -41,6 +49,27 @@ extension SQLAuthStore {
     public func user(email: String) async throws -> UserRecord? {
         try await database.read { db in
             try await db.query("SELECT \(Self.userColumns) FROM users WHERE email = ?", [.text(email)]).first.flatMap(Self.user)
+        }
+    }
+
+    public func users(newEmail: String) async throws -> [UserRecord] {
+        try await database.read { db in
+            try await db.query(
+                "SELECT \(Self.userColumns) FROM users WHERE email_change = ? ORDER BY email_change_sent_at LIMIT 20", [.text(newEmail)]
+            ).compactMap(Self.user)
+        }
+    }
+
+    /// Points the user's `email` identity at `email`.
+    static func updateEmailIdentity(userID: UUID, email: String, now: Date, _ db: any SQLExecutor) async throws {
+        let rows = try await db.query(
+            "SELECT id, identity_data FROM identities WHERE user_id = ? AND provider = 'email'", [SQLValue(userID)])
+        for row in rows {
+            var data = decodeObject(row.string("identity_data"))
+            data["email"] = .string(email)
+            try await db.query(
+                "UPDATE identities SET email = ?, identity_data = ?, updated_at = ? WHERE id = ?",
+                [.text(email), .text(encode(data)), SQLValue(now), .text(row.string("id") ?? "")])
         }
     }
 
@@ -68,7 +97,9 @@ extension SQLAuthStore {
     ) async throws {
         try await translating {
             try await database.transaction { db in
-                try await db.query("INSERT INTO users (\(Self.userColumns)) VALUES (\(Self.placeholders(17)))", Self.userBinds(user))
+                try await db.query(
+                    "INSERT INTO users (\(Self.userColumns)) VALUES (\(Self.placeholders(Self.userBinds(user).count)))",
+                    Self.userBinds(user))
                 try await db.query(
                     """
                     INSERT INTO identities (id, user_id, provider, provider_id, identity_data, email, last_sign_in_at, created_at, updated_at)
