@@ -18,6 +18,12 @@ public enum JSONValue: Sendable, Hashable {
     case object([String: JSONValue])
 
     /// The dictionary inside an `.object`, or `nil` for any other case.
+    public var arrayValue: [JSONValue]? {
+        if case .array(let items) = self { return items }
+        return nil
+    }
+
+    /// The dictionary, when this is an object.
     public var objectValue: [String: JSONValue]? {
         if case .object(let value) = self { return value }
         return nil

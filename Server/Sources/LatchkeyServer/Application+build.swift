@@ -62,7 +62,7 @@ public func buildApplication(
         let signal = OutboxSignal()
         let service = try await AuthService.make(
             configuration: configuration.auth, store: store, hasher: hasher, issuer: issuer, serverSecret: serverSecret, time: time,
-            outboxSignal: signal, logger: logger)
+            outboxSignal: signal, sms: configuration.twilio.map { TwilioSMSSender(configuration: $0) }, logger: logger)
         let mailer: any Mailer = try configuration.smtp.map { try SMTPMailer(configuration: $0) } ?? DevMailbox(store: store, time: time)
         let delivery = OutboxDelivery(
             store: store, mailer: mailer, sealer: service.sealer, time: time, retry: configuration.mailRetry, logger: logger)

@@ -2,7 +2,8 @@ import Foundation
 import Synchronization
 
 /// A real SMTP server (`Tests/support/smtp_sink.py`, on aiosmtpd) in a child process, and what
-/// it received, as Python's standard `email` parser read it.
+/// it received, as Python's standard `email` parser read it. With another script (the fake
+/// Twilio), the same harness runs that server and reads its records.
 final class SMTPSink: Sendable {
     /// One received message.
     struct Mail: Decodable, Sendable {
@@ -27,20 +28,22 @@ final class SMTPSink: Sendable {
     let directory: URL
     let port: Int
     let options: [String]
+    let script: String
     private let process = Mutex<Process?>(nil)
 
-    private init(directory: URL, port: Int, options: [String]) {
+    private init(directory: URL, port: Int, options: [String], script: String) {
         self.directory = directory
         self.port = port
         self.options = options
+        self.script = script
     }
 
     /// Starts a sink with `smtp_sink.py` options (`--tls starttls`, `--auth user:pass`, …).
-    static func start(_ options: [String] = []) async throws -> SMTPSink {
+    static func start(_ options: [String] = [], script: String = "smtp_sink.py") async throws -> SMTPSink {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("smtp-sink-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let (port, process) = try await launch(directory: directory, options: options)
-        let sink = SMTPSink(directory: directory, port: port, options: options)
+        let (port, process) = try await launch(directory: directory, options: options, script: script)
+        let sink = SMTPSink(directory: directory, port: port, options: options, script: script)
         nonisolated(unsafe) let started = process
         sink.process.withLock { $0 = started }
         return sink
@@ -65,18 +68,21 @@ final class SMTPSink: Sendable {
     /// Starts the server again on the same port and folder.
     func restart() async throws {
         stop()
-        let (_, process) = try await Self.launch(directory: directory, options: options + ["--port", "\(port)"])
+        let (_, process) = try await Self.launch(directory: directory, options: options + ["--port", "\(port)"], script: script)
         nonisolated(unsafe) let started = process
         self.process.withLock { $0 = started }
     }
 
     /// Every message received so far, oldest first.
-    func messages() throws -> [Mail] {
+    func messages() throws -> [Mail] { try records(Mail.self) }
+
+    /// Every record the server wrote so far, oldest first.
+    func records<Record: Decodable>(_ type: Record.Type) throws -> [Record] {
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         return try FileManager.default.contentsOfDirectory(atPath: directory.path)
             .filter { $0.hasSuffix(".json") }.sorted()
-            .map { try decoder.decode(Mail.self, from: Data(contentsOf: directory.appendingPathComponent($0))) }
+            .map { try decoder.decode(Record.self, from: Data(contentsOf: directory.appendingPathComponent($0))) }
     }
 
     /// Waits until at least `count` messages arrived.
@@ -93,11 +99,11 @@ final class SMTPSink: Sendable {
     deinit { stop() }
 
     /// Runs the script and waits until it listens; returns its port and process.
-    private static func launch(directory: URL, options: [String]) async throws -> (Int, Process) {
+    private static func launch(directory: URL, options: [String], script name: String) async throws -> (Int, Process) {
         let ready = directory.appendingPathComponent("ready")
         try? FileManager.default.removeItem(at: ready)
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("support/smtp_sink.py")
+            .appendingPathComponent("support/\(name)")
         let log = directory.appendingPathComponent("sink.log")
         FileManager.default.createFile(atPath: log.path, contents: nil)
         let process = Process()

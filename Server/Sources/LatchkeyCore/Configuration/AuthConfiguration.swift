@@ -32,6 +32,8 @@ public struct AuthConfiguration: Sendable {
     public var rateLimits: RateLimitSettings
     /// The templates messages are rendered from.
     public var templates: MessageTemplates
+    /// Phone numbers and SMS codes.
+    public var sms: SMSSettings
 
     public init(
         siteURL: String = "http://localhost:3000", externalURL: String = "http://127.0.0.1:9999",
@@ -39,8 +41,10 @@ public struct AuthConfiguration: Sendable {
         mailerAutoconfirm: Bool = false, linkConfirmationPage: Bool = true, secureEmailChange: Bool = true, flowStateExpiry: Int = 300,
         jwt: JWTSettings = .init(),
         otp: OTPSettings = .init(), password: PasswordSettings = .init(), sessions: SessionSettings = .init(),
-        rateLimits: RateLimitSettings = .init(), templates: MessageTemplates = .defaults
+        rateLimits: RateLimitSettings = .init(), templates: MessageTemplates = .defaults,
+        sms: SMSSettings = .init()
     ) {
+        self.sms = sms
         self.templates = templates
         self.siteURL = siteURL
         self.externalURL = externalURL
@@ -178,13 +182,20 @@ public struct RateLimitSettings: Sendable {
     public var emailPerAddress: RateLimit
     /// Failed password sign-ins per account (`LATCHKEY_RATE_LIMIT_SIGNIN_FAILURES`, per 15 minutes).
     public var signInFailuresPerAccount: RateLimit
+    /// SMS in total, all instances (`GOTRUE_RATE_LIMIT_SMS_SENT`).
+    public var smsSent: RateLimit
+    /// SMS to one number.
+    public var smsPerNumber: RateLimit
 
     public init(
         tokenPerIP: RateLimit = .init(count: 150, period: 300), verifyPerIP: RateLimit = .init(count: 30, period: 300),
         otpPerIP: RateLimit = .init(count: 30, period: 300), emailSent: RateLimit = .init(count: 1000, period: 3600),
         emailPerAddress: RateLimit = .init(count: 10, period: 3600),
-        signInFailuresPerAccount: RateLimit = .init(count: 10, period: 900)
+        signInFailuresPerAccount: RateLimit = .init(count: 10, period: 900), smsSent: RateLimit = .init(count: 100, period: 3600),
+        smsPerNumber: RateLimit = .init(count: 5, period: 3600)
     ) {
+        self.smsSent = smsSent
+        self.smsPerNumber = smsPerNumber
         self.tokenPerIP = tokenPerIP
         self.verifyPerIP = verifyPerIP
         self.otpPerIP = otpPerIP
@@ -198,6 +209,6 @@ public struct RateLimitSettings: Sendable {
         let huge = RateLimit(count: 1_000_000_000, period: 60)
         return .init(
             tokenPerIP: huge, verifyPerIP: huge, otpPerIP: huge, emailSent: huge, emailPerAddress: huge,
-            signInFailuresPerAccount: huge)
+            signInFailuresPerAccount: huge, smsSent: huge, smsPerNumber: huge)
     }
 }

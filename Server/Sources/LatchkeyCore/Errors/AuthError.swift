@@ -88,6 +88,24 @@ extension AuthError {
             retryAfter: max(1, seconds))
     }
 
+    /// An SMS code asked for before the cooldown ran out.
+    public static func smsCooldown(seconds: Int) -> AuthError {
+        AuthError(
+            .overSMSSendRateLimit, "For security purposes, you can only request this after \(seconds) seconds.",
+            retryAfter: max(1, seconds))
+    }
+
+    /// Too many SMS to one number or in total.
+    public static func smsRateLimited(retryAfter: Int) -> AuthError {
+        AuthError(.overSMSSendRateLimit, "SMS rate limit exceeded", retryAfter: max(1, retryAfter))
+    }
+
+    public static let phoneNotConfirmed = AuthError(.phoneNotConfirmed, "Phone not confirmed")
+    public static let phoneExists = AuthError(.phoneExists, "A user with this phone number has already been registered")
+    public static let phoneDisabled = AuthError(.phoneProviderDisabled, "Unsupported phone provider")
+    public static let phoneInvalid = AuthError(.validationFailed, "Invalid phone number format (E.164 required)")
+    public static let smsSendFailed = AuthError(.smsSendFailed, "Error sending SMS: the SMS provider refused the message")
+
     /// An OAuth-style `invalid_request` error on `/token`.
     public static func oauthInvalidRequest(_ description: String) -> AuthError {
         AuthError(.validationFailed, description, oauthError: "invalid_request")

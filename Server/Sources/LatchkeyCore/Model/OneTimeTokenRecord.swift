@@ -14,6 +14,10 @@ public enum OneTimeTokenKind: String, Sendable, CaseIterable {
     case emailChangeNew = "email_change_new"
     /// A code that proves the signed-in user is present (`GET /reauthenticate`).
     case reauthentication
+    /// An SMS code: confirms the number and signs in.
+    case sms
+    /// Confirms a new phone number.
+    case phoneChange = "phone_change"
 }
 
 /// A one-time code and its link, stored only as hashes.

@@ -33,6 +33,7 @@ extension AuthService {
             case .emailChangeCurrent: .emailChangeCurrent
             case .emailChangeNew: .emailChange
             case .reauthentication: .reauthentication
+            case .sms, .phoneChange: .sms
             }
         return composer.email(
             kind, to: issued.record.relatesTo, user: user, code: issued.code, linkSecret: issued.linkSecret, redirectTo: redirectTo)
@@ -61,9 +62,7 @@ extension AuthService {
     /// known and unknown addresses answer alike.
     public func sendOTP(_ request: OTPRequest, redirectTo: String?, client: ClientInfo) async throws -> OTPResponse {
         try await limiter.hit("ip:otp:\(client.ip)", configuration.rateLimits.otpPerIP)
-        if request.phone != nil, request.email == nil {
-            throw AuthError(.phoneProviderDisabled, "Unsupported phone provider")
-        }
+        if request.phone != nil, request.email == nil { return try await sendPhoneOTP(request) }
         let email = try canonicalEmail(request.email)
         let challenge = try PKCEChallenge.parse(challenge: request.codeChallenge, method: request.codeChallengeMethod)
         let intent = request.intent
@@ -117,7 +116,7 @@ extension AuthService {
             }
             return codeInfo(sentTo: email)
         case "sms", "phone_change":
-            throw AuthError(.validationFailed, "Resend of type \(type) is not available on this server")
+            return try await resendPhone(type: type, phone: request.phone)
         default:
             throw AuthError.validation("Missing one of these types: signup, email_change, sms, phone_change")
         }

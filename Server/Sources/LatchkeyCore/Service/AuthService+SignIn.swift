@@ -10,8 +10,9 @@ extension AuthService {
     /// until the window ends, whichever IP the attempts come from.
     public func signInWithPassword(_ request: PasswordGrantRequest, client: ClientInfo) async throws -> Session {
         try await limiter.hit("ip:token:\(client.ip)", configuration.rateLimits.tokenPerIP)
-        if request.email == nil, request.phone != nil {
-            throw AuthError(.phoneProviderDisabled, "Unsupported phone provider")
+        if request.email == nil, let phone = request.phone {
+            guard let password = request.password, !password.isEmpty else { throw AuthError.invalidCredentials }
+            return try await signInWithPhonePassword(phone: phone, password: password, client: client)
         }
         guard let rawEmail = request.email, let password = request.password, !rawEmail.isEmpty, !password.isEmpty else {
             throw AuthError.invalidCredentials
@@ -19,18 +20,27 @@ extension AuthService {
         guard let email = EmailAddress.canonical(rawEmail), !passwordPolicy.isTooLong(password) else {
             throw AuthError.invalidCredentials
         }
-        let failureKey = "signin:fail:\(email)"
+        return try await passwordSignIn(
+            password: password, failureKey: "signin:fail:\(email)", client: client, lookup: { try await store.user(email: email) },
+            confirmed: { $0.isEmailConfirmed || configuration.mailerAutoconfirm }, unconfirmed: .emailNotConfirmed)
+    }
+
+    /// The password check shared by email and phone: the per-account failure limit, the same
+    /// hashing for unknown accounts, then confirmation and ban checks, and the session.
+    func passwordSignIn(
+        password: String, failureKey: String, client: ClientInfo, lookup: () async throws -> UserRecord?,
+        confirmed: (UserRecord) -> Bool, unconfirmed: AuthError
+    ) async throws -> Session {
         let failureLimit = configuration.rateLimits.signInFailuresPerAccount
         try await limiter.check(failureKey, failureLimit)
-
-        let user = try await store.user(email: email)
+        let user = try await lookup()
         let matched = try await hasher.verify(password, against: user?.passwordHash ?? decoyHash)
         guard let user, user.passwordHash != nil, matched else {
             try await limiter.record(failureKey, failureLimit)
             throw AuthError.invalidCredentials
         }
         let now = time.now()
-        if !user.isEmailConfirmed, !configuration.mailerAutoconfirm { throw AuthError.emailNotConfirmed }
+        if !confirmed(user) { throw unconfirmed }
         if user.isBanned(at: now) { throw AuthError.userBanned }
 
         var signedIn = user

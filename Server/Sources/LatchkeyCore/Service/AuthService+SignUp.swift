@@ -18,7 +18,7 @@ extension AuthService {
         try await limiter.hit("ip:otp:\(client.ip)", configuration.rateLimits.otpPerIP)
         guard !configuration.disableSignup else { throw AuthError.signupDisabled }
         if request.email == nil {
-            if request.phone != nil { throw AuthError(.phoneProviderDisabled, "Phone signups are disabled") }
+            if request.phone != nil { return try await signUpWithPhone(request, client: client) }
             throw AuthError(.anonymousProviderDisabled, "Anonymous sign-ins are disabled")
         }
         let email = try canonicalEmail(request.email)

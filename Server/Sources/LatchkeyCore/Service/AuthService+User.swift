@@ -62,9 +62,14 @@ extension AuthService {
             if email != user.email { newEmail = email }
         }
         let challenge = try PKCEChallenge.parse(challenge: request.codeChallenge, method: request.codeChallengeMethod)
-        if request.password != nil || newEmail != nil { try await checkReauthentication(request.nonce, principal: principal) }
-        if let phone = request.phone, !phone.isEmpty, phone != user.phone {
-            throw AuthError(.phoneProviderDisabled, "Unsupported phone provider")
+        var newPhone: String?
+        if let raw = request.phone, !raw.isEmpty {
+            let phone = try canonicalPhone(raw)
+            if phone != user.phone { newPhone = phone }
+        }
+        let channel = try smsChannel(request.channel)
+        if request.password != nil || newEmail != nil || newPhone != nil {
+            try await checkReauthentication(request.nonce, principal: principal)
         }
         var passwordChanged = false
         if let password = request.password {
@@ -97,6 +102,14 @@ extension AuthService {
         if let newEmail {
             // The change itself waits for confirmation; what else changed is stored with its request.
             user = try await requestEmailChange(user, to: newEmail, redirectTo: redirectTo, challenge: challenge)
+        }
+        if let newPhone {
+            var pending = try await requestPhoneChange(user, to: newPhone, channel: channel)
+            // Keep this request's other changes, which the stored user does not have yet.
+            pending.passwordHash = user.passwordHash
+            pending.userMetadata = user.userMetadata
+            pending.appMetadata = user.appMetadata
+            user = pending
         }
         if passwordChanged {
             let notice = try user.email.map { try outbox(composer.email(.passwordChanged, to: $0, user: user)) } ?? []

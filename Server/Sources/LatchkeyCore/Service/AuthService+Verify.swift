@@ -6,6 +6,8 @@ import Synchronization
 public enum VerificationType: String, Sendable {
     case signup, email, magiclink, recovery
     case emailChange = "email_change"
+    case sms
+    case phoneChange = "phone_change"
 
     /// Which stored tokens this type may redeem.
     var kinds: [OneTimeTokenKind] {
@@ -15,6 +17,8 @@ public enum VerificationType: String, Sendable {
         case .email: [.confirmation, .magiclink]
         case .recovery: [.recovery]
         case .emailChange: [.emailChangeCurrent, .emailChangeNew]
+        case .sms: [.sms]
+        case .phoneChange: [.phoneChange]
         }
     }
 
@@ -26,6 +30,8 @@ public enum VerificationType: String, Sendable {
         case .email: "otp"
         case .recovery: "recovery"
         case .emailChange: "email_change"
+        case .sms: "otp"
+        case .phoneChange: "phone_change"
         }
     }
 }
@@ -35,7 +41,7 @@ extension AuthService {
     public func verificationType(_ raw: String?) throws -> VerificationType {
         guard let raw, !raw.isEmpty else { throw AuthError.validation("Verify requires a verification type") }
         guard let type = VerificationType(rawValue: raw) else {
-            if ["invite", "sms", "phone_change"].contains(raw) {
+            if ["invite"].contains(raw) {
                 throw AuthError(.validationFailed, "Verification type \(raw) is not available on this server")
             }
             throw AuthError.validation("Verify requires a verification type")
@@ -54,14 +60,20 @@ extension AuthService {
         guard let token = request.token, !token.isEmpty else {
             throw AuthError.validation("Verify requires either a token or a token hash")
         }
-        if request.email == nil, request.phone != nil {
-            throw AuthError(.phoneProviderDisabled, "Unsupported phone provider")
+        let redirect = redirects.resolve(request.redirectTo)
+        let outcome: RedemptionOutcome
+        if type == .sms || type == .phoneChange || (request.email == nil && request.phone != nil) {
+            guard type == .sms || type == .phoneChange else {
+                throw AuthError.validation("A phone number is verified with type sms or phone_change")
+            }
+            outcome = try await verifyPhone(request, type: type, token: token, client: client)
+            let redeemed = try Self.redeemed(outcome)
+            guard let session = redeemed.session else { throw AuthError.otpInvalid }
+            return .session(try await sessionResponse(user: redeemed.user, session: session), redirectTo: redirect)
         }
         let email = try canonicalEmail(request.email)
         // A code is short and numeric; anything else cannot match and is not worth a lookup.
         guard token.utf8.count <= 16 else { throw AuthError.otpInvalid }
-        let redirect = redirects.resolve(request.redirectTo)
-        let outcome: RedemptionOutcome
         if type == .emailChange {
             outcome = try await verifyEmailChange(email: email, token: token, client: client)
         } else {

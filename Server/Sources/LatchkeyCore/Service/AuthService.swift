@@ -17,6 +17,8 @@ public struct AuthService: Sendable {
     public let redirects: RedirectPolicy
     public let composer: EmailComposer
     public let limiter: RateLimiter
+    /// Sends SMS codes.
+    public let sms: any SMSSender
     /// Seals queued messages; they carry codes and links.
     public let sealer: OutboxSealer
     /// Wakes the outbox delivery after a message was queued.
@@ -30,6 +32,7 @@ public struct AuthService: Sendable {
         configuration: AuthConfiguration, store: any AuthStore, hasher: any PasswordHasher,
         issuer: TokenIssuer, serverSecret: [UInt8], time: any TimeSource = SystemTimeSource(),
         blocklist: Set<String> = PasswordPolicy.bundledBlocklist(), outboxSignal: OutboxSignal = OutboxSignal(),
+        sms: (any SMSSender)? = nil,
         logger: Logger = Logger(label: "latchkey"), decoyHash: String
     ) {
         self.configuration = configuration
@@ -44,6 +47,7 @@ public struct AuthService: Sendable {
             appName: configuration.appName, externalURL: configuration.externalURL, siteURL: configuration.siteURL,
             templates: configuration.templates, validMinutes: max(1, configuration.otp.expiry / 60))
         self.limiter = RateLimiter(store: store, time: time)
+        self.sms = sms ?? DevSMSOutbox(store: store, time: time)
         self.sealer = OutboxSealer(serverSecret: serverSecret)
         self.outboxSignal = outboxSignal
         self.logger = logger
@@ -54,20 +58,20 @@ public struct AuthService: Sendable {
     public static func make(
         configuration: AuthConfiguration, store: any AuthStore, hasher: any PasswordHasher,
         issuer: TokenIssuer, serverSecret: [UInt8], time: any TimeSource = SystemTimeSource(),
-        outboxSignal: OutboxSignal = OutboxSignal(), logger: Logger = Logger(label: "latchkey")
+        outboxSignal: OutboxSignal = OutboxSignal(), sms: (any SMSSender)? = nil, logger: Logger = Logger(label: "latchkey")
     ) async throws -> AuthService {
         let decoy = try await hasher.hash(Base64URL.encode(SecureRandom.bytes(24)))
         return AuthService(
             configuration: configuration, store: store, hasher: hasher, issuer: issuer,
-            serverSecret: serverSecret, time: time, outboxSignal: outboxSignal, logger: logger, decoyHash: decoy)
+            serverSecret: serverSecret, time: time, outboxSignal: outboxSignal, sms: sms, logger: logger, decoyHash: decoy)
     }
 
     /// `GET /settings`.
     public var settings: ServerSettings {
         ServerSettings(
-            external: ["email": true, "phone": false, "anonymous_users": false],
+            external: ["email": true, "phone": configuration.sms.enabled, "anonymous_users": false],
             disableSignup: configuration.disableSignup, mailerAutoconfirm: configuration.mailerAutoconfirm,
-            phoneAutoconfirm: false, smsProvider: "", samlEnabled: false)
+            phoneAutoconfirm: configuration.sms.autoconfirm, smsProvider: sms.providerName, samlEnabled: false)
     }
 
     // MARK: Shared helpers
@@ -121,13 +125,13 @@ public struct AuthService: Sendable {
     }
 
     /// Throws the resend cooldown error when the last message went out too recently.
-    func checkCooldown(lastSent: Date?, now: Date) throws {
-        let frequency = configuration.otp.sendFrequency
+    func checkCooldown(
+        lastSent: Date?, now: Date, frequency: Int? = nil, error: (Int) -> AuthError = AuthError.sendCooldown(seconds:)
+    ) throws {
+        let frequency = frequency ?? configuration.otp.sendFrequency
         guard frequency > 0, let lastSent else { return }
         let elapsed = now.timeIntervalSince(lastSent)
-        if elapsed < Double(frequency) {
-            throw AuthError.sendCooldown(seconds: Int((Double(frequency) - elapsed).rounded(.up)))
-        }
+        if elapsed < Double(frequency) { throw error(Int((Double(frequency) - elapsed).rounded(.up))) }
     }
 
     /// Outbox rows for `messages`, sealed and due now; the caller stores them in the transaction

@@ -20,15 +20,18 @@ public struct TokenRedemption: Sendable {
     /// Outstanding tokens of these kinds survive (the other half of an email change); all other
     /// outstanding tokens of the user are voided.
     public var preserving: Set<OneTimeTokenKind>
-    /// A new address for the user's `email` identity.
+    /// A new address for the user's `email` identity, created when the user has none.
     public var identityEmail: String?
+    /// A new number for the user's `phone` identity, created when the user has none.
+    public var identityPhone: String?
     /// Messages to queue with the change.
     public var outbox: [OutboxRecord]
 
     public init(
         user: UserRecord, session: SessionRecord? = nil, flowState: FlowStateRecord? = nil, preserving: Set<OneTimeTokenKind> = [],
-        identityEmail: String? = nil, outbox: [OutboxRecord] = []
+        identityEmail: String? = nil, identityPhone: String? = nil, outbox: [OutboxRecord] = []
     ) {
+        self.identityPhone = identityPhone
         self.user = user
         self.session = session
         self.flowState = flowState
@@ -87,6 +90,12 @@ public protocol AuthStore: Sendable {
 
     func user(id: UUID) async throws -> UserRecord?
     func user(email: String) async throws -> UserRecord?
+    /// The user with this phone number (E.164 digits, no `+`).
+    func user(phone: String) async throws -> UserRecord?
+    /// The users whose pending phone change goes to `newPhone`, oldest request first.
+    func users(newPhone: String) async throws -> [UserRecord]
+    /// Deletes an outstanding token (a code the SMS provider refused to deliver).
+    func discardOneTimeToken(id: UUID) async throws
     /// The users whose pending email change goes to `newEmail`, oldest request first.
     func users(newEmail: String) async throws -> [UserRecord]
     func identities(userID: UUID) async throws -> [IdentityRecord]

@@ -61,6 +61,47 @@ extension ServerConfiguration {
             throw ConfigurationError(error.description)
         }
 
+        var testOTPs: [String: String] = [:]
+        for pair in reader.list("sms-test-otp") {
+            let parts = pair.split(separator: ":").map { $0.trimmingCharacters(in: .whitespaces) }
+            let number = parts.first.map { $0.hasPrefix("+") ? String($0.dropFirst()) : $0 } ?? ""
+            guard parts.count == 2, !number.isEmpty, number.allSatisfy(\.isNumber), !parts[1].isEmpty, parts[1].allSatisfy(\.isNumber)
+            else { throw ConfigurationError("sms-test-otp must be number:code pairs separated by commas, not '\(pair)'") }
+            testOTPs[number] = parts[1]
+        }
+        var testOTPValidUntil: Date?
+        if let text = reader.string("sms-test-otp-valid-until") {
+            guard let date = WireJSON.parseDate(text) else {
+                throw ConfigurationError("sms-test-otp-valid-until must be an RFC 3339 time, not '\(text)'")
+            }
+            testOTPValidUntil = date
+        }
+        var smsLength = try reader.int("sms-otp-length") ?? 6
+        if !(6...10).contains(smsLength) { smsLength = 6 }
+        let smsSettings = SMSSettings(
+            enabled: try reader.bool("phone-enabled") ?? true, autoconfirm: try reader.bool("sms-autoconfirm") ?? false,
+            expiry: try reader.seconds("sms-otp-exp") ?? 300, length: smsLength,
+            sendFrequency: try reader.seconds("sms-max-frequency") ?? 60,
+            testOTPs: testOTPs, testOTPValidUntil: testOTPValidUntil)
+        var twilio: TwilioConfiguration?
+        switch reader.string("sms-provider")?.lowercased() {
+        case nil: break
+        case "twilio":
+            guard let sid = reader.string("sms-twilio-account-sid"), let sender = reader.string("sms-twilio-message-service-sid") else {
+                throw ConfigurationError("sms-provider twilio needs sms-twilio-account-sid and sms-twilio-message-service-sid")
+            }
+            let apiKey = reader.string("sms-twilio-api-key")
+            guard reader.string("sms-twilio-auth-token") != nil || (apiKey != nil && reader.string("sms-twilio-api-secret") != nil) else {
+                throw ConfigurationError("sms-provider twilio needs sms-twilio-auth-token, or sms-twilio-api-key and sms-twilio-api-secret")
+            }
+            twilio = TwilioConfiguration(
+                accountSID: sid, authToken: reader.string("sms-twilio-auth-token"), apiKey: apiKey,
+                apiSecret: reader.string("sms-twilio-api-secret"), sender: sender,
+                apiURL: reader.string("sms-twilio-api-url") ?? "https://api.twilio.com")
+        case let other?:
+            throw ConfigurationError("sms-provider \(other) is not supported; use twilio")
+        }
+
         let auth = AuthConfiguration(
             siteURL: reader.string("site-url") ?? "http://localhost:3000", externalURL: externalURL,
             uriAllowList: reader.list("uri-allow-list"), appName: reader.string("app-name") ?? "Latchkey",
@@ -91,8 +132,9 @@ extension ServerConfiguration {
                 otpPerIP: .init(count: try reader.int("rate-limit-otp") ?? 30, period: 300),
                 emailSent: .init(count: try reader.int("rate-limit-email-sent") ?? 1000, period: 3600),
                 emailPerAddress: .init(count: try reader.int("rate-limit-email-per-address") ?? 10, period: 3600),
-                signInFailuresPerAccount: .init(count: try reader.int("rate-limit-signin-failures") ?? 10, period: 900)),
-            templates: templates)
+                signInFailuresPerAccount: .init(count: try reader.int("rate-limit-signin-failures") ?? 10, period: 900),
+                smsSent: .init(count: try reader.int("rate-limit-sms-sent") ?? 100, period: 3600)),
+            templates: templates, sms: smsSettings)
 
         var smtp: SMTPConfiguration?
         if let smtpHost = reader.string("smtp-host") {
@@ -121,7 +163,8 @@ extension ServerConfiguration {
         return ServerConfiguration(
             host: host, port: port, dataDirectory: dataDirectory, databasePath: databasePath,
             trustedIPHeader: reader.string("rate-limit-header"), jwtKeys: jwtKeys, jwtSecret: reader.string("jwt-secret"),
-            devMailboxPublic: try reader.bool("dev-mailbox-public") ?? false, auth: auth, smtp: smtp, mailRetry: mailRetry)
+            devMailboxPublic: try reader.bool("dev-mailbox-public") ?? false, auth: auth, smtp: smtp, mailRetry: mailRetry,
+            twilio: twilio)
     }
 }
 

@@ -28,13 +28,16 @@ public struct ServerConfiguration: Sendable {
     public var smtp: SMTPConfiguration?
     /// How failed deliveries are retried.
     public var mailRetry: MailRetryPolicy
+    /// Twilio for SMS; `nil`: the dev mailbox keeps them.
+    public var twilio: TwilioConfiguration?
 
     public init(
         host: String = "127.0.0.1", port: Int = 9999, dataDirectory: String = "./latchkey-data", databasePath: String? = nil,
         trustedIPHeader: String? = nil, jwtKeys: [[String: JSONValue]] = [], jwtSecret: String? = nil,
         hashingThreads: Int = System.coreCount, devMailboxPublic: Bool = false, auth: AuthConfiguration = AuthConfiguration(),
-        smtp: SMTPConfiguration? = nil, mailRetry: MailRetryPolicy = MailRetryPolicy()
+        smtp: SMTPConfiguration? = nil, mailRetry: MailRetryPolicy = MailRetryPolicy(), twilio: TwilioConfiguration? = nil
     ) {
+        self.twilio = twilio
         self.smtp = smtp
         self.mailRetry = mailRetry
         self.devMailboxPublic = devMailboxPublic

@@ -166,6 +166,52 @@ public struct Setting: Sendable {
             defaultValue: "Your {{application.name}} code is {{code}}. It expires in {{expires_in_minutes}} minutes.",
             summary: "The SMS text; GoTrue's `{{ .Code }}` works too."),
         .init(
+            key: "phone-enabled", environment: ["LATCHKEY_PHONE_ENABLED", "GOTRUE_EXTERNAL_PHONE_ENABLED"], defaultValue: "true",
+            summary: "Phone sign-up and sign-in by SMS code. Without an SMS provider the messages go to the dev mailbox."),
+        .init(
+            key: "sms-autoconfirm", environment: ["LATCHKEY_SMS_AUTOCONFIRM", "GOTRUE_SMS_AUTOCONFIRM"], defaultValue: "false",
+            summary: "Treat phone numbers as confirmed at sign-up."),
+        .init(
+            key: "sms-otp-exp", environment: ["LATCHKEY_SMS_OTP_EXP", "GOTRUE_SMS_OTP_EXP"], defaultValue: "300",
+            summary: "Seconds an SMS code stays valid."),
+        .init(
+            key: "sms-otp-length", environment: ["LATCHKEY_SMS_OTP_LENGTH", "GOTRUE_SMS_OTP_LENGTH"], defaultValue: "6",
+            summary: "Digits in an SMS code (6–10)."),
+        .init(
+            key: "sms-max-frequency", environment: ["LATCHKEY_SMS_MAX_FREQUENCY", "GOTRUE_SMS_MAX_FREQUENCY"], defaultValue: "60",
+            summary: "Seconds between two SMS codes to one number. A send the provider refused counts too."),
+        .init(
+            key: "sms-test-otp", environment: ["LATCHKEY_SMS_TEST_OTP", "GOTRUE_SMS_TEST_OTP"], defaultValue: "",
+            summary: "`number:code,…` pairs whose fixed code is accepted and never sent (CI, app review)."),
+        .init(
+            key: "sms-test-otp-valid-until", environment: ["LATCHKEY_SMS_TEST_OTP_VALID_UNTIL", "GOTRUE_SMS_TEST_OTP_VALID_UNTIL"],
+            defaultValue: "", summary: "RFC 3339 time after which the test codes stop working."),
+        .init(
+            key: "rate-limit-sms-sent", environment: ["LATCHKEY_RATE_LIMIT_SMS_SENT", "GOTRUE_RATE_LIMIT_SMS_SENT"], defaultValue: "100",
+            summary: "SMS per hour in total (all instances); 5 per hour to one number."),
+        .init(
+            key: "sms-provider", environment: ["LATCHKEY_SMS_PROVIDER", "GOTRUE_SMS_PROVIDER"], defaultValue: "",
+            summary: "`twilio`, or unset for the dev mailbox."),
+        .init(
+            key: "sms-twilio-account-sid", environment: ["LATCHKEY_SMS_TWILIO_ACCOUNT_SID", "GOTRUE_SMS_TWILIO_ACCOUNT_SID"],
+            defaultValue: "", summary: "Twilio account SID (`AC…`)."),
+        .init(
+            key: "sms-twilio-auth-token", environment: ["LATCHKEY_SMS_TWILIO_AUTH_TOKEN", "GOTRUE_SMS_TWILIO_AUTH_TOKEN"],
+            defaultValue: "", summary: "Twilio auth token (or use an API key)."),
+        .init(
+            key: "sms-twilio-api-key", environment: ["LATCHKEY_SMS_TWILIO_API_KEY"], defaultValue: "",
+            summary: "Twilio API key SID (`SK…`), with `sms-twilio-api-secret`, instead of the auth token."),
+        .init(
+            key: "sms-twilio-api-secret", environment: ["LATCHKEY_SMS_TWILIO_API_SECRET"], defaultValue: "",
+            summary: "The API key's secret."),
+        .init(
+            key: "sms-twilio-message-service-sid",
+            environment: ["LATCHKEY_SMS_TWILIO_MESSAGE_SERVICE_SID", "GOTRUE_SMS_TWILIO_MESSAGE_SERVICE_SID"], defaultValue: "",
+            summary: "The sender: a number (`+1…`) or a messaging service SID (`MG…`)."),
+        .init(
+            key: "sms-twilio-api-url", environment: ["LATCHKEY_SMS_TWILIO_API_URL"], defaultValue: "https://api.twilio.com",
+            summary: "Twilio's API base URL."),
+        .init(
             key: "smtp-host", environment: ["LATCHKEY_SMTP_HOST", "GOTRUE_SMTP_HOST"], defaultValue: "",
             summary: "SMTP server for outgoing mail. Unset: mail goes to the dev mailbox."),
         .init(

@@ -50,6 +50,12 @@ extension SQLAuthStore {
         }
     }
 
+    public func discardOneTimeToken(id: UUID) async throws {
+        try await database.transaction { db in
+            try await db.query("DELETE FROM one_time_tokens WHERE id = ? AND consumed_at IS NULL", [SQLValue(id)])
+        }
+    }
+
     public func redeemOneTimeToken(
         _ selector: OneTimeTokenSelector, now: Date, maxAttempts: Int,
         matches: @Sendable (OneTimeTokenRecord) -> Bool,
@@ -103,7 +109,10 @@ extension SQLAuthStore {
                 [SQLValue(token.userID)] + kept)
             try await Self.update(redemption.user, db)
             if let email = redemption.identityEmail {
-                try await Self.updateEmailIdentity(userID: redemption.user.id, email: email, now: now, db)
+                try await Self.upsertIdentity(userID: redemption.user.id, provider: "email", value: email, now: now, db)
+            }
+            if let phone = redemption.identityPhone {
+                try await Self.upsertIdentity(userID: redemption.user.id, provider: "phone", value: phone, now: now, db)
             }
             if let session = redemption.session { try await Self.insert(session, db) }
             if let flow = redemption.flowState { try await Self.insert(flow, db) }

@@ -60,16 +60,48 @@ extension SQLAuthStore {
         }
     }
 
-    /// Points the user's `email` identity at `email`.
-    static func updateEmailIdentity(userID: UUID, email: String, now: Date, _ db: any SQLExecutor) async throws {
+    public func user(phone: String) async throws -> UserRecord? {
+        try await database.read { db in
+            try await db.query("SELECT \(Self.userColumns) FROM users WHERE phone = ?", [.text(phone)]).first.flatMap(Self.user)
+        }
+    }
+
+    public func users(newPhone: String) async throws -> [UserRecord] {
+        try await database.read { db in
+            try await db.query(
+                "SELECT \(Self.userColumns) FROM users WHERE phone_change = ? ORDER BY phone_change_sent_at LIMIT 20", [.text(newPhone)]
+            ).compactMap(Self.user)
+        }
+    }
+
+    /// Points the user's identity of `provider` (`email` or `phone`) at `value`, creating the
+    /// identity when the user has none: how an added address or number shows on the user.
+    static func upsertIdentity(userID: UUID, provider: String, value: String, now: Date, _ db: any SQLExecutor) async throws {
+        let key = provider == "phone" ? "phone" : "email"
         let rows = try await db.query(
-            "SELECT id, identity_data FROM identities WHERE user_id = ? AND provider = 'email'", [SQLValue(userID)])
+            "SELECT id, identity_data FROM identities WHERE user_id = ? AND provider = ?", [SQLValue(userID), .text(provider)])
+        if rows.isEmpty {
+            let data: [String: JSONValue] = [
+                "sub": .string(userID.uuidString.lowercased()), key: .string(value), "email_verified": .bool(provider == "email"),
+                "phone_verified": .bool(provider == "phone"),
+            ]
+            try await db.query(
+                """
+                INSERT INTO identities (id, user_id, provider, provider_id, identity_data, email, last_sign_in_at, created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    SQLValue(UUID()), SQLValue(userID), .text(provider), .text(userID.uuidString.lowercased()), .text(encode(data)),
+                    provider == "email" ? .text(value) : .null, .null, SQLValue(now), SQLValue(now),
+                ])
+            return
+        }
         for row in rows {
             var data = decodeObject(row.string("identity_data"))
-            data["email"] = .string(email)
+            data[key] = .string(value)
             try await db.query(
                 "UPDATE identities SET email = ?, identity_data = ?, updated_at = ? WHERE id = ?",
-                [.text(email), .text(encode(data)), SQLValue(now), .text(row.string("id") ?? "")])
+                [provider == "email" ? .text(value) : .null, .text(encode(data)), SQLValue(now), .text(row.string("id") ?? "")])
         }
     }
 

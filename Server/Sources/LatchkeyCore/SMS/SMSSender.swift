@@ -1,0 +1,30 @@
+import Foundation
+
+/// Delivers SMS (or WhatsApp) messages. Twilio is one implementation; the dev outbox another.
+public protocol SMSSender: Sendable {
+    /// The provider's name, as `GET /settings` reports it (`sms_provider`); `""` for the dev outbox.
+    var providerName: String { get }
+    /// Sends `body` to `phone` (E.164 digits without `+`) over `channel` (`sms` or `whatsapp`) and
+    /// returns the provider's message id; throws when the provider refused or could not be reached.
+    func send(to phone: String, body: String, channel: String) async throws -> String
+}
+
+/// Keeps SMS messages in the development mailbox (subject `SMS`), for when no provider is
+/// configured: `latchkey mailbox` and `GET /_dev/mailbox?to=<phone>` show them.
+public struct DevSMSOutbox: SMSSender {
+    let store: any AuthStore
+    let time: any TimeSource
+
+    public init(store: any AuthStore, time: any TimeSource) {
+        self.store = store
+        self.time = time
+    }
+
+    public var providerName: String { "" }
+
+    public func send(to phone: String, body: String, channel: String) async throws -> String {
+        let subject = channel == "whatsapp" ? "WhatsApp" : "SMS"
+        try await store.appendMailbox(EmailMessage(to: [phone], subject: subject, text: body, html: ""), at: time.now())
+        return "dev-\(UUID().uuidString.lowercased())"
+    }
+}
