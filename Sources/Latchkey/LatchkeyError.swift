@@ -74,6 +74,16 @@ public struct LatchkeyError: Error, Sendable, LocalizedError, CustomStringConver
     public var isSessionMissing: Bool { code == .sessionMissing }
     /// The server could not be reached; the session, if any, is kept.
     public var isNetworkError: Bool { code == .networkError }
+    /// The phone number is not confirmed yet.
+    public var isPhoneNotConfirmed: Bool { code == .phoneNotConfirmed }
+    /// The phone number is not E.164, or the request named no number.
+    public var isInvalidPhoneNumber: Bool { code == .validationFailed && message.contains("E.164") }
+    /// The SMS provider refused the message; no code was sent.
+    public var isSMSSendFailed: Bool { code == .smsSendFailed }
+    /// The change needs a code from ``AuthClient/reauthenticate()`` as `nonce`.
+    public var isReauthenticationNeeded: Bool { code == .reauthenticationNeeded || code == .reauthenticationNotValid }
+    /// An email-change link was confirmed from one address; the other address must confirm too.
+    public var isEmailChangePending: Bool { code == .emailChangePending }
 }
 
 extension ErrorCode {
@@ -87,6 +97,8 @@ extension ErrorCode {
     public static let invalidResponse: ErrorCode = "invalid_response"
     /// SDK: a deep link carried nothing the SDK understands.
     public static let invalidLink: ErrorCode = "invalid_link"
+    /// SDK: an email-change link confirmed one address; the other must confirm too.
+    public static let emailChangePending: ErrorCode = "email_change_pending"
 }
 
 extension LatchkeyError {

@@ -86,6 +86,100 @@ extension AuthClient {
         complete(completion) { try await self.signOut(scope: scope) }
     }
 
+    /// Completion-handler form of ``signInWithMagicLink(email:redirectTo:createUser:)``.
+    public nonisolated func signInWithMagicLink(
+        email: String, redirectTo: URL? = nil, createUser: Bool = true,
+        completion: @escaping @Sendable (Result<CodeRequired, any Error>) -> Void
+    ) {
+        complete(completion) { try await self.signInWithMagicLink(email: email, redirectTo: redirectTo, createUser: createUser) }
+    }
+
+    /// Completion-handler form of ``resetPassword(email:redirectTo:)``.
+    public nonisolated func resetPassword(
+        email: String, redirectTo: URL? = nil, completion: @escaping @Sendable (Result<CodeRequired, any Error>) -> Void
+    ) {
+        complete(completion) { try await self.resetPassword(email: email, redirectTo: redirectTo) }
+    }
+
+    /// Completion-handler form of ``updatePassword(_:currentPassword:nonce:)``.
+    public nonisolated func updatePassword(
+        _ password: String, currentPassword: String? = nil, nonce: String? = nil,
+        completion: @escaping @Sendable (Result<User, any Error>) -> Void
+    ) {
+        complete(completion) { try await self.updatePassword(password, currentPassword: currentPassword, nonce: nonce) }
+    }
+
+    /// Completion-handler form of ``reauthenticate()``.
+    public nonisolated func reauthenticate(completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        complete(completion) { try await self.reauthenticate() }
+    }
+
+    /// Completion-handler form of ``changeEmail(to:redirectTo:)``.
+    public nonisolated func changeEmail(
+        to newEmail: String, redirectTo: URL? = nil, completion: @escaping @Sendable (Result<User, any Error>) -> Void
+    ) {
+        complete(completion) { try await self.changeEmail(to: newEmail, redirectTo: redirectTo) }
+    }
+
+    /// Completion-handler form of ``confirmEmailChange(email:code:)``.
+    public nonisolated func confirmEmailChange(
+        email: String, code: String, completion: @escaping @Sendable (Result<EmailChangeResult, any Error>) -> Void
+    ) {
+        complete(completion) { try await self.confirmEmailChange(email: email, code: code) }
+    }
+
+    /// Completion-handler form of ``link(email:redirectTo:)``.
+    public nonisolated func link(
+        email: String, redirectTo: URL? = nil, completion: @escaping @Sendable (Result<CodeRequired, any Error>) -> Void
+    ) {
+        complete(completion) { try await self.link(email: email, redirectTo: redirectTo) }
+    }
+
+    /// Completion-handler form of ``link(phone:channel:)``.
+    public nonisolated func link(
+        phone: String, channel: String = "sms", completion: @escaping @Sendable (Result<CodeRequired, any Error>) -> Void
+    ) {
+        complete(completion) { try await self.link(phone: phone, channel: channel) }
+    }
+
+    /// Completion-handler form of ``requestSMSCode(phone:createUser:channel:)``.
+    public nonisolated func requestSMSCode(
+        phone: String, createUser: Bool = true, channel: String = "sms",
+        completion: @escaping @Sendable (Result<CodeRequired, any Error>) -> Void
+    ) {
+        complete(completion) { try await self.requestSMSCode(phone: phone, createUser: createUser, channel: channel) }
+    }
+
+    /// Completion-handler form of ``signUpWithSMSCode(phone:data:channel:)``.
+    public nonisolated func signUpWithSMSCode(
+        phone: String, data: [String: JSONValue]? = nil, channel: String = "sms",
+        completion: @escaping @Sendable (Result<CodeRequired, any Error>) -> Void
+    ) {
+        complete(completion) { try await self.signUpWithSMSCode(phone: phone, data: data, channel: channel) }
+    }
+
+    /// Completion-handler form of ``signUp(phone:password:data:channel:)``.
+    public nonisolated func signUp(
+        phone: String, password: String, data: [String: JSONValue]? = nil, channel: String = "sms",
+        completion: @escaping @Sendable (Result<SignUpResult, any Error>) -> Void
+    ) {
+        complete(completion) { try await self.signUp(phone: phone, password: password, data: data, channel: channel) }
+    }
+
+    /// Completion-handler form of ``verifyPhone(phone:code:)``.
+    public nonisolated func verifyPhone(
+        phone: String, code: String, completion: @escaping @Sendable (Result<Session, any Error>) -> Void
+    ) {
+        complete(completion) { try await self.verifyPhone(phone: phone, code: code) }
+    }
+
+    /// Completion-handler form of ``signIn(phone:password:)``.
+    public nonisolated func signIn(
+        phone: String, password: String, completion: @escaping @Sendable (Result<Session, any Error>) -> Void
+    ) {
+        complete(completion) { try await self.signIn(phone: phone, password: password) }
+    }
+
     /// Completion-handler form of ``session(from:)``.
     public nonisolated func session(from url: URL, completion: @escaping @Sendable (Result<Session, any Error>) -> Void) {
         complete(completion) { try await self.session(from: url) }

@@ -19,20 +19,24 @@ extension AuthClient {
             throw LatchkeyError(
                 code: ErrorCode(errorCode), message: parameters["error_description"] ?? "The link could not be used")
         }
+        if parameters["access_token"] == nil, let message = parameters["message"], !message.isEmpty {
+            // GoTrue's redirect after the first of two email-change confirmations.
+            throw LatchkeyError(code: .emailChangePending, message: message)
+        }
         if let accessToken = parameters["access_token"], let refreshToken = parameters["refresh_token"] {
             let expiresIn = parameters["expires_in"].flatMap { Int($0) } ?? 3600
             let expiresAt = parameters["expires_at"].flatMap { Int($0) } ?? Int(now.timeIntervalSince1970) + expiresIn
             let user = try await api.send(try api.request("GET", "user", bearer: accessToken), as: User.self)
             let session = Session(
                 accessToken: accessToken, expiresIn: expiresIn, expiresAt: expiresAt, refreshToken: refreshToken, user: user)
-            await setSession(session, event: .signedIn)
+            await setSession(session, event: parameters["type"] == "recovery" ? .passwordRecovery : .signedIn)
             return session
         }
         if let code = parameters["code"], !code.isEmpty {
             return try await exchange(code: code)
         }
         if let token = parameters["token_hash"] ?? parameters["token"], let type = parameters["type"] {
-            return try await verify(VerifyRequest(type: type, tokenHash: token))
+            return try await verify(VerifyRequest(type: type, tokenHash: token), event: type == "recovery" ? .passwordRecovery : .signedIn)
         }
         throw LatchkeyError(code: .invalidLink, message: "The link carries no session, token or error")
     }

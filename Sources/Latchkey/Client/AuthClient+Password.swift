@@ -20,7 +20,11 @@ extension AuthClient {
             "POST", "signup", query: redirectQuery(redirectTo),
             body: SignUpRequest(
                 email: email, password: password, data: data, codeChallenge: pkce?.challenge, codeChallengeMethod: pkce?.method))
-        let data = try await api.sendRaw(request)
+        return try await signUpResult(api.sendRaw(request))
+    }
+
+    /// Reads a sign-up answer: a session (signed in) or a user still to verify.
+    func signUpResult(_ data: Data) async throws -> SignUpResult {
         let decoder = WireJSON.makeDecoder()
         if let session = try? decoder.decode(Session.self, from: data) {
             await setSession(session, event: .signedIn)
@@ -58,18 +62,21 @@ extension AuthClient {
     /// Signs in with an email address and a password.
     @discardableResult
     public func signIn(email: String, password: String) async throws -> Session {
+        try await passwordGrant(PasswordGrantRequest(email: email, password: password))
+    }
+
+    /// `POST /token?grant_type=password`, signing in with the answer.
+    func passwordGrant(_ body: PasswordGrantRequest) async throws -> Session {
         try await ready()
-        let request = try api.request(
-            "POST", "token", query: ["grant_type": "password"], body: PasswordGrantRequest(email: email, password: password))
-        let session = try await api.send(request, as: Session.self)
+        let session = try await api.send(try api.request("POST", "token", query: ["grant_type": "password"], body: body), as: Session.self)
         await setSession(session, event: .signedIn)
         return session
     }
 
-    func verify(_ body: VerifyRequest) async throws -> Session {
+    func verify(_ body: VerifyRequest, event: AuthEvent = .signedIn) async throws -> Session {
         try await ready()
         let session = try await api.send(try api.request("POST", "verify", body: body), as: Session.self)
-        await setSession(session, event: .signedIn)
+        await setSession(session, event: event)
         return session
     }
 

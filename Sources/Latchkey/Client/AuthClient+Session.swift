@@ -42,6 +42,19 @@ extension AuthClient {
         }
     }
 
+    /// Runs an authenticated call with the current session. When the server says that session is
+    /// over (signed out elsewhere, revoked by a password reset), it is forgotten here too and
+    /// ``LatchkeyError/isSessionMissing`` is thrown.
+    func withSession<T: Sendable>(_ body: (Session) async throws -> T) async throws -> T {
+        let session = try await session()
+        do {
+            return try await body(session)
+        } catch let error as LatchkeyError where error.endsSession {
+            if stored?.accessToken == session.accessToken { await clearSession() }
+            throw LatchkeyError(code: .sessionMissing, message: error.message, status: error.status)
+        }
+    }
+
     func startAutoRefresh() {
         guard configuration.autoRefresh, autoRefreshTask == nil else { return }
         autoRefreshTask = Task { await self.autoRefreshLoop() }
@@ -73,8 +86,9 @@ extension AuthClient {
 
     /// The signed-in user, fetched from the server.
     public func user() async throws -> User {
-        let session = try await session()
-        let user = try await api.send(try api.request("GET", "user", bearer: session.accessToken), as: User.self)
+        let user = try await withSession { session in
+            try await api.send(try api.request("GET", "user", bearer: session.accessToken), as: User.self)
+        }
         if var updated = stored, updated.user != user {
             updated.user = user
             await setSession(updated, event: .userUpdated)
@@ -89,8 +103,9 @@ extension AuthClient {
     /// ```
     @discardableResult
     public func updateUser(_ attributes: UserAttributes) async throws -> User {
-        let session = try await session()
-        let user = try await api.send(try api.request("PUT", "user", body: attributes, bearer: session.accessToken), as: User.self)
+        let user = try await withSession { session in
+            try await api.send(try api.request("PUT", "user", body: attributes, bearer: session.accessToken), as: User.self)
+        }
         if var updated = stored {
             updated.user = user
             await setSession(updated, event: .userUpdated)

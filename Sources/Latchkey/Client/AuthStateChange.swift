@@ -12,6 +12,9 @@ public enum AuthEvent: String, Sendable {
     case tokenRefreshed
     /// The signed-in user changed, e.g. after ``AuthClient/updateUser(_:)``.
     case userUpdated
+    /// Signed in by a password-reset code or link: ask the user for a new password
+    /// (``AuthClient/updatePassword(_:currentPassword:nonce:)``).
+    case passwordRecovery
 }
 
 /// One change of the client's auth state, with the session after it.
@@ -75,16 +78,28 @@ public struct UserAttributes: Sendable, Encodable {
     public var password: String?
     /// The current password, when the server asks for it to change the password.
     public var currentPassword: String?
+    /// A new email address; it changes once confirmed (see ``AuthClient/changeEmail(to:redirectTo:)``).
+    public var email: String?
+    /// A new phone number; it changes once confirmed (see ``AuthClient/link(phone:channel:)``).
+    public var phone: String?
+    /// The code from ``AuthClient/reauthenticate()``, when the server asks for one.
+    public var nonce: String?
 
     /// Creates the changes; `nil` fields are left unchanged.
-    public init(data: [String: JSONValue]? = nil, password: String? = nil, currentPassword: String? = nil) {
+    public init(
+        data: [String: JSONValue]? = nil, password: String? = nil, currentPassword: String? = nil, email: String? = nil,
+        phone: String? = nil, nonce: String? = nil
+    ) {
         self.data = data
         self.password = password
         self.currentPassword = currentPassword
+        self.email = email
+        self.phone = phone
+        self.nonce = nonce
     }
 
     enum CodingKeys: String, CodingKey {
-        case data, password
+        case data, password, email, phone, nonce
         case currentPassword = "current_password"
     }
 }

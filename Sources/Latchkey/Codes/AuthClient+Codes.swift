@@ -39,16 +39,67 @@ extension AuthClient {
             // A GoTrue server says "signups not allowed" for an unknown address.
             throw LatchkeyError(code: .userNotFound, message: "User not found", status: error.status)
         }
+        return codeState(info, email: email, sentAt: sentAt, intent: intent, redirectTo: redirectTo)
+    }
+
+    /// Texts a one-time code that signs the user in (creating the account unless `createUser`
+    /// is `false`, in which case an unknown number throws ``LatchkeyError/isUserNotFound``).
+    /// `channel` is `sms` or `whatsapp`; the number is E.164 (`+15551234567`).
+    public func requestSMSCode(phone: String, createUser: Bool = true, channel: String = "sms") async throws -> CodeRequired {
+        try await requestSMSCode(phone: phone, intent: createUser ? .signInOrSignUp : .signIn, data: nil, channel: channel)
+    }
+
+    /// Texts a one-time code that creates an account; a known number throws
+    /// ``LatchkeyError/isUserAlreadyExists``.
+    public func signUpWithSMSCode(phone: String, data: [String: JSONValue]? = nil, channel: String = "sms") async throws -> CodeRequired {
+        try await requestSMSCode(phone: phone, intent: .signUp, data: data, channel: channel)
+    }
+
+    func requestSMSCode(phone: String, intent: CodeIntent, data: [String: JSONValue]?, channel: String) async throws -> CodeRequired {
+        try await ready()
+        var body: OTPRequest
+        switch intent {
+        case .signInOrSignUp: body = OTPRequest(phone: phone, createUser: true, data: data)
+        case .signIn: body = OTPRequest(phone: phone, createUser: false, intent: "signin")
+        case .signUp: body = OTPRequest(phone: phone, createUser: true, data: data, intent: "signup")
+        }
+        body.channel = channel
+        let sentAt = now
+        let info: OTPResponse
+        do {
+            info = try await api.send(try api.request("POST", "otp", body: body), as: OTPResponse.self)
+        } catch let error as LatchkeyError where intent == .signIn && error.code == .otpDisabled {
+            throw LatchkeyError(code: .userNotFound, message: "User not found", status: error.status)
+        }
+        return codeState(info, email: "", phone: phone, sentAt: sentAt, intent: intent, redirectTo: nil)
+    }
+
+    /// The state a code request's answer describes; a GoTrue server's `{}` gets defaults.
+    func codeState(
+        _ info: OTPResponse, email: String, phone: String? = nil, sentAt: Date, intent: CodeIntent, redirectTo: URL?,
+        purpose: CodeRequired.Purpose = .signIn
+    ) -> CodeRequired {
+        let fallbackChannel: CodeChannel = phone == nil ? .email : .sms
         return CodeRequired(
-            email: email, sentTo: info.sentTo ?? Self.mask(email), channel: CodeChannel(rawValue: info.channel ?? "email") ?? .email,
-            codeLength: info.codeLength ?? 6, expiresAt: sentAt.addingTimeInterval(Double(info.expiresIn ?? 3600)),
+            email: email, phone: phone, sentTo: info.sentTo ?? phone ?? Self.mask(email),
+            channel: info.channel.flatMap(CodeChannel.init(rawValue:)) ?? fallbackChannel, codeLength: info.codeLength ?? 6,
+            expiresAt: sentAt.addingTimeInterval(Double(info.expiresIn ?? (phone == nil ? 3600 : 60))),
             resendAvailableAt: sentAt.addingTimeInterval(Double(info.resendAfter ?? 60)), attemptsRemaining: info.maxAttempts,
-            intent: intent, client: self, redirectTo: redirectTo)
+            intent: intent, client: self, redirectTo: redirectTo, purpose: purpose)
     }
 
     func submitCode(_ code: String, state: CodeRequired) async throws -> Session {
+        let request =
+            state.phone.map { VerifyRequest(type: state.verificationType, phone: $0, token: code) }
+            ?? VerifyRequest(type: state.verificationType, email: state.email, token: code)
+        let event: AuthEvent =
+            switch state.purpose {
+            case .signIn: .signedIn
+            case .recovery: .passwordRecovery
+            case .phoneChange, .emailLink: .userUpdated
+            }
         do {
-            return try await verify(VerifyRequest(type: "email", email: state.email, token: code))
+            return try await verify(request, event: event)
         } catch var error as LatchkeyError where error.code == .otpExpired {
             if error.codeRefusal == nil || error.codeRefusal == "invalid" {
                 error.retryState = state.with(attemptsRemaining: error.attemptsRemaining)

@@ -22,6 +22,8 @@ struct OutboxDeliveryService: Service {
                         let seconds = next.timeIntervalSince(delivery.time.now())
                         wait = min(idle, .milliseconds(max(10, Int(seconds * 1000))))
                     }
+                } catch is CancellationError {
+                    return  // shutting down; what was claimed is retried after its lease
                 } catch {
                     logger.error("outbox delivery round failed", metadata: ["error": "\(error)"])
                 }
