@@ -9,7 +9,10 @@ import NIOCore
 import Testing
 
 @Suite struct BadInputTests {
-    static let endpoints = ["/signup", "/token?grant_type=password", "/token?grant_type=refresh_token", "/otp", "/verify", "/resend"]
+    static let endpoints = [
+        "/signup", "/token?grant_type=password", "/token?grant_type=refresh_token", "/otp", "/verify", "/resend", "/magiclink",
+        "/recover",
+    ]
 
     @Test(arguments: endpoints)
     func malformedBodiesAreClear4xx(path: String) async throws {
@@ -49,6 +52,52 @@ import Testing
                 #expect(response.errorCode == "email_address_invalid")
             }
             #expect(try await client.send(.get, "/user", bearer: session.accessToken).status == .ok)
+        }
+    }
+
+    @Test func updatesWithBadValuesAreClear4xxAndChangeNothing() async throws {
+        try await TestServer().run { client, app async throws in
+            let session = try await client.signUpConfirmed("whole@example.com", app: app)
+            let before = try #require(try await app.store.user(email: "whole@example.com"))
+            for body in [
+                #"{"email":123}"#, #"{"phone":true}"#, #"{"phone":"+0000"}"#, #"{"phone":"٣٣٣٣٣٣٣"}"#, #"{"email":"x@y"}"#,
+                #"{"phone":"+15551234567","channel":"fax"}"#,
+                #"{"email":"new@example.com","code_challenge":"short","code_challenge_method":"s256"}"#,
+                #"{"nonce":[1]}"#, "{not json", #"{"data":"not an object"}"#,
+                #"{"email":"'; DROP TABLE users;--@x.com"}"#,
+            ] {
+                let response = try await client.send(.put, "/user", json: body, bearer: session.accessToken)
+                #expect((400..<500).contains(Int(response.status.code)), "PUT /user answered \(response.status) to \(body)")
+                #expect(response.errorCode != nil, "\(body)")
+            }
+            let after = try #require(try await app.store.user(email: "whole@example.com"))
+            #expect(after == before)
+            #expect(try await client.send(.get, "/reauthenticate", bearer: "not-a-token").status == .forbidden)
+            #expect(
+                try await client.send(.post, "/verify", json: #"{"type":"phone_change","phone":"+15551234567","token":"x"}"#).errorCode
+                    == "otp_expired")
+        }
+    }
+
+    @Test func aPhoneUserLinksAnEmailWithOneConfirmation() async throws {
+        try await TestServer(configure: { $0.auth.sms.testOTPs = ["15550002222": "246810"] }).run { client, app async throws in
+            try await client.send(.post, "/otp", json: #"{"phone":"+15550002222"}"#)
+            let session = try await client.send(.post, "/verify", json: #"{"type":"sms","phone":"+15550002222","token":"246810"}"#)
+                .decode(Session.self)
+            #expect(session.user.email == "")
+            let pending = try await client.send(.put, "/user", json: #"{"email":"phone.user@example.com"}"#, bearer: session.accessToken)
+            #expect(try pending.decode(User.self).newEmail == "phone.user@example.com")
+            let code = try await client.latestCode(to: "phone.user@example.com", app: app)
+            let linked = try await client.send(
+                .post, "/verify", json: #"{"type":"email_change","email":"phone.user@example.com","token":"\#(code)"}"#
+            ).decode(Session.self)
+            #expect(linked.user.email == "phone.user@example.com")
+            #expect(linked.user.phone == "15550002222")
+            #expect(Set(linked.user.identities?.map(\.provider) ?? []) == ["email", "phone"])
+            #expect(linked.user.appMetadata["providers"] == ["phone", "email"])
+            #expect(
+                try await client.send(.post, "/token?grant_type=password", json: #"{"email":"phone.user@example.com","password":"x"}"#)
+                    .errorCode == "invalid_credentials")
         }
     }
 }

@@ -71,6 +71,13 @@ public struct UserRecord: Sendable, Equatable {
         return bannedUntil > now
     }
 
+    /// Adds `provider` to `app_metadata.providers` when it is not there yet.
+    public mutating func addProvider(_ provider: String) {
+        var providers = appMetadata["providers"]?.arrayValue ?? []
+        if !providers.contains(.string(provider)) { providers.append(.string(provider)) }
+        appMetadata["providers"] = .array(providers)
+    }
+
     /// Whether the email address has been confirmed.
     public var isEmailConfirmed: Bool { emailConfirmedAt != nil }
 

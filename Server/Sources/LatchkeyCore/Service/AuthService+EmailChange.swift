@@ -70,6 +70,7 @@ extension AuthService {
         updated.emailChangeSentAt = nil
         updated.emailConfirmedAt = now
         updated.userMetadata["email_verified"] = true
+        updated.addProvider("email")
         updated.lastSignInAt = now
         let notice = try old.map { try outbox(composer.email(.emailChanged, to: $0, user: updated, newEmail: newEmail, oldEmail: $0)) }
         return TokenRedemption(

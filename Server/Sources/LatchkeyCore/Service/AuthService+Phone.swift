@@ -213,9 +213,7 @@ extension AuthService {
         updated.phoneConfirmedAt = now
         updated.lastSignInAt = now
         updated.updatedAt = now
-        var providers = updated.appMetadata["providers"]?.arrayValue ?? []
-        if !providers.contains(.string("phone")) { providers.append(.string("phone")) }
-        updated.appMetadata["providers"] = .array(providers)
+        updated.addProvider("phone")
         return TokenRedemption(
             user: updated, session: newSession(for: updated, method: "phone_change", client: client, now: now), identityPhone: newPhone)
     }
