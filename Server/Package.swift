@@ -123,6 +123,7 @@ let package = Package(
                 "LatchkeyServer",
                 .product(name: "Latchkey", package: "Latchkey"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -84,6 +84,11 @@ public struct LatchkeyError: Error, Sendable, LocalizedError, CustomStringConver
     public var isReauthenticationNeeded: Bool { code == .reauthenticationNeeded || code == .reauthenticationNotValid }
     /// An email-change link was confirmed from one address; the other address must confirm too.
     public var isEmailChangePending: Bool { code == .emailChangePending }
+    /// This device has no device key the server accepts (never enrolled, lost in a restore or a
+    /// change of biometrics, or revoked): sign in another way, then enrol again.
+    public var isDeviceKeyEnrollmentNeeded: Bool { code == .deviceKeyMissing || code == .deviceKeyNotFound }
+    /// The user dismissed a biometric or passcode prompt.
+    public var isUserCancelled: Bool { code == .userCancelled }
 }
 
 extension ErrorCode {
@@ -99,6 +104,13 @@ extension ErrorCode {
     public static let invalidLink: ErrorCode = "invalid_link"
     /// SDK: an email-change link confirmed one address; the other must confirm too.
     public static let emailChangePending: ErrorCode = "email_change_pending"
+    /// SDK: this device has no (usable) device key; enrol again.
+    public static let deviceKeyMissing: ErrorCode = "device_key_missing"
+    /// SDK: the device key cannot be created or used right now (no Secure Enclave, biometrics
+    /// locked out).
+    public static let deviceKeyUnavailable: ErrorCode = "device_key_unavailable"
+    /// SDK: the user dismissed a biometric or passcode prompt.
+    public static let userCancelled: ErrorCode = "user_cancelled"
 }
 
 extension LatchkeyError {

@@ -142,3 +142,11 @@ extension ErrorCode {
     /// The session's assurance level is too low; verify a second factor (`aal2`) first.
     public static let insufficientAAL: ErrorCode = "insufficient_aal"
 }
+
+extension ErrorCode {
+    // Latchkey extensions
+    /// A device-key assertion named a key the server does not have (revoked, or removed by a
+    /// password change or a global sign-out): enrol the device again. Sent with the OAuth error
+    /// `invalid_grant` and in the `x-sb-error-code` header.
+    public static let deviceKeyNotFound: ErrorCode = "device_key_not_found"
+}

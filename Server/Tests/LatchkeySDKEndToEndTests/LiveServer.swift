@@ -5,10 +5,16 @@ import LatchkeyCore
 import LatchkeyServer
 import LatchkeyStore
 import Logging
+import ServiceLifecycle
 import Testing
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// A real server on a socket and helpers to read its dev mailbox.
@@ -17,7 +23,11 @@ struct LiveServer {
     let url: URL
 
     /// Runs `body` with a live server built by the composition root.
+    ///
+    /// With `matchExternalURL`, the server listens on a port chosen beforehand and its
+    /// `API_EXTERNAL_URL` is the address clients use (device-key assertions are addressed to it).
     static func run(
+        matchExternalURL: Bool = false,
         configure: (inout ServerConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (LiveServer) async throws -> Void
     ) async throws {
@@ -27,10 +37,33 @@ struct LiveServer {
         auth.otp.sendFrequency = 0
         auth.uriAllowList = ["myapp://auth-callback"]
         var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, dataDirectory: directory, hashingThreads: 2, auth: auth)
+        if matchExternalURL {
+            configuration.port = try freePort()
+            configuration.auth.externalURL = "http://127.0.0.1:\(configuration.port)"
+        }
         configure(&configuration)
         var logger = Logger(label: "latchkey-sdk-test")
         logger.logLevel = .warning
         let app = try await buildApplication(configuration: configuration, logger: logger)
+        if matchExternalURL {
+            // HummingbirdTesting listens on a port of its own choosing: run the service directly.
+            let url = URL(string: configuration.auth.externalURL)!
+            let group = ServiceGroup(configuration: .init(services: [app.application], logger: logger))
+            let running = Task { try await group.run() }
+            do {
+                try await waitUntilHealthy(url)
+                try await body(LiveServer(app: app, url: url))
+            } catch {
+                await group.triggerGracefulShutdown()
+                _ = await running.result
+                try? await app.shutdown()
+                throw error
+            }
+            await group.triggerGracefulShutdown()
+            try await running.value
+            try await app.shutdown()
+            return
+        }
         do {
             try await app.application.test(.live) { client in
                 let port = try #require(client.port)
@@ -80,6 +113,40 @@ struct LiveServer {
         let link = try #require(text.firstMatch(of: /(http:\/\/\S+\/verify\?\S+)/)).1
         return try #require(URL(string: String(link)))
     }
+}
+
+/// Waits until `GET /health` answers (at most 10 s).
+func waitUntilHealthy(_ url: URL) async throws {
+    for _ in 0..<200 {
+        if let (_, response) = try? await URLSession.shared.data(from: url.appendingPathComponent("health")),
+            (response as? HTTPURLResponse)?.statusCode == 200
+        {
+            return
+        }
+        try await Task.sleep(for: .milliseconds(50))
+    }
+    throw POSIXError(.ETIMEDOUT)
+}
+
+/// A TCP port on 127.0.0.1 that nothing listens on right now.
+func freePort() throws -> Int {
+    #if canImport(Darwin)
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+    #else
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #endif
+    guard fd >= 0 else { throw POSIXError(.EMFILE) }
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+    }
+    guard bound else { throw POSIXError(.EADDRINUSE) }
+    return Int(UInt16(bigEndian: address.sin_port))
 }
 
 /// Counts the requests a client sends, per path, and passes them on.

@@ -18,10 +18,10 @@ import Testing
             var problems: [String] = []
             func check(
                 _ method: HTTPRequest.Method, _ uri: String, json: String? = nil, bearer: String? = nil, legacy: Bool = false,
-                headers: HTTPFields = [:]
+                headers: HTTPFields = [:], documentedAs template: String? = nil
             ) async throws -> TestResponse {
                 let response = try await client.send(method, uri, json: json, bearer: bearer, headers: headers, legacy: legacy)
-                let path = String(uri.split(separator: "?").first ?? "")
+                let path = template ?? String(uri.split(separator: "?").first ?? "")
                 problems += spec.problems(
                     method: method.rawValue, path: path, status: Int(response.status.code), contentType: response.headers[.contentType],
                     body: Data(response.body.readableBytesView))
@@ -83,6 +83,22 @@ import Testing
             _ = try await check(.post, "/signup", json: #"{"email":""# + String(repeating: "a", count: 1_100_000) + #""}"#)
             _ = try await check(.get, "/_dev/mailbox", headers: [.accept: "application/json"])
             _ = try await check(.get, "/_dev/mailbox?to=spec@example.com")
+            let device = TestDevice()
+            let deviceKey = try await check(
+                .post, "/device-keys", json: #"{"name":"Phone","public_key":\#(device.jwk)}"#, bearer: session.accessToken
+            ).decode(DeviceKey.self)
+            _ = try await check(.post, "/device-keys", json: #"{"name":"Phone","public_key":{"kty":"EC"}}"#, bearer: session.accessToken)
+            _ = try await check(.post, "/device-keys", json: "{}")
+            _ = try await check(.get, "/device-keys", bearer: session.accessToken)
+            _ = try await check(.get, "/device-keys")
+            let assertion = try await device.assertion(keyID: deviceKey.id, userID: session.user.id.uuidString.lowercased())
+            let bearerGrant = "/token?grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer"
+            _ = try await check(.post, bearerGrant, json: #"{"assertion":"\#(assertion)"}"#)
+            _ = try await check(.post, bearerGrant, json: #"{"assertion":"\#(assertion)"}"#)
+            _ = try await check(.post, bearerGrant, json: "{}")
+            _ = try await check(.delete, "/device-keys/\(deviceKey.id)", bearer: session.accessToken, documentedAs: "/device-keys/{id}")
+            _ = try await check(.delete, "/device-keys/\(deviceKey.id)", bearer: session.accessToken, documentedAs: "/device-keys/{id}")
+            _ = try await check(.delete, "/device-keys/\(deviceKey.id)", documentedAs: "/device-keys/{id}")
             _ = try await check(.post, "/logout?scope=nope", bearer: session.accessToken)
             _ = try await check(.post, "/logout", bearer: session.accessToken)
             _ = try await check(.post, "/logout", bearer: session.accessToken)

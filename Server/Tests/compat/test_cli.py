@@ -2,6 +2,7 @@
 
 import json
 import subprocess
+import time
 import uuid
 
 import supabase_auth
@@ -18,9 +19,15 @@ def test_mailbox_and_migrate_read_the_data_folder(latchkey_server):
     email = f"cli-{uuid.uuid4().hex[:8]}@example.com"
     client.sign_up({"email": email, "password": "correct horse battery staple " + uuid.uuid4().hex[:6]})
 
-    result = run_cli("mailbox", "--data-dir", str(latchkey_server.data_dir), "--to", email, "--json")
-    assert result.returncode == 0, result.stderr
-    messages = json.loads(result.stdout)["messages"]
+    # The server delivers from its outbox in the background: wait for the message to arrive.
+    deadline = time.monotonic() + 10
+    while True:
+        result = run_cli("mailbox", "--data-dir", str(latchkey_server.data_dir), "--to", email, "--json")
+        assert result.returncode == 0, result.stderr
+        messages = json.loads(result.stdout)["messages"]
+        if messages or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
     assert messages[0]["to"] == [email]
     assert messages[0]["subject"] == "Confirm your email address"
     assert latchkey_server.latest_code(email) in messages[0]["text"]

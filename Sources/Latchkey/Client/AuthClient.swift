@@ -33,14 +33,18 @@ public actor AuthClient {
         public var redirectURL: URL?
         /// How links bring the user back: ``FlowType/pkce`` (the default) or implicit.
         public var flowType: FlowType
+        /// Where this device's device key is kept; defaults to ``defaultDeviceKeyStore(storage:)``.
+        public var deviceKeyStore: any DeviceKeyStore
 
         /// Creates a configuration; `storage` defaults to ``defaultStorage``.
         public init(
             url: URL, headers: [String: String] = [:], storage: (any SessionStorage)? = nil,
             storageKey: String = "latchkey.session", transport: any HTTPTransport = URLSessionTransport(),
-            autoRefresh: Bool = true, refreshMargin: TimeInterval = 60, redirectURL: URL? = nil, flowType: FlowType = .pkce
+            autoRefresh: Bool = true, refreshMargin: TimeInterval = 60, redirectURL: URL? = nil, flowType: FlowType = .pkce,
+            deviceKeyStore: (any DeviceKeyStore)? = nil
         ) {
             self.flowType = flowType
+            self.deviceKeyStore = deviceKeyStore ?? Self.defaultDeviceKeyStore(storage: storage ?? Self.defaultStorage)
             self.url = url
             self.headers = headers
             self.storage = storage ?? Self.defaultStorage
@@ -49,6 +53,15 @@ public actor AuthClient {
             self.autoRefresh = autoRefresh
             self.refreshMargin = refreshMargin
             self.redirectURL = redirectURL
+        }
+
+        /// The Secure Enclave behind biometrics where there is one; elsewhere the keys are kept
+        /// in `storage`.
+        public static func defaultDeviceKeyStore(storage: any SessionStorage) -> any DeviceKeyStore {
+            #if canImport(CryptoKit) && canImport(LocalAuthentication) && canImport(Security)
+                if SecureEnclaveDeviceKeyStore.isAvailable { return SecureEnclaveDeviceKeyStore() }
+            #endif
+            return SoftwareDeviceKeyStore(storage: storage)
         }
 
         /// The keychain on Apple platforms, a private file elsewhere.

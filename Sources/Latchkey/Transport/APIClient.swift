@@ -84,7 +84,10 @@ struct APIClient: Sendable {
                 attemptsRemaining: body.attemptsRemaining)
         }
         if let body = try? decoder.decode(OAuthErrorBody.self, from: data) {
-            return LatchkeyError(code: ErrorCode(body.error), message: body.errorDescription, status: status)
+            // Latchkey names the precise cause of an OAuth error in `x-sb-error-code`.
+            let precise = response.value(forHTTPHeaderField: "x-sb-error-code").map(ErrorCode.init(rawValue:))
+            let code = precise == .deviceKeyNotFound ? .deviceKeyNotFound : ErrorCode(body.error)
+            return LatchkeyError(code: code, message: body.errorDescription, status: status)
         }
         return LatchkeyError(
             code: status >= 500 ? .unexpectedFailure : .unknown, message: "The server answered \(status)", status: status,

@@ -67,6 +67,16 @@ public enum RedemptionOutcome: Sendable {
 
 /// What to do with a refresh-token presentation, decided by the domain inside the store's
 /// transaction.
+/// What became of a device-key assertion (``AuthStore/redeemAssertion(keyID:jti:expiresAt:session:user:)``).
+public enum AssertionRedemption: Sendable, Equatable {
+    /// Accepted: the session is stored.
+    case redeemed
+    /// Its `jti` was used before.
+    case replayed
+    /// The key was revoked in the meantime.
+    case keyGone
+}
+
 public enum RefreshDecision: Sendable {
     /// Move the session's counter and store this version of it.
     case rotate(SessionRecord)
@@ -104,7 +114,8 @@ public protocol AuthStore: Sendable {
     func createUser(_ user: UserRecord, identity: IdentityRecord, token: OneTimeTokenRecord?, outbox: [OutboxRecord]) async throws
     /// Replaces a user's stored fields.
     func updateUser(_ user: UserRecord) async throws
-    /// Stores a user, deletes all of its sessions except `keeping` and queues `outbox`, all or nothing.
+    /// Stores a user, deletes all of its sessions except `keeping` and all of its device keys (its
+    /// credentials changed), and queues `outbox`, all or nothing.
     func updateUser(_ user: UserRecord, revokingSessionsExcept keeping: UUID?, outbox: [OutboxRecord]) async throws
 
     // MARK: One-time tokens
@@ -139,8 +150,24 @@ public protocol AuthStore: Sendable {
         id: UUID, decide: @Sendable (SessionRecord?, UserRecord?) -> RefreshDecision
     ) async throws -> (RefreshDecision, UserRecord?)
     func deleteSession(id: UUID) async throws
-    /// Deletes every session of a user except `keeping`.
+    /// Deletes every session of a user except `keeping`; without `keeping` (a global sign-out), its
+    /// device keys too.
     func deleteSessions(userID: UUID, except keeping: UUID?) async throws
+
+    // MARK: Device keys
+
+    func createDeviceKey(_ key: DeviceKeyRecord) async throws
+    /// The user's device keys, oldest first.
+    func deviceKeys(userID: UUID) async throws -> [DeviceKeyRecord]
+    func deviceKey(id: UUID) async throws -> DeviceKeyRecord?
+    /// Deletes the user's key; `false` when the user has no such key.
+    func deleteDeviceKey(id: UUID, userID: UUID) async throws -> Bool
+    /// In one transaction: remembers the assertion `jti` of key `keyID` until `expiresAt` and,
+    /// when it was not seen before and the key still exists, records the key's use and stores the
+    /// session and the signed-in user.
+    func redeemAssertion(
+        keyID: UUID, jti: String, expiresAt: Date, session: SessionRecord, user: UserRecord
+    ) async throws -> AssertionRedemption
 
     // MARK: Rate limits
 

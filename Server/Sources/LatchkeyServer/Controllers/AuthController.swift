@@ -29,6 +29,9 @@ struct AuthController {
             case "pkce":
                 let body = try await request.decodeJSON(PKCEGrantRequest.self, context: context)
                 return try JSONResponse.make(try await service.exchangeAuthCode(body, client: client(request, context)), noStore: true)
+            case JWTBearerGrantRequest.grantType:
+                let body = try await request.decodeJSON(JWTBearerGrantRequest.self, context: context)
+                return try JSONResponse.make(try await service.signInWithDeviceKey(body, client: client(request, context)), noStore: true)
             default:
                 throw AuthError(.invalidCredentials, "unsupported_grant_type")
             }
@@ -80,6 +83,7 @@ struct AuthController {
             return Response(status: .noContent)
         }
         VerifyController(service: service, client: client).register(&routes)
+        DeviceKeyController(service: service).register(&routes)
     }
 
     /// The caller's IP (the trusted header's first address, when configured) and user agent.

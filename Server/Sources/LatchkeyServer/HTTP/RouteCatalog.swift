@@ -11,8 +11,11 @@ public struct RouteCatalog: Sendable {
 
     public private(set) var routes: [Route] = []
 
+    /// Records a route; Hummingbird's `:name` parameters are written OpenAPI's way, `{name}`.
     mutating func add(_ method: HTTPRequest.Method, _ path: String) {
-        routes.append(Route(method: method.rawValue, path: path))
+        let openAPIPath = path.split(separator: "/", omittingEmptySubsequences: false)
+            .map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(separator: "/")
+        routes.append(Route(method: method.rawValue, path: openAPIPath))
     }
 }
 

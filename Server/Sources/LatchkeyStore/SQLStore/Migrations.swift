@@ -154,5 +154,29 @@ enum Migrations {
                 "ALTER TABLE users ADD COLUMN phone_change_sent_at BIGINT",
                 "CREATE INDEX users_email_change_idx ON users (email_change)",
             ]),
+        Migration(
+            version: 5, name: "device keys and the assertions they signed",
+            statements: [
+                """
+                CREATE TABLE device_keys (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                    name TEXT NOT NULL,
+                    public_key TEXT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    last_used_at BIGINT
+                )
+                """,
+                "CREATE INDEX device_keys_user_idx ON device_keys (user_id)",
+                """
+                CREATE TABLE device_key_assertions (
+                    key_id TEXT NOT NULL,
+                    jti TEXT NOT NULL,
+                    expires_at BIGINT NOT NULL,
+                    PRIMARY KEY (key_id, jti)
+                )
+                """,
+                "CREATE INDEX device_key_assertions_expires_idx ON device_key_assertions (expires_at)",
+            ]),
     ]
 }

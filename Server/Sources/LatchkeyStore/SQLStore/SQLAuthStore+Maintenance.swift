@@ -72,7 +72,9 @@ extension SQLAuthStore {
             let finished = try await db.query(
                 "DELETE FROM outbox WHERE (sent_at IS NOT NULL AND sent_at <= ?) OR (failed_at IS NOT NULL AND failed_at <= ?) RETURNING id",
                 [SQLValue(now.addingTimeInterval(-7 * 86400)), SQLValue(now.addingTimeInterval(-7 * 86400))])
-            return limits.count + tokens.count + flows.count + finished.count
+            let assertions = try await db.query(
+                "DELETE FROM device_key_assertions WHERE expires_at <= ? RETURNING jti", [SQLValue(now)])
+            return limits.count + tokens.count + flows.count + finished.count + assertions.count
         }
     }
 }

@@ -90,6 +90,7 @@ extension SQLAuthStore {
             try await db.query("DELETE FROM sessions WHERE user_id = ? AND id <> ?", [SQLValue(userID), SQLValue(keeping)])
         } else {
             try await db.query("DELETE FROM sessions WHERE user_id = ?", [SQLValue(userID)])
+            try await db.query("DELETE FROM device_keys WHERE user_id = ?", [SQLValue(userID)])
         }
     }
 }

@@ -159,6 +159,7 @@ extension SQLAuthStore {
             try await database.transaction { db in
                 try await Self.update(user, db)
                 try await Self.deleteSessions(userID: user.id, except: keeping, db)
+                try await db.query("DELETE FROM device_keys WHERE user_id = ?", [SQLValue(user.id)])
                 try await Self.insert(outbox, db)
             }
         }

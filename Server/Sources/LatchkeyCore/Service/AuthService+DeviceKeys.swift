@@ -1,0 +1,115 @@
+import Crypto
+import Foundation
+import JWTKit
+import LatchkeyAPI
+
+extension AuthService {
+    /// Keys one user may register.
+    static let maxDeviceKeys = 20
+
+    /// `POST /device-keys`: registers a P-256 public key for the signed-in user.
+    public func registerDeviceKey(_ request: RegisterDeviceKeyRequest, principal: Principal) async throws -> DeviceKey {
+        guard principal.session != nil else { throw AuthError(.noAuthorization, "Registering a device key needs a user session") }
+        let name = (request.name ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...100).contains(name.count) else { throw AuthError.validation("name must be 1 to 100 characters") }
+        let publicKey = try Self.p256JWK(request.publicKey)
+        guard try await store.deviceKeys(userID: principal.user.id).count < Self.maxDeviceKeys else {
+            throw AuthError(.validationFailed, "A user can register at most \(Self.maxDeviceKeys) device keys")
+        }
+        let key = DeviceKeyRecord(id: UUID(), userID: principal.user.id, name: name, publicKey: publicKey, createdAt: time.now())
+        try await store.createDeviceKey(key)
+        return key.wire
+    }
+
+    /// `GET /device-keys`.
+    public func deviceKeys(principal: Principal) async throws -> DeviceKeyList {
+        DeviceKeyList(deviceKeys: try await store.deviceKeys(userID: principal.user.id).map(\.wire))
+    }
+
+    /// `DELETE /device-keys/{id}`: the key signs nothing from now on.
+    public func revokeDeviceKey(id raw: String, principal: Principal) async throws {
+        guard let id = UUID(uuidString: raw), try await store.deleteDeviceKey(id: id, userID: principal.user.id) else {
+            throw AuthError(.notFound, "Device key not found")
+        }
+    }
+
+    /// `POST /token?grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer`: a session for an
+    /// ES256 assertion a registered device key signed. A replayed, expired, wrongly addressed,
+    /// unknown-key or revoked-key assertion is `invalid_grant`; one assertion sent twice at once
+    /// yields one session.
+    public func signInWithDeviceKey(_ request: JWTBearerGrantRequest, client: ClientInfo) async throws -> Session {
+        try await limiter.hit("ip:token:\(client.ip)", configuration.rateLimits.tokenPerIP)
+        guard let assertion = request.assertion, !assertion.isEmpty else { throw AuthError.oauthInvalidRequest("assertion required") }
+        guard assertion.utf8.count <= 8192 else { throw Self.invalidGrant("assertion is too large") }
+        let parser = JWTKeyCollection()
+        guard let unverified = try? await parser.unverified(assertion, as: DeviceKeyAssertion.self),
+            let keyID = UUID(uuidString: unverified.iss.value)
+        else { throw Self.invalidGrant("the assertion is not a JWT naming a device key as its iss") }
+        guard let key = try await store.deviceKey(id: keyID) else { throw Self.deviceKeyNotFound }
+        let keys = await JWTKeyCollection().add(ecdsa: try Self.publicKey(key.publicKey))
+        guard let claims = try? await keys.verify(assertion, as: DeviceKeyAssertion.self) else {
+            throw Self.invalidGrant("the assertion's signature does not verify")
+        }
+        let now = time.now()
+        guard claims.sub.value.lowercased() == key.userID.uuidString.lowercased() else {
+            throw Self.invalidGrant("sub is not the key's user")
+        }
+        guard claims.aud.value.contains(tokenEndpoint) else {
+            throw Self.invalidGrant("aud must be \(tokenEndpoint), not \(claims.aud.value)")
+        }
+        guard claims.exp.value > now else { throw Self.invalidGrant("the assertion has expired") }
+        guard claims.exp.value <= now.addingTimeInterval(300 + 30) else { throw Self.invalidGrant("exp is more than 5 minutes ahead") }
+        if let issued = claims.iat?.value {
+            guard issued <= now.addingTimeInterval(30), issued >= now.addingTimeInterval(-330) else {
+                throw Self.invalidGrant("iat is not within the last 5 minutes")
+            }
+        }
+        guard !claims.jti.value.isEmpty, claims.jti.value.utf8.count <= 255 else { throw Self.invalidGrant("jti required") }
+        guard let user = try await store.user(id: key.userID), !user.isBanned(at: now) else { throw Self.invalidGrant("user not allowed") }
+        var signedIn = user
+        signedIn.lastSignInAt = now
+        signedIn.updatedAt = now
+        let session = newSession(for: signedIn, method: "device_key", client: client, now: now)
+        switch try await store.redeemAssertion(
+            keyID: key.id, jti: claims.jti.value, expiresAt: claims.exp.value, session: session, user: signedIn)
+        {
+        case .redeemed: break
+        case .replayed: throw Self.invalidGrant("the assertion was already used")
+        case .keyGone: throw Self.deviceKeyNotFound
+        }
+        return try await sessionResponse(user: signedIn, session: session)
+    }
+
+    /// The `aud` an assertion must carry: this server's token endpoint.
+    public var tokenEndpoint: String {
+        (configuration.externalURL.hasSuffix("/") ? String(configuration.externalURL.dropLast()) : configuration.externalURL) + "/token"
+    }
+
+    /// The key is not registered (any more): the device must enrol again.
+    static let deviceKeyNotFound = AuthError(
+        .deviceKeyNotFound, "The device key is not registered: it was revoked, or the password changed", oauthError: "invalid_grant")
+
+    static func invalidGrant(_ description: String) -> AuthError {
+        AuthError(.invalidCredentials, description, oauthError: "invalid_grant")
+    }
+
+    /// A P-256 public JWK reduced to `kty`, `crv`, `x`, `y`, or a `400 validation_failed`.
+    static func p256JWK(_ raw: [String: JSONValue]?) throws -> [String: JSONValue] {
+        guard let raw else { throw AuthError.validation("public_key is required (a JWK, EC P-256)") }
+        guard raw["d"] == nil else { throw AuthError.validation("public_key must not contain a private key") }
+        guard raw["kty"] == "EC", raw["crv"] == "P-256", case .string(let x)? = raw["x"], case .string(let y)? = raw["y"],
+            Base64URL.decode(x)?.count == 32, Base64URL.decode(y)?.count == 32
+        else { throw AuthError.validation("public_key must be an EC P-256 JWK with x and y") }
+        let jwk: [String: JSONValue] = ["kty": "EC", "crv": "P-256", "x": .string(x), "y": .string(y)]
+        _ = try publicKey(jwk)
+        return jwk
+    }
+
+    /// The key a JWK describes; throws when the point is not on the curve.
+    static func publicKey(_ jwk: [String: JSONValue]) throws -> ES256PublicKey {
+        guard case .string(let x)? = jwk["x"], case .string(let y)? = jwk["y"],
+            let key = try? ES256PublicKey(parameters: (x: x, y: y))
+        else { throw AuthError.validation("public_key is not a valid P-256 point") }
+        return key
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import LatchkeyAPI
+import LatchkeyCore
+
+extension SQLAuthStore {
+    static let deviceKeyColumns = "id, user_id, name, public_key, created_at, last_used_at"
+
+    static func deviceKey(from row: SQLRow) -> DeviceKeyRecord? {
+        guard let id = row.uuid("id"), let userID = row.uuid("user_id"), let created = row.date("created_at") else { return nil }
+        return DeviceKeyRecord(
+            id: id, userID: userID, name: row.string("name") ?? "", publicKey: decodeObject(row.string("public_key")),
+            createdAt: created, lastUsedAt: row.date("last_used_at"))
+    }
+
+    public func createDeviceKey(_ key: DeviceKeyRecord) async throws {
+        try await translating {
+            try await database.transaction { db in
+                try await db.query(
+                    "INSERT INTO device_keys (\(Self.deviceKeyColumns)) VALUES (?, ?, ?, ?, ?, ?)",
+                    [
+                        SQLValue(key.id), SQLValue(key.userID), .text(key.name), .text(Self.encode(key.publicKey)), SQLValue(key.createdAt),
+                        SQLValue(key.lastUsedAt),
+                    ])
+            }
+        }
+    }
+
+    public func deviceKeys(userID: UUID) async throws -> [DeviceKeyRecord] {
+        try await database.read { db in
+            try await db.query(
+                "SELECT \(Self.deviceKeyColumns) FROM device_keys WHERE user_id = ? ORDER BY created_at", [SQLValue(userID)]
+            ).compactMap(Self.deviceKey)
+        }
+    }
+
+    public func deviceKey(id: UUID) async throws -> DeviceKeyRecord? {
+        try await database.read { db in
+            try await db.query("SELECT \(Self.deviceKeyColumns) FROM device_keys WHERE id = ?", [SQLValue(id)]).first.flatMap(
+                Self.deviceKey)
+        }
+    }
+
+    public func deleteDeviceKey(id: UUID, userID: UUID) async throws -> Bool {
+        try await database.transaction { db in
+            !(try await db.query(
+                "DELETE FROM device_keys WHERE id = ? AND user_id = ? RETURNING id", [SQLValue(id), SQLValue(userID)]
+            )
+            .isEmpty)
+        }
+    }
+
+    public func redeemAssertion(
+        keyID: UUID, jti: String, expiresAt: Date, session: SessionRecord, user: UserRecord
+    ) async throws -> AssertionRedemption {
+        try await database.transaction { db in
+            let key = try await db.query(
+                "SELECT id FROM device_keys WHERE id = ? AND user_id = ?", [SQLValue(keyID), SQLValue(user.id)])
+            guard !key.isEmpty else { return .keyGone }
+            // The primary key makes a second use of one assertion a no-op that returns nothing.
+            let fresh = try await db.query(
+                "INSERT INTO device_key_assertions (key_id, jti, expires_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING RETURNING jti",
+                [SQLValue(keyID), .text(jti), SQLValue(expiresAt)])
+            guard !fresh.isEmpty else { return .replayed }
+            try await db.query("UPDATE device_keys SET last_used_at = ? WHERE id = ?", [SQLValue(session.createdAt), SQLValue(keyID)])
+            try await Self.insert(session, db)
+            try await Self.update(user, db)
+            return .redeemed
+        }
+    }
+}
