@@ -21,7 +21,10 @@ let package = Package(
         .target(name: "LatchkeyAPI", swiftSettings: swiftSettings),
         .target(
             name: "Latchkey",
-            dependencies: ["LatchkeyAPI", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "LatchkeyAPI", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
             swiftSettings: swiftSettings
         ),
         .target(name: "LatchkeyTesting", dependencies: ["Latchkey"], swiftSettings: swiftSettings),

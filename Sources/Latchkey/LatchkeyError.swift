@@ -89,6 +89,18 @@ public struct LatchkeyError: Error, Sendable, LocalizedError, CustomStringConver
     public var isDeviceKeyEnrollmentNeeded: Bool { code == .deviceKeyMissing || code == .deviceKeyNotFound }
     /// The user dismissed a biometric or passcode prompt.
     public var isUserCancelled: Bool { code == .userCancelled }
+    /// There is no key vault (SwiftBasicPay's `userNotFound`).
+    public var isVaultNotFound: Bool { code == .vaultNotFound }
+    /// The PIN was wrong (SwiftBasicPay's `invalidPin`); ``attemptsRemaining`` says how many
+    /// tries a server-assisted vault survives.
+    public var isInvalidPIN: Bool { code == .invalidPIN }
+    /// Too many wrong PINs destroyed the vault: recover the key another way and sign up again.
+    public var isVaultLocked: Bool { code == .vaultLocked }
+    /// The PIN policy refused a new PIN.
+    public var isWeakPIN: Bool { code == .weakPIN }
+    /// The embedded signer has no key yet, or not on this device (Openfort's
+    /// `embeddedSignerNotConfigured`).
+    public var isSignerNotConfigured: Bool { code == .signerNotConfigured }
 }
 
 extension ErrorCode {
@@ -111,6 +123,18 @@ extension ErrorCode {
     public static let deviceKeyUnavailable: ErrorCode = "device_key_unavailable"
     /// SDK: the user dismissed a biometric or passcode prompt.
     public static let userCancelled: ErrorCode = "user_cancelled"
+    /// SDK: there is no key vault on this device.
+    public static let vaultNotFound: ErrorCode = "vault_not_found"
+    /// SDK: the stored vault or backup is damaged or cannot be opened with what was given.
+    public static let vaultCorrupted: ErrorCode = "vault_corrupted"
+    /// SDK: a new PIN does not meet the ``PINPolicy``.
+    public static let weakPIN: ErrorCode = "weak_pin"
+    /// SDK: a local vault makes the user wait after wrong PINs; see ``LatchkeyError/retryAfter``.
+    public static let pinDelayed: ErrorCode = "pin_delayed"
+    /// SDK: the embedded signer is not configured (or not on this device).
+    public static let signerNotConfigured: ErrorCode = "signer_not_configured"
+    /// SDK: the recovery password does not open the signer backup.
+    public static let invalidRecoveryPassword: ErrorCode = "invalid_recovery_password"
 }
 
 extension LatchkeyError {

@@ -150,3 +150,10 @@ extension ErrorCode {
     /// `invalid_grant` and in the `x-sb-error-code` header.
     public static let deviceKeyNotFound: ErrorCode = "device_key_not_found"
 }
+
+extension ErrorCode {
+    /// The PIN was wrong; `attempts_remaining` says how many tries the vault survives (HTTP 400).
+    public static let invalidPIN: ErrorCode = "invalid_pin"
+    /// Too many wrong PINs destroyed the vault's server share: recover or re-create it (HTTP 423).
+    public static let vaultLocked: ErrorCode = "vault_locked"
+}

@@ -115,6 +115,14 @@ struct LiveServer {
     }
 }
 
+/// Every byte of the SQLite database (and its write-ahead log) in `directory`, to check what is
+/// stored at rest.
+func databaseBytes(in directory: String) -> Data {
+    ["latchkey.sqlite", "latchkey.sqlite-wal"].reduce(into: Data()) { bytes, file in
+        bytes += (try? Data(contentsOf: URL(fileURLWithPath: directory + "/" + file))) ?? Data()
+    }
+}
+
 /// Waits until `GET /health` answers (at most 10 s).
 func waitUntilHealthy(_ url: URL) async throws {
     for _ in 0..<200 {

@@ -99,6 +99,43 @@ import Testing
             _ = try await check(.delete, "/device-keys/\(deviceKey.id)", bearer: session.accessToken, documentedAs: "/device-keys/{id}")
             _ = try await check(.delete, "/device-keys/\(deviceKey.id)", bearer: session.accessToken, documentedAs: "/device-keys/{id}")
             _ = try await check(.delete, "/device-keys/\(deviceKey.id)", documentedAs: "/device-keys/{id}")
+            let verifier = Base64URL.encode(Data(repeating: 1, count: 32))
+            let vault = try await check(.post, "/vaults", json: #"{"verifier":"\#(verifier)"}"#, bearer: session.accessToken)
+                .decode(KeyVault.self)
+            _ = try await check(.post, "/vaults", json: "{}", bearer: session.accessToken)
+            _ = try await check(.get, "/vaults", bearer: session.accessToken)
+            let unlockPath = "/vaults/{id}/unlock"
+            _ = try await check(
+                .post, "/vaults/\(vault.id)/unlock", json: #"{"verifier":"\#(verifier)"}"#, bearer: session.accessToken,
+                documentedAs: unlockPath)
+            let wrong = Base64URL.encode(Data(repeating: 2, count: 32))
+            for _ in 0..<10 {
+                _ = try await check(
+                    .post, "/vaults/\(vault.id)/unlock", json: #"{"verifier":"\#(wrong)"}"#, bearer: session.accessToken,
+                    documentedAs: unlockPath)
+            }
+            _ = try await check(
+                .post, "/vaults/\(UUID())/unlock", json: #"{"verifier":"\#(wrong)"}"#, bearer: session.accessToken, documentedAs: unlockPath
+            )
+            _ = try await check(.delete, "/vaults/\(vault.id)", bearer: session.accessToken, documentedAs: "/vaults/{id}")
+            _ = try await check(.delete, "/vaults/\(vault.id)", bearer: session.accessToken, documentedAs: "/vaults/{id}")
+            let signerKey = Base64URL.encode(Data(repeating: 4, count: 32))
+            let signerBox = Base64URL.encode(Data(repeating: 5, count: 60))
+            _ = try await check(.get, "/signer/backup", bearer: session.accessToken)
+            _ = try await check(
+                .put, "/signer/backup", json: #"{"public_key":"\#(signerKey)","recovery":"automatic","ciphertext":"\#(signerBox)"}"#,
+                bearer: session.accessToken)
+            _ = try await check(.put, "/signer/backup", json: #"{"recovery":"nope"}"#, bearer: session.accessToken)
+            _ = try await check(
+                .put, "/signer/backup",
+                json:
+                    #"{"public_key":"\#(Base64URL.encode(Data(repeating: 6, count: 32)))","recovery":"automatic","ciphertext":"\#(signerBox)"}"#,
+                bearer: session.accessToken)
+            _ = try await check(.get, "/signer/backup", bearer: session.accessToken)
+            _ = try await check(.post, "/signer/recovery-key", bearer: session.accessToken)
+            _ = try await check(.post, "/signer/recovery-key")
+            _ = try await check(.delete, "/signer/backup", bearer: session.accessToken)
+            _ = try await check(.delete, "/signer/backup", bearer: session.accessToken)
             _ = try await check(.post, "/logout?scope=nope", bearer: session.accessToken)
             _ = try await check(.post, "/logout", bearer: session.accessToken)
             _ = try await check(.post, "/logout", bearer: session.accessToken)

@@ -55,6 +55,16 @@ extension AuthClient {
         }
     }
 
+    /// Sends `method path` with the current session and decodes the answer: the SDK's extensions
+    /// (vaults, signer) call the server this way.
+    func sendAuthorized<T: Decodable & Sendable>(
+        _ method: String, _ path: String, body: (any Encodable & Sendable)?, as type: T.Type
+    ) async throws -> T {
+        try await withSession { session in
+            try await api.send(try api.request(method, path, body: body, bearer: session.accessToken), as: T.self)
+        }
+    }
+
     func startAutoRefresh() {
         guard configuration.autoRefresh, autoRefreshTask == nil else { return }
         autoRefreshTask = Task { await self.autoRefreshLoop() }

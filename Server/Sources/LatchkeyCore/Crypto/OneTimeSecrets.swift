@@ -29,6 +29,16 @@ public enum OneTimeSecrets {
         return difference == 0
     }
 
+    /// Whether two stored check values are equal, in time that does not depend on where they differ.
+    public static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        let left = Array(a.utf8)
+        let right = Array(b.utf8)
+        guard left.count == right.count else { return false }
+        var difference: UInt8 = 0
+        for index in 0..<left.count { difference |= left[index] ^ right[index] }
+        return difference == 0
+    }
+
     private static func codeDigest(_ code: String, userID: UUID) -> SHA256.Digest {
         SHA256.hash(data: Array("latchkey-otp:\(userID.uuidString.lowercased()):\(code)".utf8))
     }

@@ -21,6 +21,10 @@ public struct AuthService: Sendable {
     public let sms: any SMSSender
     /// Seals queued messages; they carry codes and links.
     public let sealer: OutboxSealer
+    /// Seals PIN-vault shares and MACs their verifiers.
+    public let vaultBox: SecretBox
+    /// Seals the per-user keys of automatic signer recovery.
+    public let signerBox: SecretBox
     /// Wakes the outbox delivery after a message was queued.
     public let outboxSignal: OutboxSignal
     public let logger: Logger
@@ -49,6 +53,8 @@ public struct AuthService: Sendable {
         self.limiter = RateLimiter(store: store, time: time)
         self.sms = sms ?? DevSMSOutbox(store: store, time: time)
         self.sealer = OutboxSealer(serverSecret: serverSecret)
+        self.vaultBox = SecretBox(serverSecret: serverSecret, purpose: "latchkey vault share v1")
+        self.signerBox = SecretBox(serverSecret: serverSecret, purpose: "latchkey signer recovery key v1")
         self.outboxSignal = outboxSignal
         self.logger = logger
         self.decoyHash = decoyHash

@@ -169,6 +169,31 @@ public protocol AuthStore: Sendable {
         keyID: UUID, jti: String, expiresAt: Date, session: SessionRecord, user: UserRecord
     ) async throws -> AssertionRedemption
 
+    // MARK: Key vaults
+
+    func createVault(_ vault: KeyVaultRecord) async throws
+    /// The user's vaults, oldest first.
+    func vaults(userID: UUID) async throws -> [KeyVaultRecord]
+    /// Deletes the user's vault; `false` when the user has no such vault.
+    func deleteVault(id: UUID, userID: UUID) async throws -> Bool
+    /// One PIN attempt, in one transaction: the attempt is counted *before* `check` compares;
+    /// the right PIN resets the count; the `maxAttempts`-th wrong one destroys the share.
+    func attemptVaultUnlock(
+        id: UUID, userID: UUID, maxAttempts: Int, now: Date, check: @Sendable (KeyVaultRecord) -> Bool
+    ) async throws -> VaultUnlockOutcome
+
+    // MARK: Embedded signer
+
+    /// Stores the user's backup, replacing one for the same public key; `false` (and nothing
+    /// stored) when the user already has a backup of another key.
+    func putSignerBackup(_ backup: SignerBackupRecord) async throws -> Bool
+    func signerBackup(userID: UUID) async throws -> SignerBackupRecord?
+    /// Deletes the user's backup; `false` when there is none.
+    func deleteSignerBackup(userID: UUID) async throws -> Bool
+    /// The user's sealed automatic-recovery key, storing `sealedKey` first when there is none
+    /// (two instances racing agree on one key).
+    func signerRecoveryKey(userID: UUID, creating sealedKey: String, at date: Date) async throws -> String
+
     // MARK: Rate limits
 
     /// Counts one event for `key` in the window starting at `windowStart` and returns the count

@@ -84,6 +84,8 @@ struct AuthController {
         }
         VerifyController(service: service, client: client).register(&routes)
         DeviceKeyController(service: service).register(&routes)
+        KeyVaultController(service: service, client: client).register(&routes)
+        SignerController(service: service).register(&routes)
     }
 
     /// The caller's IP (the trusted header's first address, when configured) and user agent.

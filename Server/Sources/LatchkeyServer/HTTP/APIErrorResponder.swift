@@ -22,6 +22,7 @@ enum APIErrorResponder {
         case .notFound, .flowStateNotFound: return .notFound
         case .flowStateExpired: return .unprocessableContent
         case .conflict: return .conflict
+        case .vaultLocked: return HTTPResponse.Status(code: 423, reasonPhrase: "Locked")
         case .unexpectedFailure: return .internalServerError
         default: return .badRequest
         }

@@ -178,5 +178,39 @@ enum Migrations {
                 """,
                 "CREATE INDEX device_key_assertions_expires_idx ON device_key_assertions (expires_at)",
             ]),
+        Migration(
+            version: 6, name: "PIN vaults and signer backups",
+            statements: [
+                """
+                CREATE TABLE key_vaults (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                    verifier_mac TEXT NOT NULL,
+                    sealed_share TEXT,
+                    failed_attempts INTEGER NOT NULL DEFAULT 0,
+                    created_at BIGINT NOT NULL,
+                    updated_at BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX key_vaults_user_idx ON key_vaults (user_id)",
+                """
+                CREATE TABLE signer_backups (
+                    user_id TEXT PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+                    public_key TEXT NOT NULL,
+                    recovery TEXT NOT NULL,
+                    ciphertext TEXT NOT NULL,
+                    kdf TEXT,
+                    created_at BIGINT NOT NULL,
+                    updated_at BIGINT NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE signer_recovery_keys (
+                    user_id TEXT PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+                    sealed_key TEXT NOT NULL,
+                    created_at BIGINT NOT NULL
+                )
+                """,
+            ]),
     ]
 }

@@ -1,0 +1,75 @@
+import Foundation
+import LatchkeyAPI
+import LatchkeyCore
+
+extension SQLAuthStore {
+    static let vaultColumns = "id, user_id, verifier_mac, sealed_share, failed_attempts, created_at, updated_at"
+
+    static func vault(from row: SQLRow) -> KeyVaultRecord? {
+        guard let id = row.uuid("id"), let userID = row.uuid("user_id"), let mac = row.string("verifier_mac"),
+            let created = row.date("created_at"), let updated = row.date("updated_at")
+        else { return nil }
+        return KeyVaultRecord(
+            id: id, userID: userID, verifierMAC: mac, sealedShare: row.string("sealed_share"),
+            failedAttempts: Int(row.int("failed_attempts") ?? 0), createdAt: created, updatedAt: updated)
+    }
+
+    public func createVault(_ vault: KeyVaultRecord) async throws {
+        try await translating {
+            try await database.transaction { db in
+                try await db.query(
+                    "INSERT INTO key_vaults (\(Self.vaultColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [
+                        SQLValue(vault.id), SQLValue(vault.userID), .text(vault.verifierMAC), SQLValue(vault.sealedShare),
+                        SQLValue(vault.failedAttempts), SQLValue(vault.createdAt), SQLValue(vault.updatedAt),
+                    ])
+            }
+        }
+    }
+
+    public func vaults(userID: UUID) async throws -> [KeyVaultRecord] {
+        try await database.read { db in
+            try await db.query(
+                "SELECT \(Self.vaultColumns) FROM key_vaults WHERE user_id = ? ORDER BY created_at", [SQLValue(userID)]
+            ).compactMap(Self.vault)
+        }
+    }
+
+    public func deleteVault(id: UUID, userID: UUID) async throws -> Bool {
+        try await database.transaction { db in
+            !(try await db.query(
+                "DELETE FROM key_vaults WHERE id = ? AND user_id = ? RETURNING id", [SQLValue(id), SQLValue(userID)]
+            ).isEmpty)
+        }
+    }
+
+    public func attemptVaultUnlock(
+        id: UUID, userID: UUID, maxAttempts: Int, now: Date, check: @Sendable (KeyVaultRecord) -> Bool
+    ) async throws -> VaultUnlockOutcome {
+        try await database.transaction { db in
+            // Count the attempt first: a crash between counting and comparing never gives a free try.
+            let counted = try await db.query(
+                """
+                UPDATE key_vaults SET failed_attempts = failed_attempts + 1, updated_at = ?
+                WHERE id = ? AND user_id = ? AND sealed_share IS NOT NULL RETURNING \(Self.vaultColumns)
+                """,
+                [SQLValue(now), SQLValue(id), SQLValue(userID)])
+            guard let vault = counted.first.flatMap(Self.vault) else {
+                let exists = try await db.query(
+                    "SELECT id FROM key_vaults WHERE id = ? AND user_id = ?", [SQLValue(id), SQLValue(userID)])
+                return exists.isEmpty ? .notFound : .locked
+            }
+            if check(vault) {
+                try await db.query("UPDATE key_vaults SET failed_attempts = 0 WHERE id = ?", [SQLValue(id)])
+                var opened = vault
+                opened.failedAttempts = 0
+                return .unlocked(opened)
+            }
+            guard vault.failedAttempts < maxAttempts else {
+                try await db.query("UPDATE key_vaults SET sealed_share = NULL WHERE id = ?", [SQLValue(id)])
+                return .locked
+            }
+            return .wrong(remaining: maxAttempts - vault.failedAttempts)
+        }
+    }
+}
