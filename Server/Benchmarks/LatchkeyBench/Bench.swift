@@ -9,7 +9,7 @@ import NIOHTTP1
 ///
 ///     latchkey-bench [URL] [SECONDS] [CONCURRENCY] [SCENARIOS]
 ///
-/// Scenarios: password, code, refresh, user (comma-separated). The server must run with the dev
+/// Scenarios: password, code, refresh, user, device-key (comma-separated). The server must run with the dev
 /// mailbox (no mail transport) and limits raised, as `scripts/bench` starts it.
 @main
 struct Bench {
@@ -18,7 +18,8 @@ struct Bench {
         let url = arguments.count > 1 ? arguments[1] : "http://127.0.0.1:9999"
         let seconds = arguments.count > 2 ? Double(arguments[2]) ?? 10 : 10
         let concurrency = arguments.count > 3 ? Int(arguments[3]) ?? 8 : 8
-        let scenarios = (arguments.count > 4 ? arguments[4] : "password,code,refresh,user").split(separator: ",").map(String.init)
+        let scenarios = (arguments.count > 4 ? arguments[4] : "password,code,refresh,user,device-key").split(separator: ",").map(
+            String.init)
         let api = API(client: HTTPClient.shared, base: url)
 
         print("Latchkey benchmark: \(url), \(Int(seconds)) s per scenario, \(concurrency) concurrent clients")
@@ -43,6 +44,12 @@ struct Bench {
             case "user":
                 result = try await run(seconds: seconds, workers: concurrency) { worker in
                     try await api.getUser(users[worker].accessToken)
+                }
+            case "device-key":
+                var devices: [DeviceKeySigner] = []
+                for user in users { devices.append(try await api.enrolDevice(user)) }
+                result = try await run(seconds: seconds, workers: concurrency) { [devices] worker in
+                    try await api.deviceSignIn(devices[worker])
                 }
             default:
                 print("unknown scenario \(scenario)")

@@ -35,18 +35,23 @@ import Testing
         try await LiveServer.run { server in
             let email = "signer-\(method)@example.com"
             let recovery: EmbeddedSigner.Recovery = method == "password" ? .password(Self.recoveryPassword) : .automatic
-            let phone = signer(try await signedUp(server, email))
-            var states = phone.states.makeAsyncIterator()
-            #expect(await states.next() == .locked)
+            let auth = try await signedUp(server, email)
+            let phone = signer(auth)
             #expect(try await phone.refresh() == .notConfigured)
-            #expect(await states.next() == .notConfigured)
             let notReady = await #expect(throws: LatchkeyError.self) { try await phone.sign(Data("x".utf8)) }
             #expect(notReady?.isSignerNotConfigured == true)
 
+            // The stream sees the signer become ready, and locked when the user signs out.
+            var states = phone.states.makeAsyncIterator()
             let publicKey = try await phone.configure(recovery: recovery)
-            #expect(await states.next() == .ready(publicKey: publicKey.rawRepresentation))
             let message = Data("transfer 5 to alice".utf8)
             #expect(publicKey.isValidSignature(try await phone.sign(message), for: message))
+
+            var state = await states.next()
+            while state != .ready(publicKey: publicKey.rawRepresentation), state != nil { state = await states.next() }
+            try await auth.signOut(scope: .local)
+            #expect(await states.next() == .locked)
+            #expect(await phone.state == .locked)
 
             let laptop = signer(try await secondDevice(server, email))
             #expect(try await laptop.refresh() == .locked)

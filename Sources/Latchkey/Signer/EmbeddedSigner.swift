@@ -48,13 +48,38 @@ public actor EmbeddedSigner {
     /// The current state; ``states`` streams its changes.
     public private(set) var state: State = .locked
     var listeners: [UUID: AsyncStream<State>.Continuation] = [:]
+    /// Counts the changes this device made (configure, recover, forget), so a refresh that raced
+    /// one of them does not publish what it saw before.
+    var generation = 0
 
     /// A signer for `auth`'s user, keeping the key in `storage` (by default `auth`'s: the
     /// keychain on Apple platforms). `kdf` is the cost of password backups.
+    ///
+    /// The signer follows `auth`: a sign-out makes it ``State/locked``, a sign-in (or the restored
+    /// session) refreshes it.
     public init(auth: AuthClient, storage: (any SessionStorage)? = nil, kdf: ScryptParameters = .owasp) {
         self.auth = auth
         self.storage = storage ?? auth.configuration.storage
         self.kdf = kdf
+        let changes = auth.authStateChanges
+        Task { [weak self] in
+            for await change in changes {
+                guard let self else { return }
+                await self.follow(change)
+            }
+        }
+    }
+
+    func follow(_ change: AuthStateChange) async {
+        switch change.event {
+        case .signedOut:
+            generation += 1
+            publish(.locked)
+        case .initialSession, .signedIn:
+            if change.session == nil { publish(.locked) } else { _ = try? await refresh() }
+        default:
+            break
+        }
     }
 
     /// The state now and after every change.
@@ -89,15 +114,18 @@ public actor EmbeddedSigner {
     /// server has a backup.
     @discardableResult
     public func refresh() async throws -> State {
+        let started = generation
         guard let userID = await auth.currentUser?.id else {
-            publish(.locked)
+            if generation == started { publish(.locked) }
             return state
         }
+        let seen: State
         if let key = try await localKey(userID) {
-            publish(.ready(publicKey: key.publicKey.rawRepresentation))
+            seen = .ready(publicKey: key.publicKey.rawRepresentation)
         } else {
-            publish(try await fetchBackup() == nil ? .notConfigured : .locked)
+            seen = try await fetchBackup() == nil ? .notConfigured : .locked
         }
+        if generation == started { publish(seen) }
         return state
     }
 
@@ -109,6 +137,7 @@ public actor EmbeddedSigner {
         let key = Curve25519.Signing.PrivateKey()
         let backup = try await seal(key, recovery: recovery, userID: userID)
         _ = try await auth.sendAuthorized("PUT", "signer/backup", body: backup, as: SignerBackup.self)
+        generation += 1
         try await storage.save(key.rawRepresentation, key: keyStorageKey(userID))
         publish(.ready(publicKey: key.publicKey.rawRepresentation))
         return key.publicKey
@@ -124,6 +153,7 @@ public actor EmbeddedSigner {
             throw LatchkeyError(code: .signerNotConfigured, message: "The user has no signer to recover: configure one")
         }
         let key = try await open(backup, recovery: recovery, userID: userID)
+        generation += 1
         try await storage.save(key.rawRepresentation, key: keyStorageKey(userID))
         publish(.ready(publicKey: key.publicKey.rawRepresentation))
         return key.publicKey
@@ -151,6 +181,7 @@ public actor EmbeddedSigner {
 
     /// Forgets the key on this device (the backup stays): for shared devices at sign-out.
     public func forgetOnThisDevice() async throws {
+        generation += 1
         if let userID = await auth.currentUser?.id { try await storage.remove(key: keyStorageKey(userID)) }
         publish(.locked)
     }
