@@ -14,7 +14,7 @@ struct DataOptions: ParsableArguments {
     @Option(name: .customLong("data-dir"), help: "Folder for the database and generated keys (LATCHKEY_DATA_DIR).")
     var dataDirectory: String?
 
-    @Option(name: .customLong("database"), help: "SQLite file or sqlite:// URL (DATABASE_URL).")
+    @Option(name: .customLong("database"), help: "SQLite file, sqlite:// or postgres:// URL (DATABASE_URL).")
     var database: String?
 
     var overrides: [String: String] {

@@ -4,6 +4,7 @@ import LatchkeyAPI
 import LatchkeyCore
 import LatchkeyServer
 import LatchkeyStore
+import Logging
 
 /// `latchkey mailbox`: prints the development mailbox from the data folder, newest first.
 struct Mailbox: AsyncParsableCommand {
@@ -16,10 +17,12 @@ struct Mailbox: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = try ServerConfiguration.load(environment: ProcessInfo.processInfo.environment, overrides: data.overrides)
-        guard FileManager.default.fileExists(atPath: configuration.databasePath) else {
+        guard configuration.postgres != nil || FileManager.default.fileExists(atPath: configuration.databasePath) else {
             throw ValidationError("No database at \(configuration.databasePath): start the server first (latchkey serve)")
         }
-        let database = try await SQLiteDatabase.open(path: configuration.databasePath, readers: 1)
+        var logger = Logger(label: "latchkey")
+        logger.logLevel = .warning
+        let database = try await openDatabase(configuration, readers: 1, logger: logger)
         let store = SQLAuthStore(database: database)
         let address = to.map { EmailAddress.canonical($0) ?? $0 }
         let messages = try await store.mailbox(to: address, limit: max(1, limit))

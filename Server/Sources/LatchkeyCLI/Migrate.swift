@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LatchkeyServer
 import LatchkeyStore
+import Logging
 
 /// `latchkey migrate`: applies the schema and lists the migrations.
 struct Migrate: AsyncParsableCommand {
@@ -11,10 +12,12 @@ struct Migrate: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = try ServerConfiguration.load(environment: ProcessInfo.processInfo.environment, overrides: data.overrides)
-        let database = try await SQLiteDatabase.open(path: configuration.databasePath)
+        var logger = Logger(label: "latchkey")
+        logger.logLevel = .warning
+        let database = try await openDatabase(configuration, readers: 1, logger: logger)
         let store = SQLAuthStore(database: database)
         try await store.migrate()
-        print("SQLite at \(configuration.databasePath)")
+        print(configuration.storeDescription)
         for migration in try await store.appliedMigrations() {
             print("  applied \(migration.version): \(migration.name)")
         }

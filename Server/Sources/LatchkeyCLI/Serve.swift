@@ -38,7 +38,7 @@ struct Serve: AsyncParsableCommand {
         print(
             """
             Latchkey \(LatchkeyVersion.current) listening on http://\(configuration.host):\(configuration.port)
-              store:   SQLite at \(configuration.databasePath)
+              store:   \(configuration.storeDescription)
               keys:    \(app.service.issuer.algorithm) signing key in \(configuration.dataDirectory)
               email:   \(email)
             """)

@@ -34,6 +34,20 @@ extension LatchkeyApp {
     }
 }
 
+/// The store's database: PostgreSQL when configured, else SQLite in the data folder.
+public func openDatabase(_ configuration: ServerConfiguration, readers: Int = 4, logger: Logger) async throws -> any SQLDatabase {
+    if let postgres = configuration.postgres { return try await PostgresDatabase.open(postgres, logger: logger) }
+    return try await SQLiteDatabase.open(path: configuration.databasePath, readers: readers, logger: logger)
+}
+
+extension ServerConfiguration {
+    /// Which store this configuration uses, for logs: `SQLite at PATH` or `PostgreSQL at HOST/DB (schema auth)`.
+    public var storeDescription: String {
+        guard let postgres else { return "SQLite at \(databasePath)" }
+        return "PostgreSQL at \(postgres.url.host ?? "?"):\(postgres.url.port ?? 5432)\(postgres.url.path) (schema \(postgres.schema))"
+    }
+}
+
 /// The composition root: the CLI's `serve` and every test build the server here.
 ///
 /// - Parameters:
@@ -41,7 +55,7 @@ extension LatchkeyApp {
 public func buildApplication(
     configuration: ServerConfiguration, time: any TimeSource = SystemTimeSource(), logger: Logger = Logger(label: "latchkey")
 ) async throws -> LatchkeyApp {
-    let database = try await SQLiteDatabase.open(path: configuration.databasePath, logger: logger)
+    let database = try await openDatabase(configuration, logger: logger)
     let pool = NIOThreadPool(numberOfThreads: max(1, configuration.hashingThreads))
     pool.start()
     // Whatever fails from here on (a damaged key, an unreadable CA file) must not leave the

@@ -37,11 +37,27 @@ struct LiveServer {
         auth.otp.sendFrequency = 0
         auth.uriAllowList = ["myapp://auth-callback"]
         var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, dataDirectory: directory, hashingThreads: 2, auth: auth)
+        if let url = postgresURL {
+            let schema = "t_" + UUID().uuidString.prefix(13).lowercased().replacingOccurrences(of: "-", with: "")
+            configuration.postgres = PostgresDatabase.Options(url: url, schema: schema, poolSize: 6)
+        }
         if matchExternalURL {
             configuration.port = try freePort()
             configuration.auth.externalURL = "http://127.0.0.1:\(configuration.port)"
         }
         configure(&configuration)
+        do {
+            try await serve(configuration, matchExternalURL: matchExternalURL, body)
+        } catch {
+            if let postgres = configuration.postgres { await dropSchema(postgres) }
+            throw error
+        }
+        if let postgres = configuration.postgres { await dropSchema(postgres) }
+    }
+
+    static func serve(
+        _ configuration: ServerConfiguration, matchExternalURL: Bool, _ body: @escaping @Sendable (LiveServer) async throws -> Void
+    ) async throws {
         var logger = Logger(label: "latchkey-sdk-test")
         logger.logLevel = .warning
         let app = try await buildApplication(configuration: configuration, logger: logger)
@@ -74,6 +90,21 @@ struct LiveServer {
             try? await app.shutdown()
             throw error
         }
+    }
+
+    /// The PostgreSQL server the suite runs against (`LATCHKEY_TEST_DATABASE_URL`), or `nil` for SQLite.
+    static var postgresURL: URL? {
+        ProcessInfo.processInfo.environment["LATCHKEY_TEST_DATABASE_URL"].flatMap { $0.isEmpty ? nil : URL(string: $0) }
+    }
+
+    /// Whether this run stores in PostgreSQL.
+    static var usesPostgres: Bool { postgresURL != nil }
+
+    /// Drops a test server's schema.
+    static func dropSchema(_ postgres: PostgresDatabase.Options) async {
+        guard let cleaner = try? await PostgresDatabase.open(.init(url: postgres.url, schema: postgres.schema, poolSize: 1)) else { return }
+        _ = try? await cleaner.read { try await $0.query("DROP SCHEMA \(postgres.schema) CASCADE", []) }
+        try? await cleaner.close()
     }
 
     /// A client of this server with its own in-memory storage (or the one given).

@@ -1,6 +1,7 @@
 import Foundation
 import LatchkeyCore
 import LatchkeyDelivery
+import LatchkeyStore
 import Testing
 
 @testable import LatchkeyServer
@@ -24,6 +25,19 @@ import Testing
         #expect(configuration.auth.rateLimits.verifyPerIP.count == 12)
     }
 
+    @Test func aPostgresURLChoosesPostgreSQLWithGoTruesNames() throws {
+        let configuration = try ServerConfiguration.load(environment: [
+            "GOTRUE_DB_DATABASE_URL": "postgres://latchkey:s%40cret@db.internal:6432/app?sslmode=require",
+            "GOTRUE_DB_MAX_POOL_SIZE": "25",
+        ])
+        let postgres = try #require(configuration.postgres)
+        #expect(postgres.url.host == "db.internal" && postgres.url.port == 6432)
+        #expect(postgres.schema == "auth" && postgres.poolSize == 25 && postgres.tls == "require")
+        #expect(configuration.storeDescription == "PostgreSQL at db.internal:6432/app (schema auth)")
+        let sqlite = try ServerConfiguration.load(environment: ["DATABASE_URL": "sqlite:///tmp/x.sqlite"])
+        #expect(sqlite.postgres == nil && sqlite.storeDescription == "SQLite at /tmp/x.sqlite")
+    }
+
     @Test func defaultsAreSecure() throws {
         let configuration = try ServerConfiguration.load(environment: [:])
         #expect(configuration.port == 9999)
@@ -40,7 +54,10 @@ import Testing
 
     @Test(arguments: [
         ["PORT": "http"], ["PORT": "70000"], ["GOTRUE_MAILER_AUTOCONFIRM": "maybe"], ["GOTRUE_JWT_KEYS": "{not json"],
-        ["GOTRUE_SMTP_MAX_FREQUENCY": "soon"], ["DATABASE_URL": "postgres://db/auth"],
+        ["GOTRUE_SMTP_MAX_FREQUENCY": "soon"], ["DATABASE_URL": "postgres:///nohost"],
+        ["DATABASE_URL": "postgres://db/auth", "LATCHKEY_DB_SCHEMA": "Bad-Name"],
+        ["DATABASE_URL": "postgres://db/auth", "GOTRUE_DB_MAX_POOL_SIZE": "0"], ["DATABASE_URL": "postgres://db/auth?sslmode=maybe"],
+        ["DATABASE_URL": "postgres://db/auth", "LATCHKEY_DB_CA_FILE": "/nonexistent/ca.pem"],
         ["GOTRUE_SMTP_HOST": "smtp.example.com"], ["GOTRUE_SMTP_HOST": "smtp.example.com", "GOTRUE_SMTP_ADMIN_EMAIL": "not an address"],
         ["GOTRUE_SMTP_HOST": "h", "GOTRUE_SMTP_ADMIN_EMAIL": "a@example.com", "GOTRUE_SMTP_PORT": "0"],
         ["GOTRUE_SMTP_HOST": "h", "GOTRUE_SMTP_ADMIN_EMAIL": "a@example.com", "LATCHKEY_SMTP_TLS": "maybe"],

@@ -67,7 +67,8 @@ import Testing
         }
     }
 
-    @Test func theDatabaseHoldsNeitherTheShareNorTheVerifier() async throws {
+    @Test(.enabled(if: !TestServer.usesPostgres, "reads the SQLite file"))
+    func theDatabaseHoldsNeitherTheShareNorTheVerifier() async throws {
         let server = TestServer()
         let (share, verifier) = try await server.run { client, app async throws in
             let session = try await client.signUpConfirmed("rest@example.com", app: app)

@@ -40,7 +40,8 @@ import Testing
         }
     }
 
-    @Test func sqliteRunsInWALWithFullSync() async throws {
+    @Test(.enabled(if: !TestServer.usesPostgres, "checks the SQLite file"))
+    func sqliteRunsInWALWithFullSync() async throws {
         try await TestServer().run { _, app async throws in
             let database = try #require(app.store.database as? SQLiteDatabase)
             #expect(try await database.pragma("journal_mode") == "wal")

@@ -161,7 +161,10 @@ import Testing
     }
 
     @Test func rateLimitsAnswer429WithRetryAfter() async throws {
-        try await TestServer(configure: { $0.auth.rateLimits.otpPerIP = RateLimit(count: 2, period: 300) }).run { client, _ async throws in
+        // A clock that stands still: the three requests cannot straddle a window boundary.
+        let time = ManualTimeSource(Date(timeIntervalSince1970: 1_800_000_100))
+        try await TestServer(configure: { $0.auth.rateLimits.otpPerIP = RateLimit(count: 2, period: 300) }).run(time: time) {
+            client, _ async throws in
             for _ in 0..<2 { try await client.send(.post, "/otp", json: #"{"email":"rl@example.com"}"#) }
             let limited = try await client.send(.post, "/otp", json: #"{"email":"rl@example.com"}"#)
             #expect(limited.status == .tooManyRequests)

@@ -22,9 +22,24 @@ struct TestServer {
         auth.password.scryptLogN = 10
         auth.otp.sendFrequency = 0
         var configuration = ServerConfiguration(port: 0, dataDirectory: dir, hashingThreads: 2, auth: auth)
+        if let url = Self.postgresURL {
+            // Every data folder gets a schema of its own on the throwaway test cluster (a server
+            // restarted on the same folder finds its data again).
+            let digest = dir.utf8.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
+            let schema = "t_" + String(digest, radix: 16)
+            configuration.postgres = PostgresDatabase.Options(url: url, schema: schema, poolSize: 6)
+        }
         configure(&configuration)
         self.configuration = configuration
     }
+
+    /// The PostgreSQL server the suite runs against (`LATCHKEY_TEST_DATABASE_URL`), or `nil` for SQLite.
+    static var postgresURL: URL? {
+        ProcessInfo.processInfo.environment["LATCHKEY_TEST_DATABASE_URL"].flatMap { $0.isEmpty ? nil : URL(string: $0) }
+    }
+
+    /// Whether this run stores in PostgreSQL (tests of SQLite's files skip then).
+    static var usesPostgres: Bool { postgresURL != nil }
 
     /// Runs `body` against the live server over a real socket.
     func run<T: Sendable>(

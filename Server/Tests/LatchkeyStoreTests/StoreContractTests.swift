@@ -7,10 +7,19 @@ import Testing
 
 /// The contract every ``AuthStore`` keeps, run against each implementation (SQLite on disk now).
 @Suite struct StoreContractTests {
-    /// Runs `body` against every store, each on a fresh database that is closed afterwards.
+    /// Runs `body` against every store, each on a fresh database that is closed afterwards:
+    /// SQLite on disk, and PostgreSQL (in a schema of its own) when `LATCHKEY_TEST_DATABASE_URL`
+    /// names a server.
     static func eachStore(_ body: (any AuthStore) async throws -> Void) async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)/db.sqlite").path
-        let database = try await SQLiteDatabase.open(path: path)
+        try await run(try await SQLiteDatabase.open(path: path), body)
+        if let postgres = try await TestPostgres.open() {
+            try await run(postgres.database, body)
+            try await postgres.drop()
+        }
+    }
+
+    static func run(_ database: any SQLDatabase, _ body: (any AuthStore) async throws -> Void) async throws {
         let store = SQLAuthStore(database: database)
         do {
             try await store.migrate()

@@ -2,8 +2,31 @@ import Foundation
 import LatchkeyAPI
 import LatchkeyCore
 import LatchkeyDelivery
+import LatchkeyStore
 
 extension ServerConfiguration {
+    /// PostgreSQL's settings, checked: the URL, schema, pool size, TLS mode and CA file.
+    static func postgresOptions(_ raw: String, reader: SettingReader) throws -> PostgresDatabase.Options {
+        guard let url = URL(string: raw), let host = url.host, !host.isEmpty else {
+            throw ConfigurationError("DATABASE_URL must look like postgres://user:password@host:5432/database")
+        }
+        let schema = reader.string("db-schema") ?? "auth"
+        guard schema.range(of: #"^[a-z_][a-z0-9_]{0,62}$"#, options: .regularExpression) != nil else {
+            throw ConfigurationError("db-schema must be lower-case letters, digits and _, not \(schema)")
+        }
+        let poolSize = try reader.int("db-pool-size") ?? 10
+        guard (1...500).contains(poolSize) else { throw ConfigurationError("db-pool-size must be 1–500, not \(poolSize)") }
+        let caFile = reader.string("db-ca-file")
+        if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
+            throw ConfigurationError("db-ca-file \(caFile) cannot be read")
+        }
+        let options = PostgresDatabase.Options(url: url, schema: schema, poolSize: poolSize, caFile: caFile)
+        guard ["disable", "allow", "prefer", "require", "verify-ca", "verify-full"].contains(options.tls) else {
+            throw ConfigurationError("sslmode must be disable, prefer or require, not \(options.tls)")
+        }
+        return options
+    }
+
     /// Reads the configuration: `overrides` (flags, by setting key) first, then the environment
     /// (Latchkey's names before GoTrue's), then the defaults in ``Setting/all``.
     public static func load(environment: [String: String], overrides: [String: String] = [:]) throws -> ServerConfiguration {
@@ -13,11 +36,12 @@ extension ServerConfiguration {
         guard (0...65535).contains(port) else { throw ConfigurationError("port must be 0–65535, not \(port)") }
         let dataDirectory = reader.string("data-dir") ?? "./latchkey-data"
         var databasePath: String?
+        var postgres: PostgresDatabase.Options?
         if let database = reader.string("database") {
             if database.hasPrefix("sqlite://") {
                 databasePath = String(database.dropFirst("sqlite://".count))
             } else if database.hasPrefix("postgres://") || database.hasPrefix("postgresql://") {
-                throw ConfigurationError("PostgreSQL is not supported by this version; use a SQLite path")
+                postgres = try Self.postgresOptions(database, reader: reader)
             } else {
                 databasePath = database
             }
@@ -161,7 +185,7 @@ extension ServerConfiguration {
             maxAttempts: try reader.int("mail-max-attempts") ?? 12, baseDelay: Double(try reader.seconds("mail-retry-base") ?? 5))
 
         return ServerConfiguration(
-            host: host, port: port, dataDirectory: dataDirectory, databasePath: databasePath,
+            host: host, port: port, dataDirectory: dataDirectory, databasePath: databasePath, postgres: postgres,
             trustedIPHeader: reader.string("rate-limit-header"), jwtKeys: jwtKeys, jwtSecret: reader.string("jwt-secret"),
             devMailboxPublic: try reader.bool("dev-mailbox-public") ?? false, auth: auth, smtp: smtp, mailRetry: mailRetry,
             twilio: twilio)

@@ -2,6 +2,7 @@ import Foundation
 import LatchkeyAPI
 import LatchkeyCore
 import LatchkeyDelivery
+import LatchkeyStore
 import NIOCore
 
 /// Everything `latchkey serve` needs, read once at start (see ``ServerConfiguration/load(environment:overrides:)``).
@@ -12,6 +13,8 @@ public struct ServerConfiguration: Sendable {
     public var dataDirectory: String
     /// The SQLite file; defaults to `latchkey.sqlite` in the data folder.
     public var databasePath: String
+    /// PostgreSQL instead of SQLite, when set.
+    public var postgres: PostgresDatabase.Options?
     /// A header whose first address is trusted as the client IP (set only behind a proxy).
     public var trustedIPHeader: String?
     /// `GOTRUE_JWT_KEYS`, parsed.
@@ -33,6 +36,7 @@ public struct ServerConfiguration: Sendable {
 
     public init(
         host: String = "127.0.0.1", port: Int = 9999, dataDirectory: String = "./latchkey-data", databasePath: String? = nil,
+        postgres: PostgresDatabase.Options? = nil,
         trustedIPHeader: String? = nil, jwtKeys: [[String: JSONValue]] = [], jwtSecret: String? = nil,
         hashingThreads: Int = System.coreCount, devMailboxPublic: Bool = false, auth: AuthConfiguration = AuthConfiguration(),
         smtp: SMTPConfiguration? = nil, mailRetry: MailRetryPolicy = MailRetryPolicy(), twilio: TwilioConfiguration? = nil
@@ -45,6 +49,7 @@ public struct ServerConfiguration: Sendable {
         self.port = port
         self.dataDirectory = dataDirectory
         self.databasePath = databasePath ?? (dataDirectory as NSString).appendingPathComponent("latchkey.sqlite")
+        self.postgres = postgres
         self.trustedIPHeader = trustedIPHeader
         self.jwtKeys = jwtKeys
         self.jwtSecret = jwtSecret

@@ -17,8 +17,20 @@ public struct Setting: Sendable {
             key: "data-dir", environment: ["LATCHKEY_DATA_DIR"], defaultValue: "./latchkey-data",
             summary: "Folder for the SQLite database, the generated signing key and the server secret."),
         .init(
-            key: "database", environment: ["LATCHKEY_DATABASE", "DATABASE_URL"], defaultValue: "<data-dir>/latchkey.sqlite",
-            summary: "SQLite file path, or `sqlite://PATH`."),
+            key: "database", environment: ["LATCHKEY_DATABASE", "DATABASE_URL", "GOTRUE_DB_DATABASE_URL"],
+            defaultValue: "<data-dir>/latchkey.sqlite",
+            summary:
+                "SQLite file path or `sqlite://PATH`; or PostgreSQL, `postgres://user:password@host:5432/database?sslmode=disable|prefer|require`, for several instances on one database."
+        ),
+        .init(
+            key: "db-schema", environment: ["LATCHKEY_DB_SCHEMA", "GOTRUE_DB_NAMESPACE"], defaultValue: "auth",
+            summary: "PostgreSQL: the schema for Latchkey's tables (created when missing), so it can share a database."),
+        .init(
+            key: "db-pool-size", environment: ["LATCHKEY_DB_POOL_SIZE", "GOTRUE_DB_MAX_POOL_SIZE"], defaultValue: "10",
+            summary: "PostgreSQL: connections per instance."),
+        .init(
+            key: "db-ca-file", environment: ["LATCHKEY_DB_CA_FILE"], defaultValue: "",
+            summary: "PostgreSQL: PEM file of CA certificates to trust for TLS instead of the system's."),
         .init(
             key: "site-url", environment: ["LATCHKEY_SITE_URL", "GOTRUE_SITE_URL"], defaultValue: "http://localhost:3000",
             summary: "The app's URL: where links send users by default."),

@@ -84,6 +84,18 @@ public final class SQLiteDatabase: SQLDatabase {
         }
     }
 
+    /// SQLite has one writer: every write transaction is exclusive.
+    public func exclusiveTransaction<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
+        try await transaction(body)
+    }
+
+    /// SQLite's single writer claims alone.
+    public func claimTransaction<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
+        try await transaction(body)
+    }
+
+    public var claimClause: String { "" }
+
     public func isUniqueViolation(_ error: any Error) -> Bool {
         guard let error = error as? SQLiteError else { return false }
         return error.message.contains("UNIQUE constraint failed")

@@ -34,11 +34,12 @@ extension SQLAuthStore {
     }
 
     public func claimOutbox(now: Date, leaseUntil: Date, limit: Int) async throws -> [OutboxRecord] {
-        try await database.transaction { db in
+        let claim = database.claimClause
+        return try await database.claimTransaction { db in
             let due = try await db.query(
                 """
                 SELECT id FROM outbox WHERE \(Self.pendingOutbox) AND next_attempt_at <= ?
-                AND (locked_until IS NULL OR locked_until <= ?) ORDER BY next_attempt_at, created_at LIMIT ?
+                AND (locked_until IS NULL OR locked_until <= ?) ORDER BY next_attempt_at, created_at LIMIT ?\(claim)
                 """, [SQLValue(now), SQLValue(now), SQLValue(limit)])
             var claimed: [OutboxRecord] = []
             for row in due {

@@ -10,8 +10,10 @@ public struct SQLAuthStore: AuthStore {
         self.database = database
     }
 
+    /// Applies the migrations not applied yet, all in one transaction that concurrent
+    /// instances take in turn.
     public func migrate() async throws {
-        try await database.transaction { db in
+        try await database.exclusiveTransaction { db in
             try await db.query(
                 "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)",
                 [])

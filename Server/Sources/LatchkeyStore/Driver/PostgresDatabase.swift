@@ -1,0 +1,245 @@
+import Foundation
+import Logging
+import NIOSSL
+import PostgresNIO
+
+/// PostgreSQL through postgres-nio's connection pool, for several Latchkey instances on one
+/// database.
+///
+/// Every transaction runs `SERIALIZABLE` on one connection and is retried (up to 40 times, with
+/// a short random back-off) when PostgreSQL aborts it for a serialization failure or a
+/// deadlock, so the store's read-then-write transactions keep the guarantees SQLite's single
+/// writer gives them. Tables live in their own schema (GoTrue's `auth` by default), set as the
+/// `search_path` of every connection.
+public final class PostgresDatabase: SQLDatabase {
+    public let client: PostgresClient
+    /// The schema the tables live in.
+    public let schema: String
+    let logger: Logger
+    let running: Task<Void, Never>
+
+    /// Where and how to connect.
+    public struct Options: Sendable {
+        public var url: URL
+        /// The schema for Latchkey's tables (created when missing).
+        public var schema: String
+        /// Connections in the pool.
+        public var poolSize: Int
+        /// `disable`, `prefer` or `require` (libpq's `sslmode`; `verify-full` is `require`
+        /// with certificate and host-name checks, which `require` does here too).
+        public var tls: String
+        /// A PEM file of CA certificates to trust instead of the system's.
+        public var caFile: String?
+
+        public init(url: URL, schema: String = "auth", poolSize: Int = 10, tls: String? = nil, caFile: String? = nil) {
+            self.url = url
+            self.schema = schema
+            self.poolSize = poolSize
+            let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+            self.tls = tls ?? query.first { $0.name == "sslmode" }?.value ?? "prefer"
+            self.caFile = caFile
+        }
+    }
+
+    init(client: PostgresClient, schema: String, logger: Logger, running: Task<Void, Never>) {
+        self.client = client
+        self.schema = schema
+        self.logger = logger
+        self.running = running
+    }
+
+    /// Connects (checking the server answers), creating the schema when missing.
+    public static func open(_ options: Options, logger: Logger = Logger(label: "latchkey.postgres")) async throws
+        -> PostgresDatabase
+    {
+        guard let components = URLComponents(url: options.url, resolvingAgainstBaseURL: false),
+            ["postgres", "postgresql"].contains(components.scheme ?? ""), let host = components.host, !host.isEmpty
+        else { throw StoreSetupError("DATABASE_URL must look like postgres://user:password@host:5432/database") }
+        guard options.schema.range(of: #"^[a-z_][a-z0-9_]{0,62}$"#, options: .regularExpression) != nil else {
+            throw StoreSetupError("The PostgreSQL schema name must be lower-case letters, digits and _")
+        }
+        let tls: PostgresClient.Configuration.TLS
+        switch options.tls {
+        case "disable": tls = .disable
+        case "prefer", "allow": tls = .prefer(try Self.tlsConfiguration(options.caFile))
+        case "require", "verify-ca", "verify-full": tls = .require(try Self.tlsConfiguration(options.caFile))
+        default: throw StoreSetupError("sslmode must be disable, prefer or require, not \(options.tls)")
+        }
+        let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+        var configuration = PostgresClient.Configuration(
+            host: host, port: components.port ?? 5432, username: components.user?.removingPercentEncoding ?? "postgres",
+            password: components.password?.removingPercentEncoding, database: database.isEmpty ? nil : database, tls: tls)
+        configuration.options.maximumConnections = max(1, options.poolSize)
+        configuration.options.connectTimeout = .seconds(10)
+        configuration.options.additionalStartupParameters = [("search_path", options.schema)]
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        let running = Task { await client.run() }
+        let opened = PostgresDatabase(client: client, schema: options.schema, logger: logger, running: running)
+        do {
+            try await opened.withTimeout(.seconds(15)) {
+                try await client.withConnection { connection in
+                    _ = try await connection.query(
+                        PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(options.schema)"), logger: logger)
+                }
+            }
+        } catch {
+            running.cancel()
+            throw StoreSetupError("Cannot reach PostgreSQL at \(host): \(String(reflecting: error))")
+        }
+        return opened
+    }
+
+    static func tlsConfiguration(_ caFile: String?) throws -> TLSConfiguration {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        if let caFile {
+            configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(caFile))
+        }
+        return configuration
+    }
+
+    func withTimeout<T: Sendable>(_ limit: Duration, _ work: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T.self) { group in
+            group.addTask { try await work() }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                throw StoreSetupError("timed out after \(limit)")
+            }
+            let first = try await group.next()!
+            group.cancelAll()
+            return first
+        }
+    }
+
+    public func read<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
+        try await client.withConnection { connection in
+            try await body(PostgresExecutor(connection: connection, logger: logger))
+        }
+    }
+
+    public func transaction<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                return try await inTransaction("SERIALIZABLE", body)
+            } catch let error as PSQLError where attempt < 40 && Self.isRetryable(error) {
+                try await Task.sleep(for: .milliseconds(Int.random(in: 1...(2 * min(attempt, 25)))))
+            }
+        }
+    }
+
+    /// A `READ COMMITTED` transaction: claimed rows are locked (`FOR UPDATE SKIP LOCKED`) and
+    /// every update re-checks its condition, so claimers never share a row.
+    public func claimTransaction<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
+        try await inTransaction("READ COMMITTED", body)
+    }
+
+    public var claimClause: String { " FOR UPDATE SKIP LOCKED" }
+
+    /// A `READ COMMITTED` transaction holding an advisory lock on the schema: instances that
+    /// start at once migrate one after the other, each seeing what the previous one applied.
+    public func exclusiveTransaction<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
+        let lock = "latchkey:" + schema
+        return try await inTransaction("READ COMMITTED") { db in
+            try await db.query("SELECT pg_advisory_xact_lock(hashtext(?))", [.text(lock)])
+            return try await body(db)
+        }
+    }
+
+    /// Runs `body` between `BEGIN ISOLATION LEVEL isolation` and `COMMIT` on one connection,
+    /// rolling back when it throws.
+    func inTransaction<T: Sendable>(_ isolation: String, _ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
+        try await client.withConnection { connection in
+            let executor = PostgresExecutor(connection: connection, logger: logger)
+            try await executor.query("BEGIN ISOLATION LEVEL \(isolation)", [])
+            do {
+                let result = try await body(executor)
+                try await executor.query("COMMIT", [])
+                return result
+            } catch {
+                _ = try? await executor.query("ROLLBACK", [])
+                throw error
+            }
+        }
+    }
+
+    static func isRetryable(_ error: PSQLError) -> Bool {
+        // 40001 serialization_failure, 40P01 deadlock_detected.
+        guard let state = error.serverInfo?[.sqlState] else { return false }
+        return state == "40001" || state == "40P01"
+    }
+
+    public func isUniqueViolation(_ error: any Error) -> Bool {
+        (error as? PSQLError)?.serverInfo?[.sqlState] == "23505"
+    }
+
+    /// Whether the database answers now (for `/health`).
+    public func ping() async -> Bool {
+        (try? await withTimeout(.seconds(2)) { try await self.read { try await $0.query("SELECT 1 AS one", []) } }) != nil
+    }
+
+    public func close() async throws {
+        running.cancel()
+    }
+}
+
+/// Runs statements on one PostgreSQL connection, turning `?` placeholders into `$1`, `$2`, ….
+struct PostgresExecutor: SQLExecutor {
+    let connection: PostgresConnection
+    let logger: Logger
+
+    func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
+        var bindings = PostgresBindings(capacity: binds.count)
+        for value in binds {
+            switch value {
+            case .null: bindings.appendNull()
+            case .int(let number): bindings.append(number)
+            case .text(let text): bindings.append(text)
+            }
+        }
+        let rows = try await connection.query(PostgresQuery(unsafeSQL: Self.numbered(sql), binds: bindings), logger: logger)
+        var result: [SQLRow] = []
+        for try await row in rows {
+            var values: [String: SQLValue] = [:]
+            for cell in row {
+                guard cell.bytes != nil else {
+                    values[cell.columnName] = .null
+                    continue
+                }
+                switch cell.dataType {
+                case .int8: values[cell.columnName] = .int(try cell.decode(Int64.self))
+                case .int4: values[cell.columnName] = .int(Int64(try cell.decode(Int32.self)))
+                case .int2: values[cell.columnName] = .int(Int64(try cell.decode(Int16.self)))
+                case .bool: values[cell.columnName] = .int(try cell.decode(Bool.self) ? 1 : 0)
+                default: values[cell.columnName] = .text(try cell.decode(String.self))
+                }
+            }
+            result.append(SQLRow(values: values))
+        }
+        return result
+    }
+
+    /// `?` → `$n`, outside quoted strings.
+    static func numbered(_ sql: String) -> String {
+        var output = ""
+        output.reserveCapacity(sql.count + 16)
+        var index = 0
+        var quoted = false
+        for character in sql {
+            if character == "'" { quoted.toggle() }
+            if character == "?", !quoted {
+                index += 1
+                output += "$\(index)"
+            } else {
+                output.append(character)
+            }
+        }
+        return output
+    }
+}
+
+/// A store that cannot be opened: a bad URL, an unreachable server.
+public struct StoreSetupError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,224 @@
+"""Two real `latchkey serve` processes on one PostgreSQL database.
+
+Needs ``LATCHKEY_TEST_DATABASE_URL`` (scripts/test sets it when PostgreSQL is installed);
+skipped otherwise. The instances share a data folder (the signing key and server secret), as
+instances behind a load balancer share them, and a schema of their own on the test server.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import os
+import signal
+import subprocess
+import threading
+import time
+import uuid
+from pathlib import Path
+
+import httpx
+import pytest
+
+from conftest import CODE_RE, _find_binary, _free_port, _tail
+
+DATABASE_URL = os.environ.get("LATCHKEY_TEST_DATABASE_URL", "")
+PASSWORD = "correct horse battery staple"
+
+pytestmark = pytest.mark.skipif(
+    not DATABASE_URL,
+    reason="multi-instance tests need PostgreSQL: set LATCHKEY_TEST_DATABASE_URL or install postgresql",
+)
+
+
+class Instance:
+    def __init__(self, binary: Path, data_dir: Path, schema: str, name: str, extra_env: dict[str, str]):
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log_path = data_dir / f"{name}.log"
+        env = {
+            **os.environ,
+            "DATABASE_URL": DATABASE_URL,
+            "LATCHKEY_DB_SCHEMA": schema,
+            "LATCHKEY_DB_POOL_SIZE": "8",
+            "LATCHKEY_PASSWORD_SCRYPT_LOG_N": "10",
+            "GOTRUE_SMTP_MAX_FREQUENCY": "0",
+            **extra_env,
+        }
+        self.log_file = open(self.log_path, "wb")
+        self.process = subprocess.Popen(
+            [str(binary), "serve", "--host", "127.0.0.1", "--port", str(self.port), "--data-dir", str(data_dir)],
+            stdin=subprocess.DEVNULL,
+            stdout=self.log_file,
+            stderr=subprocess.STDOUT,
+            env=env,
+        )
+        deadline = time.monotonic() + 30
+        while True:
+            if self.process.poll() is not None:
+                raise AssertionError(f"{name} exited early:\n{_tail(self.log_path)}")
+            try:
+                if httpx.get(f"{self.url}/health", timeout=1.0, trust_env=False).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{name} did not become healthy:\n{_tail(self.log_path)}")
+            time.sleep(0.1)
+        self.client = httpx.Client(base_url=self.url, timeout=30.0, trust_env=False)
+
+    def post(self, path: str, body: dict, token: str | None = None) -> httpx.Response:
+        headers = {"X-Supabase-Api-Version": "2024-01-01"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        return self.client.post(path, json=body, headers=headers)
+
+    def code(self, email: str) -> str:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            messages = self.client.get("/_dev/mailbox", params={"to": email}, headers={"Accept": "application/json"}).json()
+            for message in messages.get("messages") or []:
+                match = CODE_RE.search(message.get("text") or "")
+                if match:
+                    return match.group(1)
+            time.sleep(0.1)
+        raise AssertionError(f"no code for {email}")
+
+    def stop(self, sig: int = signal.SIGTERM) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(sig)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=15)
+        self.client.close()
+        self.log_file.close()
+
+
+def start_pair(tmp_path: Path, otp_limit: int):
+    binary = _find_binary()
+    if not binary.is_file():
+        pytest.skip(f"no latchkey binary at {binary}")
+    schema = "mi_" + uuid.uuid4().hex[:12]
+    extra = {
+        "LATCHKEY_REFRESH_REUSE_INTERVAL": "0",
+        "LATCHKEY_RATE_LIMIT_OTP": str(otp_limit),
+        "LATCHKEY_RATE_LIMIT_VERIFY": "100000",
+        "LATCHKEY_RATE_LIMIT_TOKEN": "100000",
+        "LATCHKEY_RATE_LIMIT_EMAIL_SENT": "100000",
+        "LATCHKEY_RATE_LIMIT_EMAIL_PER_ADDRESS": "100000",
+    }
+    # The first instance creates the keys in the shared folder and migrates; the second then
+    # starts on both.
+    first = Instance(binary, tmp_path, schema, "a", extra)
+    try:
+        second = Instance(binary, tmp_path, schema, "b", extra)
+    except BaseException:
+        first.stop()
+        raise
+    return first, second
+
+
+@pytest.fixture
+def pair(tmp_path: Path):
+    first, second = start_pair(tmp_path, otp_limit=100000)
+    try:
+        yield first, second
+    finally:
+        first.stop()
+        second.stop()
+
+
+@pytest.fixture
+def limited_pair(tmp_path: Path):
+    first, second = start_pair(tmp_path, otp_limit=5)
+    try:
+        yield first, second
+    finally:
+        first.stop()
+        second.stop()
+
+
+def test_one_code_sent_to_both_instances_at_once_yields_one_session(pair):
+    a, b = pair
+    email = f"race-{uuid.uuid4().hex[:8]}@example.com"
+    assert a.post("/signup", {"email": email, "password": PASSWORD}).status_code == 200
+    code = b.code(email)  # the mailbox is in the shared database
+    barrier = threading.Barrier(8)
+
+    def submit(instance):
+        barrier.wait()
+        return instance.post("/verify", {"type": "signup", "email": email, "token": code}).status_code
+
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        statuses = list(pool.map(submit, [a, b] * 4))
+    assert statuses.count(200) == 1, statuses
+
+
+def test_a_refresh_token_rotated_on_one_instance_is_reuse_on_the_other(pair):
+    a, b = pair
+    email = f"rotate-{uuid.uuid4().hex[:8]}@example.com"
+    a.post("/signup", {"email": email, "password": PASSWORD})
+    session = a.post("/verify", {"type": "signup", "email": email, "token": a.code(email)}).json()
+    old = session["refresh_token"]
+    rotated = a.post("/token?grant_type=refresh_token", {"refresh_token": old})
+    assert rotated.status_code == 200
+    reused = b.post("/token?grant_type=refresh_token", {"refresh_token": old})
+    assert reused.status_code == 400
+    assert reused.json()["code"] == "refresh_token_already_used"
+    # Reuse ends the session everywhere: the successor is dead on the first instance too.
+    successor = a.post("/token?grant_type=refresh_token", {"refresh_token": rotated.json()["refresh_token"]})
+    assert successor.status_code == 400
+
+
+def test_a_rate_limit_reached_through_one_instance_holds_on_the_other(limited_pair):
+    a, b = limited_pair
+    email = f"limit-{uuid.uuid4().hex[:8]}@example.com"
+    statuses = [a.post("/otp", {"email": email}).status_code for _ in range(3)]
+    statuses += [b.post("/otp", {"email": email}).status_code for _ in range(2)]
+    assert statuses == [200] * 5
+    limited = b.post("/otp", {"email": email})
+    assert limited.status_code == 429
+    assert limited.json()["code"] == "over_request_rate_limit"
+    assert a.post("/otp", {"email": email}).status_code == 429
+
+
+def test_sigkill_mid_load_loses_nothing_committed_and_the_other_keeps_serving(pair):
+    a, b = pair
+    run = uuid.uuid4().hex[:8]
+    committed: list[str] = []
+    lock = threading.Lock()
+    stop = threading.Event()
+
+    def load(worker: int) -> None:
+        index = 0
+        while not stop.is_set():
+            email = f"kill-{run}-{worker}-{index}@example.com"
+            index += 1
+            try:
+                response = a.post("/signup", {"email": email, "password": PASSWORD})
+            except httpx.HTTPError:
+                continue
+            if response.status_code == 200:
+                with lock:
+                    committed.append(email)
+
+    threads = [threading.Thread(target=load, args=(worker,)) for worker in range(6)]
+    for thread in threads:
+        thread.start()
+    time.sleep(2.0)
+    a.process.send_signal(signal.SIGKILL)
+    a.process.wait(timeout=10)
+    stop.set()
+    for thread in threads:
+        thread.join(timeout=40)
+    assert len(committed) >= 5, "the load did not get going before the kill"
+
+    # Every sign-up the dead instance answered 200 is in the database: the surviving instance
+    # knows the account and its password (it is only waiting for its email confirmation).
+    for email in committed:
+        answer = b.post("/token?grant_type=password", {"email": email, "password": PASSWORD})
+        assert answer.json().get("code") == "email_not_confirmed", (email, answer.text)
+    fresh = f"after-{run}@example.com"
+    assert b.post("/signup", {"email": fresh, "password": PASSWORD}).status_code == 200
+    assert b.post("/verify", {"type": "signup", "email": fresh, "token": b.code(fresh)}).status_code == 200
