@@ -6,12 +6,18 @@ public struct HealthResponse: Codable, Sendable, Equatable {
     public var name: String
     /// A one-line description of the server (`description`).
     public var description: String
+    /// Latchkey: whether the database answers, `ok` or `unavailable` (`database`).
+    public var database: String?
+    /// Latchkey: `ready`, or `shutting_down` once the instance drains (`status`).
+    public var status: String?
 
     /// Creates a health response.
-    public init(version: String, name: String, description: String) {
+    public init(version: String, name: String, description: String, database: String? = nil, status: String? = nil) {
         self.version = version
         self.name = name
         self.description = description
+        self.database = database
+        self.status = status
     }
 }
 

@@ -7,7 +7,7 @@ import NIOHTTP1
 /// A closed-loop load generator for a running Latchkey server: `concurrency` workers repeat one
 /// operation for `seconds`, and the tool prints requests per second and latency percentiles.
 ///
-///     latchkey-bench [URL] [SECONDS] [CONCURRENCY] [SCENARIOS]
+///     latchkey-bench [URL[,URL…]] [SECONDS] [CONCURRENCY] [SCENARIOS]
 ///
 /// Scenarios: password, code, refresh, user, device-key (comma-separated). The server must run with the dev
 /// mailbox (no mail transport) and limits raised, as `scripts/bench` starts it.
@@ -20,7 +20,9 @@ struct Bench {
         let concurrency = arguments.count > 3 ? Int(arguments[3]) ?? 8 : 8
         let scenarios = (arguments.count > 4 ? arguments[4] : "password,code,refresh,user,device-key").split(separator: ",").map(
             String.init)
-        let api = API(client: HTTPClient.shared, base: url)
+        // Several comma-separated URLs: instances on one database, the workers spread over them.
+        let apis = url.split(separator: ",").map { API(client: HTTPClient.shared, base: String($0)) }
+        let api = apis[0]
 
         print("Latchkey benchmark: \(url), \(Int(seconds)) s per scenario, \(concurrency) concurrent clients")
         let users = try await api.makeUsers(count: concurrency)
@@ -29,27 +31,27 @@ struct Bench {
             switch scenario {
             case "password":
                 result = try await run(seconds: seconds, workers: concurrency) { worker in
-                    _ = try await api.signIn(users[worker].email, users[worker].password)
+                    _ = try await apis[worker % apis.count].signIn(users[worker].email, users[worker].password)
                 }
             case "code":
                 result = try await run(seconds: seconds, workers: concurrency) { worker in
-                    try await api.codeSignIn(users[worker].email)
+                    try await apis[worker % apis.count].codeSignIn(users[worker].email)
                 }
             case "refresh":
                 let chains = RefreshChains(tokens: users.map(\.refreshToken))
                 result = try await run(seconds: seconds, workers: concurrency) { worker in
-                    let next = try await api.refresh(await chains.token(worker))
+                    let next = try await apis[worker % apis.count].refresh(await chains.token(worker))
                     await chains.set(worker, next)
                 }
             case "user":
                 result = try await run(seconds: seconds, workers: concurrency) { worker in
-                    try await api.getUser(users[worker].accessToken)
+                    try await apis[worker % apis.count].getUser(users[worker].accessToken)
                 }
             case "device-key":
                 var devices: [DeviceKeySigner] = []
                 for user in users { devices.append(try await api.enrolDevice(user)) }
                 result = try await run(seconds: seconds, workers: concurrency) { [devices] worker in
-                    try await api.deviceSignIn(devices[worker])
+                    try await apis[worker % apis.count].deviceSignIn(devices[worker])
                 }
             default:
                 print("unknown scenario \(scenario)")

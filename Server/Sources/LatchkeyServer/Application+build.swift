@@ -97,7 +97,8 @@ public func buildApplication(
                 allowMethods: [.get, .post, .put, .delete, .options],
                 exposedHeaders: ["X-Total-Count", "Link", "X-Supabase-Api-Version"]))
         var routes = RouteRegistrar(router: router)
-        MetaController(service: service, openAPI: openAPI).register(&routes)
+        let readiness = Readiness()
+        MetaController(service: service, openAPI: openAPI, database: database, readiness: readiness).register(&routes)
         AuthController(
             service: service, trustedIPHeader: configuration.trustedIPHeader.flatMap { HTTPField.Name($0) }
         ).register(&routes)
@@ -109,6 +110,7 @@ public func buildApplication(
             router: router,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Latchkey"),
             services: [
+                ReadinessService(readiness: readiness),
                 CleanupService(store: store, time: time, interval: .seconds(300), logger: logger),
                 OutboxDeliveryService(delivery: delivery, signal: signal, idle: .seconds(5), logger: logger),
             ],

@@ -8,10 +8,23 @@ import NIOCore
 import Testing
 
 @Suite struct MetaTests {
+    @Test func healthSaysWhenTheDatabaseDoesNotAnswer() async throws {
+        try await TestServer().run { client, app async throws in
+            #expect(try await client.send(.get, "/health").status == .ok)
+            try await app.store.database.close()
+            let answer = try await client.send(.get, "/health")
+            #expect(answer.status == .serviceUnavailable)
+            #expect(try answer.decode(HealthResponse.self).database == "unavailable")
+        }
+    }
+
     @Test func healthSettingsAndJWKS() async throws {
         try await TestServer().run { client, _ async throws in
-            let health = try await client.send(.get, "/health").decode(HealthResponse.self)
+            let answer = try await client.send(.get, "/health")
+            #expect(answer.status == .ok)
+            let health = try answer.decode(HealthResponse.self)
             #expect(health.name == "GoTrue")
+            #expect(health.database == "ok" && health.status == "ready")
             let settings = try await client.send(.get, "/settings").decode(ServerSettings.self)
             #expect(settings.external["email"] == true)
             #expect(settings.mailerAutoconfirm == false)

@@ -44,3 +44,73 @@ def test_cli_reports_a_missing_database(tmp_path):
     result = run_cli("mailbox", "--data-dir", str(tmp_path / "nowhere"))
     assert result.returncode != 0
     assert "No database" in result.stderr
+
+
+def test_sigterm_finishes_requests_in_flight_then_exits(tmp_path):
+    """Graceful shutdown: requests already sent are answered, then the process exits 0."""
+    import os
+    import signal
+    import subprocess
+
+    import httpx
+
+    from conftest import _free_port, _tail
+
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}"
+    log_path = tmp_path / "server.log"
+    env = {**os.environ, "LATCHKEY_PASSWORD_SCRYPT_LOG_N": "17", "GOTRUE_MAILER_AUTOCONFIRM": "true",
+           "GOTRUE_RATE_LIMIT_TOKEN_REFRESH": "1000"}
+    with open(log_path, "wb") as log:
+        process = subprocess.Popen(
+            [str(binary_path()), "serve", "--port", str(port), "--data-dir", str(tmp_path)],
+            stdout=log, stderr=subprocess.STDOUT, env=env, stdin=subprocess.DEVNULL)
+        try:
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    if httpx.get(f"{url}/health", timeout=1, trust_env=False).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    pass
+                assert time.monotonic() < deadline, _tail(log_path)
+                time.sleep(0.1)
+            email = f"drain-{uuid.uuid4().hex[:8]}@example.com"
+            password = "correct horse battery staple " + uuid.uuid4().hex[:6]
+            assert httpx.post(f"{url}/signup", json={"email": email, "password": password}, trust_env=False).status_code == 200
+
+            import json as jsonlib
+            import socket
+
+            body = jsonlib.dumps({"email": email, "password": password}).encode()
+            request = (
+                f"POST /token?grant_type=password HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+            ).encode() + body
+            # Six whole requests on open connections; scrypt keeps them in flight while SIGTERM arrives.
+            sockets = []
+            for _ in range(6):
+                connection = socket.create_connection(("127.0.0.1", port), timeout=60)
+                connection.sendall(request)
+                sockets.append(connection)
+            time.sleep(0.3)
+            process.send_signal(signal.SIGTERM)
+            statuses = []
+            for connection in sockets:
+                answer = b""
+                while chunk := connection.recv(65536):
+                    answer += chunk
+                connection.close()
+                statuses.append(int(answer.split(b" ", 2)[1]) if answer else None)
+            assert statuses == [200] * 6, statuses
+            assert process.wait(timeout=30) == 0, _tail(log_path)
+            # And it no longer listens.
+            try:
+                httpx.get(f"{url}/health", timeout=1, trust_env=False)
+                raise AssertionError("still listening after shutdown")
+            except httpx.ConnectError:
+                pass
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()

@@ -222,3 +222,23 @@ def test_sigkill_mid_load_loses_nothing_committed_and_the_other_keeps_serving(pa
     fresh = f"after-{run}@example.com"
     assert b.post("/signup", {"email": fresh, "password": PASSWORD}).status_code == 200
     assert b.post("/verify", {"type": "signup", "email": fresh, "token": b.code(fresh)}).status_code == 200
+
+
+def test_migrate_reports_the_postgres_store_and_its_migrations(tmp_path: Path):
+    binary = _find_binary()
+    if not binary.is_file():
+        pytest.skip(f"no latchkey binary at {binary}")
+    schema = "mig_" + uuid.uuid4().hex[:12]
+    env = {**os.environ, "LATCHKEY_DB_SCHEMA": schema}
+    runs = [
+        subprocess.run(
+            [str(binary), "migrate", "--database", DATABASE_URL, "--data-dir", str(tmp_path)],
+            capture_output=True, text=True, timeout=60, env=env)
+        for _ in range(2)
+    ]
+    for run in runs:
+        assert run.returncode == 0, run.stderr
+        assert f"(schema {schema})" in run.stdout and run.stdout.startswith("PostgreSQL at 127.0.0.1")
+        assert "applied 1:" in run.stdout and "applied 6:" in run.stdout
+    # Run twice, the migrations are listed once each.
+    assert runs[1].stdout.count("applied 1:") == 1

@@ -3,18 +3,24 @@ import HTTPTypes
 import Hummingbird
 import LatchkeyAPI
 import LatchkeyCore
+import LatchkeyStore
 
 /// `/health`, `/settings`, `/.well-known/jwks.json` and `/openapi.json`.
 struct MetaController {
     let service: AuthService
     let openAPI: Data
+    let database: any SQLDatabase
+    let readiness: Readiness
 
     func register(_ routes: inout RouteRegistrar) {
         routes.on(.get, "/health") { _, _ in
-            try JSONResponse.make(
+            let databaseAnswers = await database.ping()
+            let draining = readiness.isDraining
+            return try JSONResponse.make(
                 HealthResponse(
-                    version: LatchkeyVersion.current, name: "GoTrue",
-                    description: "GoTrue is a user registration and authentication API"))
+                    version: LatchkeyVersion.current, name: "GoTrue", description: "GoTrue is a user registration and authentication API",
+                    database: databaseAnswers ? "ok" : "unavailable", status: draining ? "shutting_down" : "ready"),
+                status: databaseAnswers && !draining ? .ok : .serviceUnavailable, noStore: true)
         }
         routes.on(.get, "/settings") { _, _ in try JSONResponse.make(service.settings) }
         routes.on(.get, "/.well-known/jwks.json") { _, _ in

@@ -69,6 +69,8 @@ public protocol SQLDatabase: Sendable {
     var claimClause: String { get }
     /// Whether an error is a unique-constraint violation.
     func isUniqueViolation(_ error: any Error) -> Bool
+    /// Whether the database answers a trivial query now (within about two seconds).
+    func ping() async -> Bool
     /// Closes every connection.
     func close() async throws
 }

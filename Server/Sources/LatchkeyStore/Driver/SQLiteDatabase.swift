@@ -96,6 +96,10 @@ public final class SQLiteDatabase: SQLDatabase {
 
     public var claimClause: String { "" }
 
+    public func ping() async -> Bool {
+        (try? await read { try await $0.query("SELECT 1 AS one", []) }) != nil
+    }
+
     public func isUniqueViolation(_ error: any Error) -> Bool {
         guard let error = error as? SQLiteError else { return false }
         return error.message.contains("UNIQUE constraint failed")
