@@ -17,6 +17,9 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible {
     public var reason: String?
     /// Wrong submissions the code still survives (Latchkey extension).
     public var attemptsRemaining: Int?
+    /// The HTTP status when it differs from the code's usual one (GoTrue's admin API answers
+    /// `user_not_found` with 404, its user API with 403).
+    public var status: Int?
 
     public init(
         _ code: ErrorCode, _ message: String, weakPasswordReasons: [WeakPassword.Reason]? = nil, retryAfter: Int? = nil,
@@ -49,6 +52,12 @@ extension AuthError {
     public static let noAuthorization = AuthError(.noAuthorization, "This endpoint requires a valid Bearer token")
     public static let samePassword = AuthError(.samePassword, "New password should be different from the old password.")
     public static let notAdmin = AuthError(.notAdmin, "User not allowed")
+    /// An admin lookup of a user that does not exist: 404, as GoTrue's admin API.
+    public static var adminUserNotFound: AuthError {
+        var error = AuthError(.userNotFound, "User not found")
+        error.status = 404
+        return error
+    }
     public static let emailRequired = AuthError(.validationFailed, "An email address is required")
     public static let requestRateLimit = AuthError(.overRequestRateLimit, "Request rate limit reached")
     public static let emailExists = AuthError(.emailExists, "A user with this email address has already been registered")

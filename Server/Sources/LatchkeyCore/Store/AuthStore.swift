@@ -118,6 +118,15 @@ public protocol AuthStore: Sendable {
     /// credentials changed), and queues `outbox`, all or nothing.
     func updateUser(_ user: UserRecord, revokingSessionsExcept keeping: UUID?, outbox: [OutboxRecord]) async throws
 
+    /// A page of users, newest first, optionally only those whose email contains `emailContains`,
+    /// and how many match in all.
+    func listUsers(emailContains: String?, offset: Int, limit: Int) async throws -> (users: [UserRecord], total: Int)
+    /// Deletes a user and everything that belongs to it; `false` when there is no such user.
+    func deleteUser(id: UUID) async throws -> Bool
+    /// An operator's change, in one transaction: the user, its `email`/`phone` identities following
+    /// its address and number, and, when `endSessions`, every session ended (a ban).
+    func adminUpdateUser(_ user: UserRecord, endSessions: Bool) async throws
+
     // MARK: One-time tokens
 
     /// Voids the user's live tokens of the kinds given, stores these, the user (whose `*_sent_at`

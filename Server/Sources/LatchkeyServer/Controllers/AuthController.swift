@@ -86,6 +86,7 @@ struct AuthController {
         DeviceKeyController(service: service).register(&routes)
         KeyVaultController(service: service, client: client).register(&routes)
         SignerController(service: service).register(&routes)
+        AdminController(service: service).register(&routes)
     }
 
     /// The caller's IP (the trusted header's first address, when configured) and user agent.

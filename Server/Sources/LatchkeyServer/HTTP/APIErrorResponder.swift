@@ -8,6 +8,7 @@ import LatchkeyCore
 enum APIErrorResponder {
     /// The status each code answers with (GoTrue's choices).
     static func status(for error: AuthError) -> HTTPResponse.Status {
+        if let status = error.status { return HTTPResponse.Status(code: status) }
         if error.oauthError != nil { return .badRequest }
         switch error.code {
         case .noAuthorization: return .unauthorized

@@ -1,0 +1,159 @@
+import Foundation
+import LatchkeyAPI
+
+extension AuthService {
+    /// Verifies an admin (service-role) token: a valid signature and a `role` among the admin
+    /// roles. Like GoTrue, it needs no `sub`, `exp`-bound session or `aud`.
+    public func authenticateAdmin(authorization: String?) async throws {
+        guard let authorization, authorization.utf8.count <= 16_384 else { throw AuthError.noAuthorization }
+        let parts = authorization.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer", !parts[1].isEmpty else { throw AuthError.noAuthorization }
+        guard let claims = await issuer.verify(String(parts[1])) else { throw AuthError.badJWT("token is invalid or expired") }
+        guard let role = claims.role, configuration.jwt.adminRoles.contains(role) else { throw AuthError.notAdmin }
+    }
+
+    /// `GET /admin/users`: a page (1-based) of users, newest first, and the total.
+    public func adminListUsers(page: Int, perPage: Int, emailFilter: String?) async throws -> (AdminUserList, total: Int) {
+        let (records, total) = try await store.listUsers(
+            emailContains: emailFilter, offset: (page - 1) * perPage, limit: perPage)
+        var users: [User] = []
+        for record in records { users.append(try await wireUser(record)) }
+        return (AdminUserList(users: users, aud: configuration.jwt.audience), total)
+    }
+
+    /// `GET /admin/users/{id}`.
+    public func adminUser(id raw: String) async throws -> User {
+        try await wireUser(try await existingUser(raw))
+    }
+
+    /// `POST /admin/users`: a user with an email, a phone or both, confirmed when asked, with a
+    /// password or an imported bcrypt hash. No mail is sent.
+    public func adminCreateUser(_ request: AdminUserAttributes) async throws -> User {
+        let email = try request.email.flatMap { $0.isEmpty ? nil : $0 }.map { try canonicalEmail($0) }
+        let phone = try request.phone.flatMap { $0.isEmpty ? nil : $0 }.map { try canonicalPhone($0) }
+        guard email != nil || phone != nil else { throw AuthError.validation("Unable to validate email address: invalid format") }
+        if let email, try await store.user(email: email) != nil {
+            throw AuthError(.emailExists, "A user with this email address has already been registered")
+        }
+        if let phone, try await store.user(phone: phone) != nil {
+            throw AuthError(.phoneExists, "A user with this phone number has already been registered")
+        }
+        let hash = try await passwordHash(request)
+        var (user, identity) =
+            if let email {
+                newUser(email: email, passwordHash: hash, data: [:], confirmed: request.emailConfirm == true)
+            } else {
+                newPhoneUser(phone: phone!, passwordHash: hash, data: [:], confirmed: request.phoneConfirm == true)
+            }
+        if let raw = request.id {
+            guard let id = UUID(uuidString: raw) else { throw AuthError.validation("id must be a UUID") }
+            user.id = id
+            identity.userID = id
+            identity.providerID = id.uuidString.lowercased()
+            identity.identityData["sub"] = .string(id.uuidString.lowercased())
+        }
+        if email != nil, let phone {
+            user.phone = phone
+            user.phoneConfirmedAt = request.phoneConfirm == true ? time.now() : nil
+            user.appMetadata["providers"] = ["email", "phone"]
+        }
+        try apply(request, to: &user, creating: true)
+        guard try await insert(user, identity: identity, token: nil) else {
+            throw AuthError(.emailExists, "A user with this email address or id has already been registered")
+        }
+        if user.phone != nil, email != nil { try await store.adminUpdateUser(user, endSessions: false) }
+        return try await wireUser(user)
+    }
+
+    /// `PUT /admin/users/{id}`: changes applied at once (an email or phone change needs no
+    /// confirmation); a ban ends the user's sessions.
+    public func adminUpdateUser(id raw: String, _ request: AdminUserAttributes) async throws -> User {
+        var user = try await existingUser(raw)
+        if let raw = request.email, !raw.isEmpty {
+            let email = try canonicalEmail(raw)
+            if email != user.email {
+                if try await store.user(email: email) != nil {
+                    throw AuthError(.emailExists, "A user with this email address has already been registered")
+                }
+                user.email = email
+                user.newEmail = nil
+                var providers = user.appMetadata["providers"]?.arrayValue ?? []
+                if !providers.contains("email") { providers.append("email") }
+                user.appMetadata["providers"] = .array(providers)
+            }
+        }
+        if let raw = request.phone, !raw.isEmpty {
+            let phone = try canonicalPhone(raw)
+            if phone != user.phone {
+                if try await store.user(phone: phone) != nil {
+                    throw AuthError(.phoneExists, "A user with this phone number has already been registered")
+                }
+                user.phone = phone
+                user.newPhone = nil
+                var providers = user.appMetadata["providers"]?.arrayValue ?? []
+                if !providers.contains("phone") { providers.append("phone") }
+                user.appMetadata["providers"] = .array(providers)
+            }
+        }
+        if request.password != nil || request.passwordHash != nil { user.passwordHash = try await passwordHash(request) }
+        if let confirm = request.emailConfirm { user.emailConfirmedAt = confirm ? (user.emailConfirmedAt ?? time.now()) : nil }
+        if let confirm = request.phoneConfirm { user.phoneConfirmedAt = confirm ? (user.phoneConfirmedAt ?? time.now()) : nil }
+        let wasBanned = user.isBanned(at: time.now())
+        try apply(request, to: &user, creating: false)
+        user.updatedAt = time.now()
+        try await store.adminUpdateUser(user, endSessions: !wasBanned && user.isBanned(at: time.now()))
+        return try await wireUser(user)
+    }
+
+    /// `DELETE /admin/users/{id}`: the user and everything that belongs to it.
+    public func adminDeleteUser(id raw: String) async throws {
+        guard let id = UUID(uuidString: raw), try await store.deleteUser(id: id) else {
+            throw AuthError.adminUserNotFound
+        }
+    }
+
+    func existingUser(_ raw: String) async throws -> UserRecord {
+        guard let id = UUID(uuidString: raw), let user = try await store.user(id: id) else {
+            throw AuthError.adminUserNotFound
+        }
+        return user
+    }
+
+    /// The stored hash for `password` (checked against the policy) or an imported bcrypt hash.
+    func passwordHash(_ request: AdminUserAttributes) async throws -> String? {
+        if let imported = request.passwordHash {
+            guard request.password == nil else { throw AuthError.validation("Only one of password or password_hash can be set") }
+            guard imported.range(of: #"^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$"#, options: .regularExpression) != nil else {
+                throw AuthError.validation("password_hash must be a bcrypt hash ($2a$, $2b$ or $2y$)")
+            }
+            return imported
+        }
+        guard let password = request.password else { return nil }
+        if let refusal = passwordPolicy.check(password) { throw refusal }
+        return try await hasher.hash(password)
+    }
+
+    /// Metadata (merged; `null` deletes), role and ban.
+    func apply(_ request: AdminUserAttributes, to user: inout UserRecord, creating: Bool) throws {
+        for (key, value) in request.userMetadata ?? [:] {
+            if value.isNull { user.userMetadata.removeValue(forKey: key) } else { user.userMetadata[key] = value }
+        }
+        for (key, value) in request.appMetadata ?? [:] where key != "provider" && key != "providers" {
+            if value.isNull { user.appMetadata.removeValue(forKey: key) } else { user.appMetadata[key] = value }
+        }
+        if let role = request.role {
+            guard (1...64).contains(role.count) else { throw AuthError.validation("role must be 1 to 64 characters") }
+            user.role = role
+        }
+        if let ban = request.banDuration {
+            if ban == "none" {
+                user.bannedUntil = nil
+            } else {
+                guard let seconds = GoDuration.seconds(ban), seconds >= 0, seconds < 100 * 365 * 86400 else {
+                    throw AuthError.validation("ban_duration must be a duration like 24h or none")
+                }
+                user.bannedUntil = seconds == 0 ? nil : time.now().addingTimeInterval(seconds)
+            }
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LatchkeyAPI
+import LatchkeyCore
+
+/// GoTrue's admin user endpoints, for service-role tokens.
+struct AdminController {
+    let service: AuthService
+
+    func register(_ routes: inout RouteRegistrar) {
+        routes.on(.get, "/admin/users") { request, _ in
+            try await service.authenticateAdmin(authorization: request.headers[.authorization])
+            let page = try Self.positive(request.queryValue("page"), name: "page", default: 1, max: 1_000_000)
+            let perPage = try Self.positive(request.queryValue("per_page"), name: "per_page", default: 50, max: 1000)
+            let filter = request.queryValue("filter")
+            let (list, total) = try await service.adminListUsers(page: page, perPage: perPage, emailFilter: filter)
+            var response = try JSONResponse.make(list, noStore: true)
+            response.headers[HTTPField.Name("X-Total-Count")!] = String(total)
+            response.headers[HTTPField.Name("Link")!] = Self.links(
+                path: request.uri.path, page: page, perPage: perPage, total: total, filter: filter)
+            return response
+        }
+        routes.on(.post, "/admin/users") { request, context in
+            try await service.authenticateAdmin(authorization: request.headers[.authorization])
+            let body = try await request.decodeJSON(AdminUserAttributes.self, context: context)
+            return try JSONResponse.make(try await service.adminCreateUser(body), noStore: true)
+        }
+        routes.on(.get, "/admin/users/:id") { request, context in
+            try await service.authenticateAdmin(authorization: request.headers[.authorization])
+            return try JSONResponse.make(try await service.adminUser(id: context.parameters.get("id") ?? ""), noStore: true)
+        }
+        routes.on(.put, "/admin/users/:id") { request, context in
+            try await service.authenticateAdmin(authorization: request.headers[.authorization])
+            let body = try await request.decodeJSON(AdminUserAttributes.self, context: context)
+            return try JSONResponse.make(
+                try await service.adminUpdateUser(id: context.parameters.get("id") ?? "", body), noStore: true)
+        }
+        routes.on(.delete, "/admin/users/:id") { request, context in
+            try await service.authenticateAdmin(authorization: request.headers[.authorization])
+            try await service.adminDeleteUser(id: context.parameters.get("id") ?? "")
+            return try JSONResponse.make([String: String](), noStore: true)
+        }
+    }
+
+    static func positive(_ raw: String?, name: String, default fallback: Int, max: Int) throws -> Int {
+        guard let raw else { return fallback }
+        guard let value = Int(raw), (1...max).contains(value) else {
+            throw AuthError(.validationFailed, "\(name) must be a number from 1 to \(max)")
+        }
+        return value
+    }
+
+    /// GoTrue's `Link` header: `next` while pages remain, and `last`.
+    static func links(path: String, page: Int, perPage: Int, total: Int, filter: String?) -> String {
+        let last = max(1, (total + perPage - 1) / perPage)
+        let extra = filter.map { "&filter=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "") } ?? ""
+        var links: [String] = []
+        if page < last { links.append("<\(path)?page=\(page + 1)&per_page=\(perPage)\(extra)>; rel=\"next\"") }
+        links.append("<\(path)?page=\(last)&per_page=\(perPage)\(extra)>; rel=\"last\"")
+        return links.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import LatchkeyAPI
+import LatchkeyCore
+
+extension SQLAuthStore {
+    public func listUsers(emailContains: String?, offset: Int, limit: Int) async throws -> (users: [UserRecord], total: Int) {
+        try await database.read { db in
+            var condition = ""
+            var binds: [SQLValue] = []
+            if let emailContains, !emailContains.isEmpty {
+                // LIKE's wildcards in the filter are matched literally.
+                let escaped = emailContains.lowercased().replacingOccurrences(of: "\\", with: "\\\\")
+                    .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
+                condition = " WHERE email LIKE ? ESCAPE '\\'"
+                binds.append(.text("%" + escaped + "%"))
+            }
+            let total = try await db.query("SELECT COUNT(*) AS n FROM users" + condition, binds).first?.int("n") ?? 0
+            let users = try await db.query(
+                "SELECT \(Self.userColumns) FROM users\(condition) ORDER BY created_at DESC, id LIMIT ? OFFSET ?",
+                binds + [SQLValue(limit), SQLValue(offset)]
+            ).compactMap(Self.user)
+            return (users, Int(total))
+        }
+    }
+
+    public func deleteUser(id: UUID) async throws -> Bool {
+        try await database.transaction { db in
+            !(try await db.query("DELETE FROM users WHERE id = ? RETURNING id", [SQLValue(id)]).isEmpty)
+        }
+    }
+
+    public func adminUpdateUser(_ user: UserRecord, endSessions: Bool) async throws {
+        try await translating {
+            try await database.transaction { db in
+                try await Self.update(user, db)
+                if let email = user.email {
+                    try await Self.upsertIdentity(userID: user.id, provider: "email", value: email, now: user.updatedAt, db)
+                }
+                if let phone = user.phone {
+                    try await Self.upsertIdentity(userID: user.id, provider: "phone", value: phone, now: user.updatedAt, db)
+                }
+                if endSessions { try await db.query("DELETE FROM sessions WHERE user_id = ?", [SQLValue(user.id)]) }
+            }
+        }
+    }
+}

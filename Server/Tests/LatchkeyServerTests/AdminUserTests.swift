@@ -1,0 +1,128 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import LatchkeyAPI
+import LatchkeyCore
+import LatchkeyServer
+import Testing
+
+/// GoTrue's admin user endpoints with a service-role token.
+@Suite struct AdminUserTests {
+    /// A service-role token as Supabase issues them: no `sub`, `exp` or `aud`.
+    static func serviceRole(_ app: LatchkeyApp) async throws -> String {
+        try await app.service.issuer.sign(AccessTokenClaims(iss: "supabase", role: "service_role"))
+    }
+
+    /// bcrypt of "U*U" (OpenBSD's test vector), as GoTrue stores hashes.
+    static let bcryptOfSecret = "$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW"
+
+    @Test func operatorsCreateListReadUpdateAndDeleteUsers() async throws {
+        try await TestServer().run { client, app async throws in
+            let admin = try await Self.serviceRole(app)
+            let created = try await client.send(
+                .post, "/admin/users",
+                json:
+                    #"{"email":"Op@Example.com","password":"correct horse battery staple","email_confirm":true,"user_metadata":{"plan":"pro"},"app_metadata":{"tier":2,"provider":"forged"}}"#,
+                bearer: admin)
+            #expect(created.status == .ok)
+            let user = try created.decode(User.self)
+            #expect(user.email == "op@example.com" && user.emailConfirmedAt != nil)
+            #expect(user.userMetadata["plan"] == "pro")
+            #expect(user.appMetadata["tier"] == 2 && user.appMetadata["provider"] == "email")
+            // The user signs in at once: no confirmation mail was needed.
+            let signIn = try await client.send(
+                .post, "/token?grant_type=password", json: #"{"email":"op@example.com","password":"correct horse battery staple"}"#)
+            #expect(signIn.status == .ok)
+
+            for index in 0..<3 {
+                try await client.send(.post, "/admin/users", json: #"{"email":"page\#(index)@example.com"}"#, bearer: admin)
+            }
+            let page = try await client.send(.get, "/admin/users?page=1&per_page=2", bearer: admin)
+            #expect(page.status == .ok)
+            #expect(page.headers[HTTPField.Name("X-Total-Count")!] == "4")
+            #expect(page.headers[HTTPField.Name("Link")!]?.contains(#"rel="next""#) == true)
+            let listed = try page.decode(AdminUserList.self)
+            #expect(listed.users.map(\.email) == ["page2@example.com", "page1@example.com"])
+            let filtered = try await client.send(.get, "/admin/users?filter=op%40", bearer: admin).decode(AdminUserList.self)
+            #expect(filtered.users.map(\.email) == ["op@example.com"])
+
+            let id = user.id.uuidString.lowercased()
+            #expect(try await client.send(.get, "/admin/users/\(id)", bearer: admin).decode(User.self).id == user.id)
+            // An email change is applied at once; a ban ends the sessions.
+            let updated = try await client.send(
+                .put, "/admin/users/\(id)", json: #"{"email":"moved@example.com","user_metadata":{"plan":null},"ban_duration":"24h"}"#,
+                bearer: admin)
+            #expect(updated.status == .ok)
+            let changed = try updated.decode(User.self)
+            #expect(changed.email == "moved@example.com" && changed.userMetadata["plan"] == nil && changed.bannedUntil != nil)
+            #expect(changed.identities?.first { $0.provider == "email" }?.identityData["email"] == "moved@example.com")
+            let session = try signIn.decode(Session.self)
+            #expect(try await client.send(.get, "/user", bearer: session.accessToken).status != .ok)
+            let banned = try await client.send(
+                .post, "/token?grant_type=password", json: #"{"email":"moved@example.com","password":"correct horse battery staple"}"#)
+            #expect(banned.errorCode == "user_banned")
+            let lifted = try await client.send(.put, "/admin/users/\(id)", json: #"{"ban_duration":"none"}"#, bearer: admin)
+            #expect(try lifted.decode(User.self).bannedUntil == nil)
+
+            #expect(try await client.send(.delete, "/admin/users/\(id)", bearer: admin).status == .ok)
+            let gone = try await client.send(.get, "/admin/users/\(id)", bearer: admin)
+            #expect(gone.status == .notFound && gone.errorCode == "user_not_found")
+            #expect(try await client.send(.delete, "/admin/users/\(id)", bearer: admin).errorCode == "user_not_found")
+        }
+    }
+
+    @Test func aBcryptHashImportedFromGoTrueSignsIn() async throws {
+        try await TestServer().run { client, app async throws in
+            let admin = try await Self.serviceRole(app)
+            let id = UUID().uuidString.lowercased()
+            let created = try await client.send(
+                .post, "/admin/users",
+                json: #"{"id":"\#(id)","email":"moved-over@example.com","password_hash":"\#(Self.bcryptOfSecret)","email_confirm":true}"#,
+                bearer: admin)
+            #expect(try created.decode(User.self).id.uuidString.lowercased() == id)
+            let signIn = try await client.send(
+                .post, "/token?grant_type=password", json: #"{"email":"moved-over@example.com","password":"U*U"}"#)
+            #expect(signIn.status == .ok)
+        }
+    }
+
+    @Test func onlyServiceRoleTokensAndGoodInputAreAccepted() async throws {
+        try await TestServer().run { client, app async throws in
+            let admin = try await Self.serviceRole(app)
+            let user = try await client.signUpConfirmed("plain@example.com", app: app)
+            #expect(try await client.send(.get, "/admin/users").status == .unauthorized)
+            let notAdmin = try await client.send(.get, "/admin/users", bearer: user.accessToken)
+            #expect(notAdmin.status == .forbidden && notAdmin.errorCode == "not_admin")
+            #expect(try await client.send(.get, "/admin/users", bearer: "x.y.z").errorCode == "bad_jwt")
+
+            let bad: [(HTTPRequest.Method, String, String?)] = [
+                (.post, "/admin/users", #"{}"#),
+                (.post, "/admin/users", #"{"email":"not an email"}"#),
+                (.post, "/admin/users", #"{"phone":"+0123"}"#),
+                (.post, "/admin/users", #"{"email":"a@example.com","password_hash":"md5:abc"}"#),
+                (
+                    .post, "/admin/users",
+                    #"{"email":"a@example.com","password":"correct horse battery staple","password_hash":"\#(Self.bcryptOfSecret)"}"#
+                ),
+                (.post, "/admin/users", #"{"email":"a@example.com","ban_duration":"forever"}"#),
+                (.post, "/admin/users", #"{"email":"a@example.com","id":"nope"}"#),
+                (.post, "/admin/users", "{oops"),
+                (.get, "/admin/users?page=0", nil),
+                (.get, "/admin/users?per_page=abc", nil),
+                (.put, "/admin/users/\(user.user.id.uuidString.lowercased())", #"{"role":""}"#),
+            ]
+            for (method, path, body) in bad {
+                let response = try await client.send(method, path, json: body, bearer: admin)
+                #expect(response.status == .badRequest, "\(method) \(path) \(body ?? ""): \(response.text)")
+            }
+            let weak = try await client.send(.post, "/admin/users", json: #"{"email":"a@example.com","password":"short"}"#, bearer: admin)
+            #expect(weak.status == .unprocessableContent && weak.errorCode == "weak_password")
+            let duplicate = try await client.send(.post, "/admin/users", json: #"{"email":"plain@example.com"}"#, bearer: admin)
+            #expect(duplicate.status == .unprocessableContent && duplicate.errorCode == "email_exists")
+            for path in ["/admin/users/nope", "/admin/users/\(UUID())"] {
+                #expect(try await client.send(.get, path, bearer: admin).errorCode == "user_not_found")
+                #expect(try await client.send(.put, path, json: "{}", bearer: admin).errorCode == "user_not_found")
+            }
+        }
+    }
+}
