@@ -114,3 +114,54 @@ def test_sigterm_finishes_requests_in_flight_then_exits(tmp_path):
             if process.poll() is None:
                 process.kill()
                 process.wait()
+
+
+def test_users_commands_manage_the_store_with_the_server_stopped(tmp_path):
+    data = ["--data-dir", str(tmp_path)]
+    created = run_cli("users", "create", *data, "--email", "Ops@Example.com", "--password",
+                      "correct horse battery staple", "--confirm", "--data", '{"plan":"pro"}', "--json")
+    assert created.returncode == 0, created.stderr
+    user = json.loads(created.stdout)
+    assert user["email"] == "ops@example.com" and user["email_confirmed_at"] and user["user_metadata"]["plan"] == "pro"
+    assert run_cli("users", "create", *data, "--phone", "+15551230000").returncode == 0
+
+    listed = json.loads(run_cli("users", "list", *data, "--json").stdout)
+    assert [u["phone"] for u in listed["users"]] == ["15551230000", ""]
+    table = run_cli("users", "list", *data, "--filter", "ops@").stdout
+    assert "ops@example.com" in table and "15551230000" not in table and "1 of 1 user" in table
+
+    shown = run_cli("users", "show", *data, "ops@example.com")
+    assert user["id"] in shown.stdout and "pro" in shown.stdout
+    updated = json.loads(run_cli("users", "update", *data, user["id"], "--email", "moved@example.com",
+                                 "--data", '{"plan":null}', "--json").stdout)
+    assert updated["email"] == "moved@example.com" and "plan" not in updated["user_metadata"]
+
+    banned = json.loads(run_cli("users", "ban", *data, "moved@example.com", "--duration", "2h", "--json").stdout)
+    assert banned["banned_until"]
+    unbanned = json.loads(run_cli("users", "unban", *data, "moved@example.com", "--json").stdout)
+    assert unbanned.get("banned_until") is None
+
+    deleted = run_cli("users", "delete", *data, user["id"])
+    assert deleted.returncode == 0 and user["id"] in deleted.stdout
+    missing = run_cli("users", "show", *data, user["id"])
+    assert missing.returncode != 0 and "user_not_found" in missing.stderr
+
+    # Bad input is a clear error and a non-zero exit, never a crash.
+    for args, expected in [
+        (["users", "create", *data, "--email", "not-an-email"], "email_address_invalid"),
+        (["users", "create", *data, "--email", "a@example.com", "--password", "short"], "weak_password"),
+        (["users", "create", *data, "--email", "a@example.com", "--data", "[1]"], "JSON object"),
+        (["users", "ban", *data, "nobody@example.com"], "user_not_found"),
+        (["users", "list", *data, "--per-page", "0"], "per-page"),
+    ]:
+        result = run_cli(*args)
+        assert result.returncode != 0 and expected in result.stderr, (args, result.stderr)
+
+
+def test_users_commands_work_beside_a_running_server(latchkey_server):
+    client = supabase_auth.SyncGoTrueClient(url=latchkey_server.url, auto_refresh_token=False, persist_session=False)
+    email = f"beside-{uuid.uuid4().hex[:8]}@example.com"
+    client.sign_up({"email": email, "password": "correct horse battery staple " + uuid.uuid4().hex[:6]})
+    shown = run_cli("users", "show", "--data-dir", str(latchkey_server.data_dir), email, "--json")
+    assert shown.returncode == 0, shown.stderr
+    assert json.loads(shown.stdout)["email"] == email

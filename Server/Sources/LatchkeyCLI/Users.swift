@@ -1,0 +1,220 @@
+import ArgumentParser
+import Foundation
+import LatchkeyAPI
+import LatchkeyCore
+import LatchkeyServer
+import Logging
+
+/// `latchkey users …`: manage users straight in the store, with the server running or not.
+struct Users: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List, show, create, update, ban and delete users (works with the server stopped).",
+        subcommands: [List.self, Show.self, Create.self, Update.self, Ban.self, Unban.self, Delete.self])
+
+    struct Output: ParsableArguments {
+        @OptionGroup var data: DataOptions
+        @Flag(help: "Print JSON instead of a table.") var json = false
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Users, newest first.")
+        @OptionGroup var output: Output
+        @Option(help: "Only users whose email contains this.") var filter: String?
+        @Option(help: "Page, from 1.") var page = 1
+        @Option(name: .customLong("per-page"), help: "Users per page (1–1000).") var perPage = 50
+
+        func run() async throws {
+            try await Users.withService(output.data) { service in
+                guard page >= 1, (1...1000).contains(perPage) else { throw ValidationError("page ≥ 1, per-page 1–1000") }
+                let (list, total) = try await service.adminListUsers(page: page, perPage: perPage, emailFilter: filter)
+                if output.json { return try Users.printJSON(list) }
+                Users.printTable(list.users)
+                print("\(list.users.count) of \(total) user\(total == 1 ? "" : "s") (page \(page))")
+            }
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "One user, by id or email.")
+        @OptionGroup var output: Output
+        @Argument(help: "The user's id or email address.") var user: String
+
+        func run() async throws {
+            try await Users.withService(output.data) { service in
+                let found = try await Users.find(user, service)
+                if output.json { return try Users.printJSON(found) }
+                Users.printDetails(found)
+            }
+        }
+    }
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create a user (no mail is sent).")
+        @OptionGroup var output: Output
+        @Option var email: String?
+        @Option var phone: String?
+        @Option(help: "A password (checked against the policy).") var password: String?
+        @Option(name: .customLong("password-hash"), help: "A bcrypt hash imported from GoTrue.") var passwordHash: String?
+        @Flag(help: "Mark the email and phone as confirmed.") var confirm = false
+        @Option(help: "user_metadata as a JSON object.") var data: String?
+        @Option var role: String?
+
+        func run() async throws {
+            try await Users.withService(output.data) { service in
+                let attributes = AdminUserAttributes(
+                    email: email, phone: phone, password: password, passwordHash: passwordHash, emailConfirm: confirm,
+                    phoneConfirm: confirm, userMetadata: try Users.object(data), role: role)
+                let user = try await service.adminCreateUser(attributes)
+                if output.json { return try Users.printJSON(user) }
+                print("Created \(user.id.uuidString.lowercased()) \(Users.label(user))")
+            }
+        }
+    }
+
+    struct Update: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Change a user; an email or phone change applies at once.")
+        @OptionGroup var output: Output
+        @Argument(help: "The user's id or email address.") var user: String
+        @Option var email: String?
+        @Option var phone: String?
+        @Option var password: String?
+        @Flag(help: "Mark the email and phone as confirmed.") var confirm = false
+        @Option(help: "user_metadata keys to merge, as a JSON object (null deletes).") var data: String?
+        @Option var role: String?
+
+        func run() async throws {
+            try await Users.withService(output.data) { service in
+                let found = try await Users.find(user, service)
+                let attributes = AdminUserAttributes(
+                    email: email, phone: phone, password: password, emailConfirm: confirm ? true : nil,
+                    phoneConfirm: confirm && (phone != nil || !found.phone.isEmpty) ? true : nil,
+                    userMetadata: try Users.object(data), role: role)
+                let updated = try await service.adminUpdateUser(id: found.id.uuidString, attributes)
+                if output.json { return try Users.printJSON(updated) }
+                Users.printDetails(updated)
+            }
+        }
+    }
+
+    struct Ban: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Ban a user and end its sessions.")
+        @OptionGroup var output: Output
+        @Argument(help: "The user's id or email address.") var user: String
+        @Option(help: "How long, as a Go duration: 24h, 1h30m, 8760h.") var duration = "876000h"
+
+        func run() async throws {
+            try await Users.withService(output.data) { service in
+                let found = try await Users.find(user, service)
+                let updated = try await service.adminUpdateUser(id: found.id.uuidString, AdminUserAttributes(banDuration: duration))
+                if output.json { return try Users.printJSON(updated) }
+                print("Banned \(Users.label(updated)) until \(updated.bannedUntil.map(WireJSON.formatDate) ?? "-")")
+            }
+        }
+    }
+
+    struct Unban: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Lift a ban.")
+        @OptionGroup var output: Output
+        @Argument(help: "The user's id or email address.") var user: String
+
+        func run() async throws {
+            try await Users.withService(output.data) { service in
+                let found = try await Users.find(user, service)
+                let updated = try await service.adminUpdateUser(id: found.id.uuidString, AdminUserAttributes(banDuration: "none"))
+                if output.json { return try Users.printJSON(updated) }
+                print("Unbanned \(Users.label(updated))")
+            }
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete a user and everything it owns.")
+        @OptionGroup var output: Output
+        @Argument(help: "The user's id or email address.") var user: String
+
+        func run() async throws {
+            try await Users.withService(output.data) { service in
+                let found = try await Users.find(user, service)
+                try await service.adminDeleteUser(id: found.id.uuidString)
+                if output.json { return print(#"{"deleted":"\#(found.id.uuidString.lowercased())"}"#) }
+                print("Deleted \(found.id.uuidString.lowercased()) \(Users.label(found))")
+            }
+        }
+    }
+
+    // MARK: Helpers
+
+    /// Builds the service on the configured store (without serving), runs `body`, shuts down.
+    /// Domain errors print as `code: message` and exit 1.
+    static func withService(_ data: DataOptions, _ body: (AuthService) async throws -> Void) async throws {
+        let configuration = try ServerConfiguration.load(environment: ProcessInfo.processInfo.environment, overrides: data.overrides)
+        var logger = Logger(label: "latchkey")
+        logger.logLevel = .error
+        let app = try await buildApplication(configuration: configuration, logger: logger)
+        do {
+            try await body(app.service)
+            try await app.shutdown()
+        } catch let error as AuthError {
+            try? await app.shutdown()
+            FileHandle.standardError.write(Data("\(error.code.rawValue): \(error.message)\n".utf8))
+            throw ExitCode.failure
+        } catch {
+            try? await app.shutdown()
+            throw error
+        }
+    }
+
+    /// A user by id, or by exact email address.
+    static func find(_ key: String, _ service: AuthService) async throws -> User {
+        if UUID(uuidString: key) != nil { return try await service.adminUser(id: key) }
+        let wanted = EmailAddress.canonical(key) ?? key.lowercased()
+        let (list, _) = try await service.adminListUsers(page: 1, perPage: 50, emailFilter: wanted)
+        guard let user = list.users.first(where: { $0.email == wanted }) else { throw AuthError.adminUserNotFound }
+        return user
+    }
+
+    /// The user's email, else its phone.
+    static func label(_ user: User) -> String { user.email.isEmpty ? user.phone : user.email }
+
+    static func object(_ raw: String?) throws -> [String: JSONValue]? {
+        guard let raw else { return nil }
+        guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(raw.utf8)), case .object(let object) = value else {
+            throw ValidationError("--data must be a JSON object")
+        }
+        return object
+    }
+
+    static func printJSON(_ value: some Encodable) throws {
+        print(String(decoding: try WireJSON.makeEncoder().encode(value), as: UTF8.self))
+    }
+
+    static func printTable(_ users: [User]) {
+        let rows = users.map { user in
+            [
+                user.id.uuidString.lowercased(), user.email, user.phone,
+                user.emailConfirmedAt != nil || user.phoneConfirmedAt != nil ? "yes" : "no",
+                user.bannedUntil.map { $0 > Date() ? "banned" : "" } ?? "", String(WireJSON.formatDate(user.createdAt).prefix(19)),
+            ]
+        }
+        let header = ["ID", "EMAIL", "PHONE", "CONFIRMED", "STATUS", "CREATED"]
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        for row in [header] + rows {
+            let line = row.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  ")
+            print(line.replacingOccurrences(of: #"\s+$"#, with: "", options: .regularExpression))
+        }
+    }
+
+    static func printDetails(_ user: User) {
+        let fields: [(String, String)] = [
+            ("id", user.id.uuidString.lowercased()), ("email", user.email), ("phone", user.phone),
+            ("email confirmed", user.emailConfirmedAt.map(WireJSON.formatDate) ?? "no"),
+            ("phone confirmed", user.phoneConfirmedAt.map(WireJSON.formatDate) ?? "no"), ("role", user.role),
+            ("banned until", user.bannedUntil.map(WireJSON.formatDate) ?? "-"),
+            ("last sign-in", user.lastSignInAt.map(WireJSON.formatDate) ?? "never"),
+            ("created", WireJSON.formatDate(user.createdAt)),
+            ("providers", (user.appMetadata["providers"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", ")),
+            ("user_metadata", String(decoding: (try? JSONEncoder().encode(user.userMetadata)) ?? Data(), as: UTF8.self)),
+        ]
+        for (name, value) in fields { print(name.padding(toLength: 16, withPad: " ", startingAt: 0) + value) }
+    }
+}
