@@ -165,3 +165,17 @@ def test_users_commands_work_beside_a_running_server(latchkey_server):
     shown = run_cli("users", "show", "--data-dir", str(latchkey_server.data_dir), email, "--json")
     assert shown.returncode == 0, shown.stderr
     assert json.loads(shown.stdout)["email"] == email
+
+
+def test_keys_list_shows_the_keys_the_server_publishes(latchkey_server):
+    import httpx
+
+    listed = run_cli("keys", "list", "--data-dir", str(latchkey_server.data_dir), "--json")
+    assert listed.returncode == 0, listed.stderr
+    document = json.loads(listed.stdout)
+    published = httpx.get(f"{latchkey_server.url}/.well-known/jwks.json", trust_env=False).json()["keys"]
+    assert document["keys"] == published
+    assert document["algorithm"] == "ES256" and document["signing_kid"] == published[0]["kid"]
+    assert all("d" not in key for key in document["keys"])
+    table = run_cli("keys", "list", "--data-dir", str(latchkey_server.data_dir)).stdout
+    assert f"{published[0]['kid']}  EC ES256  signs and verifies" in table

@@ -19,6 +19,9 @@ public struct TokenIssuer: Sendable {
         self.algorithm = algorithm
     }
 
+    /// The `kid` of the key that signs, when it has one.
+    public var signingKeyID: String? { signingKID?.string }
+
     /// Signs `claims` with the signing key.
     public func sign(_ claims: AccessTokenClaims) async throws -> String {
         try await keys.sign(claims, kid: signingKID)
