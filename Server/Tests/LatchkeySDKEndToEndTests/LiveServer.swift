@@ -167,25 +167,32 @@ func waitUntilHealthy(_ url: URL) async throws {
     throw POSIXError(.ETIMEDOUT)
 }
 
-/// A TCP port on 127.0.0.1 that nothing listens on right now.
+/// A TCP port on 127.0.0.1 that nothing listens on right now, below Linux's ephemeral range
+/// (32768–60999) so no server binding port 0 can be handed it before ours binds.
 func freePort() throws -> Int {
+    for _ in 0..<100 {
+        let candidate = Int.random(in: 20_000..<32_000)
+        if canBind(candidate) { return candidate }
+    }
+    throw POSIXError(.EADDRINUSE)
+}
+
+func canBind(_ port: Int) -> Bool {
     #if canImport(Darwin)
         let fd = socket(AF_INET, SOCK_STREAM, 0)
     #else
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     #endif
-    guard fd >= 0 else { throw POSIXError(.EMFILE) }
+    guard fd >= 0 else { return false }
     defer { close(fd) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+    address.sin_port = UInt16(port).bigEndian
+    let length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    return withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 }
     }
-    guard bound else { throw POSIXError(.EADDRINUSE) }
-    return Int(UInt16(bigEndian: address.sin_port))
 }
 
 /// Counts the requests a client sends, per path, and passes them on.

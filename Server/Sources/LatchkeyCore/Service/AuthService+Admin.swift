@@ -5,10 +5,7 @@ extension AuthService {
     /// Verifies an admin (service-role) token: a valid signature and a `role` among the admin
     /// roles. Like GoTrue, it needs no `sub`, `exp`-bound session or `aud`.
     public func authenticateAdmin(authorization: String?) async throws {
-        guard let authorization, authorization.utf8.count <= 16_384 else { throw AuthError.noAuthorization }
-        let parts = authorization.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer", !parts[1].isEmpty else { throw AuthError.noAuthorization }
-        guard let claims = await issuer.verify(String(parts[1])) else { throw AuthError.badJWT("token is invalid or expired") }
+        let claims = try await bearerClaims(authorization)
         guard let role = claims.role, configuration.jwt.adminRoles.contains(role) else { throw AuthError.notAdmin }
     }
 

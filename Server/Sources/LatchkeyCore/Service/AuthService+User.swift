@@ -17,14 +17,7 @@ extension AuthService {
     /// Answers as GoTrue: no header is `401 no_authorization`; a token that does not verify is
     /// `403 bad_jwt`; a signed-out session is `403 session_not_found`.
     public func authenticate(authorization: String?) async throws -> Principal {
-        guard let authorization, authorization.utf8.count <= 16_384 else { throw AuthError.noAuthorization }
-        let parts = authorization.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer", !parts[1].isEmpty else {
-            throw AuthError.noAuthorization
-        }
-        guard let claims = await issuer.verify(String(parts[1])) else {
-            throw AuthError.badJWT("token is invalid or expired")
-        }
+        let claims = try await bearerClaims(authorization)
         let isAdmin = claims.role.map { configuration.jwt.adminRoles.contains($0) } ?? false
         if !isAdmin, claims.aud != configuration.jwt.audience { throw AuthError.badJWT("unexpected audience") }
         guard let sub = claims.sub, let userID = UUID(uuidString: sub) else {
@@ -41,6 +34,20 @@ extension AuthService {
         guard let user = try await store.user(id: userID) else { throw AuthError.userNotFound }
         if user.isBanned(at: time.now()) { throw AuthError.userBanned }
         return Principal(claims: claims, user: user, session: session, isAdmin: isAdmin)
+    }
+
+    /// The verified claims of a `Bearer` token: no header is `401 no_authorization`, a token
+    /// that does not verify `403 bad_jwt`.
+    func bearerClaims(_ authorization: String?) async throws -> AccessTokenClaims {
+        guard let authorization, authorization.utf8.count <= 16_384 else { throw AuthError.noAuthorization }
+        let parts = authorization.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer", !parts[1].isEmpty else {
+            throw AuthError.noAuthorization
+        }
+        guard let claims = await issuer.verify(String(parts[1])) else {
+            throw AuthError.badJWT("token is invalid or expired")
+        }
+        return claims
     }
 
     /// `GET /user`.

@@ -7,12 +7,8 @@ import LatchkeyStore
 extension ServerConfiguration {
     /// PostgreSQL's settings, checked: the URL, schema, pool size, TLS mode and CA file.
     static func postgresOptions(_ raw: String, reader: SettingReader) throws -> PostgresDatabase.Options {
-        guard let url = URL(string: raw), let host = url.host, !host.isEmpty else {
+        guard let url = URL(string: raw) else {
             throw ConfigurationError("DATABASE_URL must look like postgres://user:password@host:5432/database")
-        }
-        let schema = reader.string("db-schema") ?? "auth"
-        guard schema.range(of: #"^[a-z_][a-z0-9_]{0,62}$"#, options: .regularExpression) != nil else {
-            throw ConfigurationError("db-schema must be lower-case letters, digits and _, not \(schema)")
         }
         let poolSize = try reader.int("db-pool-size") ?? 10
         guard (1...500).contains(poolSize) else { throw ConfigurationError("db-pool-size must be 1–500, not \(poolSize)") }
@@ -20,9 +16,12 @@ extension ServerConfiguration {
         if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
             throw ConfigurationError("db-ca-file \(caFile) cannot be read")
         }
-        let options = PostgresDatabase.Options(url: url, schema: schema, poolSize: poolSize, caFile: caFile)
-        guard ["disable", "allow", "prefer", "require", "verify-ca", "verify-full"].contains(options.tls) else {
-            throw ConfigurationError("sslmode must be disable, prefer or require, not \(options.tls)")
+        let options = PostgresDatabase.Options(
+            url: url, schema: reader.string("db-schema") ?? "auth", poolSize: poolSize, caFile: caFile)
+        do {
+            try options.validate()
+        } catch let error as StoreSetupError {
+            throw ConfigurationError(error.description)
         }
         return options
     }

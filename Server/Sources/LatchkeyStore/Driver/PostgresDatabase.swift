@@ -31,6 +31,20 @@ public final class PostgresDatabase: SQLDatabase {
         /// A PEM file of CA certificates to trust instead of the system's.
         public var caFile: String?
 
+        /// Throws ``StoreSetupError`` for a URL that names no PostgreSQL host, a schema name that is
+        /// not a plain lower-case identifier, or an unknown `sslmode`.
+        public func validate() throws {
+            guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+                ["postgres", "postgresql"].contains(components.scheme ?? ""), let host = components.host, !host.isEmpty
+            else { throw StoreSetupError("DATABASE_URL must look like postgres://user:password@host:5432/database") }
+            guard schema.range(of: #"^[a-z_][a-z0-9_]{0,62}$"#, options: .regularExpression) != nil else {
+                throw StoreSetupError("The PostgreSQL schema name must be lower-case letters, digits and _, not \(schema)")
+            }
+            guard ["disable", "allow", "prefer", "require", "verify-ca", "verify-full"].contains(tls) else {
+                throw StoreSetupError("sslmode must be disable, prefer or require, not \(tls)")
+            }
+        }
+
         public init(url: URL, schema: String = "auth", poolSize: Int = 10, tls: String? = nil, caFile: String? = nil) {
             self.url = url
             self.schema = schema
@@ -52,18 +66,14 @@ public final class PostgresDatabase: SQLDatabase {
     public static func open(_ options: Options, logger: Logger = Logger(label: "latchkey.postgres")) async throws
         -> PostgresDatabase
     {
-        guard let components = URLComponents(url: options.url, resolvingAgainstBaseURL: false),
-            ["postgres", "postgresql"].contains(components.scheme ?? ""), let host = components.host, !host.isEmpty
-        else { throw StoreSetupError("DATABASE_URL must look like postgres://user:password@host:5432/database") }
-        guard options.schema.range(of: #"^[a-z_][a-z0-9_]{0,62}$"#, options: .regularExpression) != nil else {
-            throw StoreSetupError("The PostgreSQL schema name must be lower-case letters, digits and _")
-        }
+        try options.validate()
+        let components = URLComponents(url: options.url, resolvingAgainstBaseURL: false)!
+        let host = components.host!
         let tls: PostgresClient.Configuration.TLS
         switch options.tls {
         case "disable": tls = .disable
         case "prefer", "allow": tls = .prefer(try Self.tlsConfiguration(options.caFile))
-        case "require", "verify-ca", "verify-full": tls = .require(try Self.tlsConfiguration(options.caFile))
-        default: throw StoreSetupError("sslmode must be disable, prefer or require, not \(options.tls)")
+        default: tls = .require(try Self.tlsConfiguration(options.caFile))
         }
         let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
         var configuration = PostgresClient.Configuration(
