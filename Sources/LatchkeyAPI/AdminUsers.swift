@@ -69,3 +69,15 @@ public struct AdminUserList: Codable, Sendable, Equatable {
         self.aud = aud
     }
 }
+
+extension AdminUserAttributes {
+    /// The wire names of the fields that are set, for the audit log (never their values).
+    public var fieldsSet: [String] {
+        let fields: [(String, Bool)] = [
+            ("email", email != nil), ("phone", phone != nil), ("password", password != nil), ("password_hash", passwordHash != nil),
+            ("email_confirm", emailConfirm != nil), ("phone_confirm", phoneConfirm != nil), ("user_metadata", userMetadata != nil),
+            ("app_metadata", appMetadata != nil), ("role", role != nil), ("ban_duration", banDuration != nil),
+        ]
+        return fields.filter(\.1).map(\.0)
+    }
+}

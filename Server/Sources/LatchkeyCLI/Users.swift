@@ -152,7 +152,9 @@ struct Users: AsyncParsableCommand {
         logger.logLevel = .error
         let app = try await buildApplication(configuration: configuration, logger: logger)
         do {
-            try await body(app.service)
+            let name = ProcessInfo.processInfo.environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "operator"
+            let context = AuditContext(ip: nil, userAgent: "latchkey-cli", operatorName: "cli:\(name)")
+            try await AuditContext.$current.withValue(context) { try await body(app.service) }
             try await app.shutdown()
         } catch let error as AuthError {
             try? await app.shutdown()

@@ -87,6 +87,8 @@ public func buildApplication(
 
         let router = Router(context: APIRequestContext.self)
         router.add(middleware: ErrorMiddleware())
+        let trustedIPHeader = configuration.trustedIPHeader.flatMap { HTTPField.Name($0) }
+        router.add(middleware: AuditContextMiddleware(resolver: ClientResolver(trustedIPHeader: trustedIPHeader)))
         router.add(
             middleware: CORSMiddleware(
                 allowOrigin: .originBased,
@@ -100,7 +102,7 @@ public func buildApplication(
         let readiness = Readiness()
         MetaController(service: service, openAPI: openAPI, database: database, readiness: readiness).register(&routes)
         AuthController(
-            service: service, trustedIPHeader: configuration.trustedIPHeader.flatMap { HTTPField.Name($0) }
+            service: service, trustedIPHeader: trustedIPHeader
         ).register(&routes)
         if configuration.smtp == nil {
             DevMailboxController(store: store, allowRemote: configuration.devMailboxPublic).register(&routes)

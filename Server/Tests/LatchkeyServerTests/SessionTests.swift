@@ -199,6 +199,10 @@ import Testing
             let locked = try await client.send(
                 .post, "/token?grant_type=password", json: #"{"email":"lock@example.com","password":"correct horse battery staple"}"#)
             #expect(locked.status == .tooManyRequests)
+            // The audit log has each failure from its own address (the trusted header) and one lock-out.
+            let log = try await AuditLogTests.log(client, try await AdminUserTests.serviceRole(app), query: "&action=login_failed,lockout")
+            #expect(log.filter { $0.payload.action == "login_failed" }.map(\.ipAddress).sorted() == ["10.0.0.0", "10.0.0.1", "10.0.0.2"])
+            #expect(log.first?.payload.action == "lockout" && log.first?.ipAddress == "10.0.0.2")
         }
     }
 }

@@ -179,3 +179,49 @@ def test_keys_list_shows_the_keys_the_server_publishes(latchkey_server):
     assert all("d" not in key for key in document["keys"])
     table = run_cli("keys", "list", "--data-dir", str(latchkey_server.data_dir)).stdout
     assert f"{published[0]['kid']}  EC ES256  signs and verifies" in table
+
+
+def test_audit_shows_and_follows_the_log(latchkey_server):
+    data = ["--data-dir", str(latchkey_server.data_dir)]
+    client = supabase_auth.SyncGoTrueClient(url=latchkey_server.url, auto_refresh_token=False, persist_session=False)
+    email = f"audit-{uuid.uuid4().hex[:8]}@example.com"
+    password = "correct horse battery staple " + uuid.uuid4().hex[:6]
+    client.sign_up({"email": email, "password": password})
+    try:
+        client.sign_in_with_password({"email": email, "password": "not the password at all"})
+    except Exception:
+        pass
+
+    # What the server wrote is there for the CLI, filtered by user and by action.
+    lines = run_cli("audit", *data, "--user", email, "--json", "--limit", "50")
+    assert lines.returncode == 0, lines.stderr
+    entries = [json.loads(line) for line in lines.stdout.splitlines()]
+    assert [e["payload"]["action"] for e in entries] == ["user_signedup", "code_sent", "login_failed"]
+    assert entries[0]["payload"]["actor_username"] == email and entries[0]["ip_address"] == "127.0.0.1"
+    assert password not in lines.stdout
+    failed = run_cli("audit", *data, "--action", "login_failed", "--user", email)
+    assert "login_failed" in failed.stdout and "reason=invalid_credentials" in failed.stdout
+    assert "user_signedup" not in failed.stdout
+
+    # --follow prints what is written afterwards, here an operator's change from the CLI.
+    follower = subprocess.Popen([str(binary_path()), "audit", *data, "--follow", "--json", "--action", "user_modified",
+                                 "--interval", "0.2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(1.5)
+        assert run_cli("users", "update", *data, email, "--role", "staff").returncode == 0
+        line = follower.stdout.readline()
+        event = json.loads(line)
+        assert event["payload"]["action"] == "user_modified"
+        assert event["payload"]["actor_username"].startswith("cli:")
+        assert event["payload"]["traits"]["fields"] == ["role"]
+    finally:
+        follower.kill()
+        follower.wait()
+
+    for args, expected in [
+        (["audit", *data, "--action", "teleported"], "Unknown audit action"),
+        (["audit", *data, "--limit", "0"], "--limit"),
+        (["audit", *data, "--user", "nobody@example.com"], "user_not_found"),
+    ]:
+        result = run_cli(*args)
+        assert result.returncode != 0 and expected in result.stderr, (args, result.stderr)

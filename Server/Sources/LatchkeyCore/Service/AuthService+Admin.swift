@@ -3,10 +3,13 @@ import LatchkeyAPI
 
 extension AuthService {
     /// Verifies an admin (service-role) token: a valid signature and a `role` among the admin
-    /// roles. Like GoTrue, it needs no `sub`, `exp`-bound session or `aud`.
-    public func authenticateAdmin(authorization: String?) async throws {
+    /// roles. Like GoTrue, it needs no `sub`, `exp`-bound session or `aud`. Returns the role,
+    /// which the audit log names as the actor.
+    @discardableResult
+    public func authenticateAdmin(authorization: String?) async throws -> String {
         let claims = try await bearerClaims(authorization)
         guard let role = claims.role, configuration.jwt.adminRoles.contains(role) else { throw AuthError.notAdmin }
+        return role
     }
 
     /// `GET /admin/users`: a page (1-based) of users, newest first, and the total.
@@ -58,7 +61,7 @@ extension AuthService {
         guard try await insert(user, identity: identity, token: nil) else {
             throw AuthError(.emailExists, "A user with this email address or id has already been registered")
         }
-        if user.phone != nil, email != nil { try await store.adminUpdateUser(user, endSessions: false) }
+        if user.phone != nil, email != nil { try await store.adminUpdateUser(user, endSessions: false, audit: []) }
         return try await wireUser(user)
     }
 
@@ -98,15 +101,19 @@ extension AuthService {
         let wasBanned = user.isBanned(at: time.now())
         try apply(request, to: &user, creating: false)
         user.updatedAt = time.now()
-        try await store.adminUpdateUser(user, endSessions: !wasBanned && user.isBanned(at: time.now()))
+        var details: [String: JSONValue] = ["fields": .array(request.fieldsSet.map(JSONValue.string))]
+        if let until = user.bannedUntil { details["banned_until"] = .string(WireJSON.formatDate(until)) }
+        try await store.adminUpdateUser(
+            user, endSessions: !wasBanned && user.isBanned(at: time.now()), audit: [auditEvent(.userModified, user: user, details: details)]
+        )
         return try await wireUser(user)
     }
 
     /// `DELETE /admin/users/{id}`: the user and everything that belongs to it.
     public func adminDeleteUser(id raw: String) async throws {
-        guard let id = UUID(uuidString: raw), try await store.deleteUser(id: id) else {
-            throw AuthError.adminUserNotFound
-        }
+        guard let id = UUID(uuidString: raw), let user = try await store.user(id: id),
+            try await store.deleteUser(id: id, audit: [auditEvent(.userDeleted, user: user)])
+        else { throw AuthError.adminUserNotFound }
     }
 
     func existingUser(_ raw: String) async throws -> UserRecord {

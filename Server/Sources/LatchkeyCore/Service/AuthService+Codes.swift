@@ -52,7 +52,8 @@ extension AuthService {
         if kind == .confirmation { updated.confirmationSentAt = now } else { updated.recoverySentAt = now }
         updated.updatedAt = now
         try await store.replaceOneTimeTokens(
-            [issued.record], user: updated, outbox: try outbox(message(for: issued, user: updated, redirectTo: resolved)))
+            [issued.record], user: updated, outbox: try outbox(message(for: issued, user: updated, redirectTo: resolved)),
+            audit: codeSentEvents([issued.record], user: updated))
         outboxSignal.notify()
     }
 
@@ -149,13 +150,19 @@ extension AuthService {
         return (user, identity)
     }
 
-    /// Stores a new user with its first code and the messages carrying it; `false` when the address
-    /// was taken meanwhile.
+    /// Stores a new user with its first code and the messages carrying it, recording `action`
+    /// (`user_created` when an operator acts) and the code sent; `false` when the address was
+    /// taken meanwhile.
     func insert(
-        _ user: UserRecord, identity: IdentityRecord, token: OneTimeTokenRecord?, outbox: [OutboxRecord] = []
+        _ user: UserRecord, identity: IdentityRecord, token: OneTimeTokenRecord?, outbox: [OutboxRecord] = [],
+        action: AuditAction = .userSignedUp
     ) async throws -> Bool {
+        let recorded: AuditAction = action == .userSignedUp && AuditContext.current.operatorName != nil ? .userCreated : action
+        let audit =
+            [auditEvent(recorded, user: user, details: ["provider": .string(identity.provider)])]
+            + codeSentEvents(token.map { [$0] } ?? [], user: user)
         do {
-            try await store.createUser(user, identity: identity, token: token, outbox: outbox)
+            try await store.createUser(user, identity: identity, token: token, outbox: outbox, audit: audit)
             if !outbox.isEmpty { outboxSignal.notify() }
             return true
         } catch let error as StoreError where error.isDuplicate {

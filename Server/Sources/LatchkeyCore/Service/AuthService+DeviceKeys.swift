@@ -71,7 +71,8 @@ extension AuthService {
         signedIn.updatedAt = now
         let session = newSession(for: signedIn, method: "device_key", client: client, now: now)
         switch try await store.redeemAssertion(
-            keyID: key.id, jti: claims.jti.value, expiresAt: claims.exp.value, session: session, user: signedIn)
+            keyID: key.id, jti: claims.jti.value, expiresAt: claims.exp.value, session: session, user: signedIn,
+            audit: [loginEvent(signedIn, method: "device_key", client: client)])
         {
         case .redeemed: break
         case .replayed: throw Self.invalidGrant("the assertion was already used")

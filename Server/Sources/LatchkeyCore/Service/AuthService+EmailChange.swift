@@ -45,7 +45,8 @@ extension AuthService {
                     redirectTo: resolved, newEmail: newEmail, oldEmail: current))
         }
         updated.emailChangeConfirmationsNeeded = tokens.count
-        try await store.replaceOneTimeTokens(tokens, user: updated, outbox: try outbox(messages))
+        try await store.replaceOneTimeTokens(
+            tokens, user: updated, outbox: try outbox(messages), audit: codeSentEvents(tokens, user: updated))
         outboxSignal.notify()
         return updated
     }
@@ -75,7 +76,11 @@ extension AuthService {
         let notice = try old.map { try outbox(composer.email(.emailChanged, to: $0, user: updated, newEmail: newEmail, oldEmail: $0)) }
         return TokenRedemption(
             user: updated, session: newSession(for: updated, method: "email_change", client: client, now: now), identityEmail: newEmail,
-            outbox: notice ?? [])
+            outbox: notice ?? [],
+            audit: [
+                auditEvent(.emailChanged, user: updated, details: ["from": old.map(JSONValue.string) ?? .null], client: client),
+                loginEvent(updated, method: "email_change", client: client),
+            ])
     }
 
     /// `POST /verify` with `type=email_change`, an address and a code: the address is either the
@@ -95,6 +100,7 @@ extension AuthService {
                 outcome = try await store.redeemOneTimeToken(
                     .newest(userID: userID, kinds: [kind]), now: now, maxAttempts: configuration.otp.maxAttempts,
                     matches: { record in OneTimeSecrets.codeMatches(token, userID: record.userID, storedHash: record.codeHash) },
+                    failed: codeFailureAudit(client: client),
                     complete: { user, record in try emailChangeRedemption(user: user, token: record, client: client, now: now) })
             } catch let error as StoreError where error.isDuplicate {
                 throw AuthError.emailExists
@@ -122,7 +128,8 @@ extension AuthService {
         updated.reauthenticationSentAt = now
         updated.updatedAt = now
         let mail = composer.email(.reauthentication, to: email, user: user, code: issued.code)
-        try await store.replaceOneTimeTokens([issued.record], user: updated, outbox: try outbox(mail))
+        try await store.replaceOneTimeTokens(
+            [issued.record], user: updated, outbox: try outbox(mail), audit: codeSentEvents([issued.record], user: updated))
         outboxSignal.notify()
         return codeInfo(sentTo: email)
     }
@@ -143,6 +150,7 @@ extension AuthService {
         let outcome = try await store.redeemOneTimeToken(
             .newest(userID: user.id, kinds: [.reauthentication]), now: time.now(), maxAttempts: configuration.otp.maxAttempts,
             matches: { record in OneTimeSecrets.codeMatches(nonce, userID: record.userID, storedHash: record.codeHash) },
+            failed: codeFailureAudit(client: nil),
             complete: { user, _ in TokenRedemption(user: user, preserving: others) })
         guard case .redeemed = outcome else { throw AuthError.reauthenticationNotValid }
     }

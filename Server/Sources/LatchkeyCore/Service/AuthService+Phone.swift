@@ -49,7 +49,7 @@ extension AuthService {
         }
         updated.updatedAt = now
         do {
-            try await store.replaceOneTimeTokens([record], user: updated, outbox: [])
+            try await store.replaceOneTimeTokens([record], user: updated, outbox: [], audit: codeSentEvents([record], user: updated))
         } catch let error as StoreError where error.isDuplicate {
             throw AuthError.phoneExists
         }
@@ -137,7 +137,7 @@ extension AuthService {
             var signedIn = user
             signedIn.lastSignInAt = now
             let session = newSession(for: signedIn, method: "password", client: client, now: now)
-            try await store.createSession(session, user: signedIn)
+            try await store.createSession(session, user: signedIn, audit: [loginEvent(signedIn, method: "password", client: client)])
             return .session(try await sessionResponse(user: signedIn, session: session))
         }
         _ = try await sendSMSCode(to: user, kind: .sms, phone: phone, channel: channel)
@@ -178,7 +178,7 @@ extension AuthService {
                 do {
                     outcome = try await store.redeemOneTimeToken(
                         .newest(userID: user.id, kinds: [.phoneChange]), now: now, maxAttempts: configuration.otp.maxAttempts,
-                        matches: matches,
+                        matches: matches, failed: codeFailureAudit(client: client),
                         complete: { user, record in try phoneChangeRedemption(user: user, token: record, client: client, now: now) })
                 } catch let error as StoreError where error.isDuplicate {
                     throw AuthError.phoneExists
@@ -192,13 +192,16 @@ extension AuthService {
         guard let user = try await store.user(phone: phone) else { return .notFound }
         return try await store.redeemOneTimeToken(
             .newest(userID: user.id, kinds: [.sms]), now: now, maxAttempts: configuration.otp.maxAttempts, matches: matches,
+            failed: codeFailureAudit(client: client),
             complete: { user, _ in
                 if user.isBanned(at: now) { throw AuthError.userBanned }
                 var updated = user
                 if updated.phoneConfirmedAt == nil { updated.phoneConfirmedAt = now }
                 updated.lastSignInAt = now
                 updated.updatedAt = now
-                return TokenRedemption(user: updated, session: newSession(for: updated, method: "otp", client: client, now: now))
+                return TokenRedemption(
+                    user: updated, session: newSession(for: updated, method: "otp", client: client, now: now),
+                    audit: [loginEvent(updated, method: "otp", client: client)])
             })
     }
 
@@ -215,7 +218,11 @@ extension AuthService {
         updated.updatedAt = now
         updated.addProvider("phone")
         return TokenRedemption(
-            user: updated, session: newSession(for: updated, method: "phone_change", client: client, now: now), identityPhone: newPhone)
+            user: updated, session: newSession(for: updated, method: "phone_change", client: client, now: now), identityPhone: newPhone,
+            audit: [
+                auditEvent(.phoneChanged, user: updated, details: ["from": user.phone.map(JSONValue.string) ?? .null], client: client),
+                loginEvent(updated, method: "phone_change", client: client),
+            ])
     }
 
     /// `PUT /user` with a phone: an SMS code to the new number; the number changes (or is added,
@@ -232,7 +239,8 @@ extension AuthService {
     func signInWithPhonePassword(phone raw: String, password: String, client: ClientInfo) async throws -> Session {
         guard let phone = try? canonicalPhone(raw), !passwordPolicy.isTooLong(password) else { throw AuthError.invalidCredentials }
         return try await passwordSignIn(
-            password: password, failureKey: "signin:fail:phone:\(phone)", client: client, lookup: { try await store.user(phone: phone) },
+            password: password, identifier: "+" + phone, failureKey: "signin:fail:phone:\(phone)", client: client,
+            lookup: { try await store.user(phone: phone) },
             confirmed: { $0.phoneConfirmedAt != nil || configuration.sms.autoconfirm }, unconfirmed: .phoneNotConfirmed)
     }
 

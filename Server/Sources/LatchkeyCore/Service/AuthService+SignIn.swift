@@ -21,14 +21,15 @@ extension AuthService {
             throw AuthError.invalidCredentials
         }
         return try await passwordSignIn(
-            password: password, failureKey: "signin:fail:\(email)", client: client, lookup: { try await store.user(email: email) },
+            password: password, identifier: email, failureKey: "signin:fail:\(email)", client: client,
+            lookup: { try await store.user(email: email) },
             confirmed: { $0.isEmailConfirmed || configuration.mailerAutoconfirm }, unconfirmed: .emailNotConfirmed)
     }
 
     /// The password check shared by email and phone: the per-account failure limit, the same
     /// hashing for unknown accounts, then confirmation and ban checks, and the session.
     func passwordSignIn(
-        password: String, failureKey: String, client: ClientInfo, lookup: () async throws -> UserRecord?,
+        password: String, identifier: String, failureKey: String, client: ClientInfo, lookup: () async throws -> UserRecord?,
         confirmed: (UserRecord) -> Bool, unconfirmed: AuthError
     ) async throws -> Session {
         let failureLimit = configuration.rateLimits.signInFailuresPerAccount
@@ -36,12 +37,26 @@ extension AuthService {
         let user = try await lookup()
         let matched = try await hasher.verify(password, against: user?.passwordHash ?? decoyHash)
         guard let user, user.passwordHash != nil, matched else {
-            try await limiter.record(failureKey, failureLimit)
+            let failures = try await limiter.record(failureKey, failureLimit)
+            var events = [
+                auditEvent(
+                    .loginFailed, userID: user?.id, name: identifier,
+                    details: ["method": "password", "reason": user == nil ? "unknown_user" : "invalid_credentials"], client: client)
+            ]
+            if failures == failureLimit.count {
+                events.append(auditEvent(.lockout, userID: user?.id, name: identifier, details: ["kind": "password"], client: client))
+            }
+            try await store.appendAudit(events)
             throw AuthError.invalidCredentials
         }
         let now = time.now()
         if !confirmed(user) { throw unconfirmed }
-        if user.isBanned(at: now) { throw AuthError.userBanned }
+        if user.isBanned(at: now) {
+            try await store.appendAudit([
+                auditEvent(.loginFailed, user: user, details: ["method": "password", "reason": "user_banned"], client: client)
+            ])
+            throw AuthError.userBanned
+        }
 
         var signedIn = user
         signedIn.lastSignInAt = now
@@ -50,7 +65,7 @@ extension AuthService {
             signedIn.passwordHash = try await hasher.hash(password)
         }
         let session = newSession(for: signedIn, method: "password", client: client, now: now)
-        try await store.createSession(session, user: signedIn)
+        try await store.createSession(session, user: signedIn, audit: [loginEvent(signedIn, method: "password", client: client)])
         let weak = passwordPolicy.check(password).map {
             WeakPassword(message: $0.message, reasons: $0.weakPasswordReasons ?? [])
         }
@@ -73,13 +88,23 @@ extension AuthService {
         let settings = configuration.sessions
         let codec = refreshCodec
         let (decision, user) = try await store.refreshSession(id: peeked.sessionID) { session, user in
-            Self.decideRefresh(token: token, session: session, user: user, now: now, settings: settings, codec: codec)
+            let decision = Self.decideRefresh(token: token, session: session, user: user, now: now, settings: settings, codec: codec)
+            guard case .revoke(let error, _) = decision, error.code == .refreshTokenAlreadyUsed, let user, let session else {
+                return decision
+            }
+            return .revoke(
+                error,
+                audit: [
+                    auditEvent(
+                        .refreshTokenReuse, user: user, details: ["session_id": .string(session.id.uuidString.lowercased())],
+                        client: client)
+                ])
         }
         switch decision {
         case .rotate(let session), .reuse(let session):
             guard let user else { throw AuthError.refreshTokenNotFound }
             return try await sessionResponse(user: user, session: session)
-        case .revoke(let error), .reject(let error):
+        case .revoke(let error, _), .reject(let error):
             if error.code == .refreshTokenAlreadyUsed {
                 logger.warning(
                     "refresh token reuse detected; session revoked",
@@ -97,14 +122,14 @@ extension AuthService {
         guard let session, let presented = codec.authenticate(token, salt: session.refreshSalt) else {
             return .reject(.refreshTokenNotFound)
         }
-        guard let user else { return .revoke(.refreshTokenNotFound) }
+        guard let user else { return .revoke(.refreshTokenNotFound, audit: []) }
         if user.isBanned(at: now) { return .reject(.userBanned) }
         if settings.timebox > 0, now.timeIntervalSince(session.createdAt) > Double(settings.timebox) {
-            return .revoke(.sessionExpired)
+            return .revoke(.sessionExpired, audit: [])
         }
         let lastActive = session.refreshedAt ?? session.createdAt
         if settings.inactivityTimeout > 0, now.timeIntervalSince(lastActive) > Double(settings.inactivityTimeout) {
-            return .revoke(.sessionExpired)
+            return .revoke(.sessionExpired, audit: [])
         }
         let behind = session.refreshCounter - presented.counter
         if behind < 0 { return .reject(.refreshTokenNotFound) }
@@ -120,6 +145,6 @@ extension AuthService {
         {
             return .reuse(session)
         }
-        return .revoke(.refreshTokenAlreadyUsed)
+        return .revoke(.refreshTokenAlreadyUsed, audit: [])
     }
 }

@@ -44,7 +44,7 @@ extension AuthService {
             var signedIn = user
             signedIn.lastSignInAt = now
             let session = newSession(for: signedIn, method: "password", client: client, now: now)
-            try await store.createSession(session, user: signedIn)
+            try await store.createSession(session, user: signedIn, audit: [loginEvent(signedIn, method: "password", client: client)])
             return .session(try await sessionResponse(user: signedIn, session: session))
         }
 

@@ -120,7 +120,10 @@ extension AuthService {
         }
         if passwordChanged {
             let notice = try user.email.map { try outbox(composer.email(.passwordChanged, to: $0, user: user)) } ?? []
-            try await store.updateUser(user, revokingSessionsExcept: principal.session?.id, outbox: notice)
+            let via = principal.session?.amr.contains { $0.method == "recovery" } == true ? "recovery" : "update"
+            try await store.updateUser(
+                user, revokingSessionsExcept: principal.session?.id, outbox: notice,
+                audit: [auditEvent(.passwordChanged, user: user, details: ["via": .string(via)], client: client)])
             outboxSignal.notify()
         } else {
             try await store.updateUser(user)
@@ -129,14 +132,16 @@ extension AuthService {
     }
 
     /// `POST /logout`.
+    /// With an admin token naming another user's session, that user is signed out.
     public func logout(principal: Principal, scope: LogoutScope) async throws {
+        let event = auditEvent(.logout, user: principal.user, details: ["scope": .string(scope.rawValue)])
         switch scope {
         case .global:
-            try await store.deleteSessions(userID: principal.user.id, except: nil)
+            try await store.deleteSessions(userID: principal.user.id, except: nil, audit: [event])
         case .local:
-            if let session = principal.session { try await store.deleteSession(id: session.id) }
+            if let session = principal.session { try await store.deleteSession(id: session.id, audit: [event]) }
         case .others:
-            try await store.deleteSessions(userID: principal.user.id, except: principal.session?.id)
+            try await store.deleteSessions(userID: principal.user.id, except: principal.session?.id, audit: [event])
         }
     }
 }

@@ -82,6 +82,7 @@ extension AuthService {
             outcome = try await store.redeemOneTimeToken(
                 .newest(userID: user.id, kinds: type.kinds), now: now, maxAttempts: configuration.otp.maxAttempts,
                 matches: { record in OneTimeSecrets.codeMatches(token, userID: record.userID, storedHash: record.codeHash) },
+                failed: codeFailureAudit(client: client),
                 complete: { user, _ in try redemption(user: user, method: type.method, client: client, now: now) })
         }
         let redeemed = try Self.redeemed(outcome)
@@ -143,6 +144,8 @@ extension AuthService {
                         : try redemption(user: user, method: method, client: client, now: now)
                     if inBrowser, let challenge = record.challenge, result.session != nil {
                         result.session = nil
+                        // The sign-in happens when the app exchanges the code.
+                        result.audit.removeAll { $0.action == .login }
                         result.flowState = FlowStateRecord(
                             id: UUID(), authCodeHash: OneTimeSecrets.linkHash(authCode), userID: user.id, challenge: challenge,
                             authenticationMethod: method, createdAt: now, expiresAt: now.addingTimeInterval(flowExpiry))
@@ -177,7 +180,10 @@ extension AuthService {
             verify: { flow in PKCEVerifier.matches(verifier: verifier, challenge: flow.challenge) },
             complete: { user, flow in
                 let result = try redemption(user: user, method: flow.authenticationMethod, client: client, now: now)
-                return (result.user, result.session ?? newSession(for: user, method: flow.authenticationMethod, client: client, now: now))
+                return (
+                    result.user, result.session ?? newSession(for: user, method: flow.authenticationMethod, client: client, now: now),
+                    result.audit
+                )
             })
         switch outcome {
         case .redeemed(let user, let session): return try await sessionResponse(user: user, session: session)
@@ -197,7 +203,9 @@ extension AuthService {
         }
         updated.lastSignInAt = now
         updated.updatedAt = now
-        return TokenRedemption(user: updated, session: newSession(for: updated, method: method, client: client, now: now))
+        return TokenRedemption(
+            user: updated, session: newSession(for: updated, method: method, client: client, now: now),
+            audit: [loginEvent(updated, method: method, client: client)])
     }
 }
 

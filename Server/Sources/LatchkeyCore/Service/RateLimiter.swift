@@ -24,10 +24,11 @@ public struct RateLimiter: Sendable {
         if count >= limit.count { throw error(window.secondsLeft) }
     }
 
-    /// Counts one event without judging it.
-    public func record(_ key: String, _ limit: RateLimit) async throws {
+    /// Counts one event without judging it, and returns the count in the window including it.
+    @discardableResult
+    public func record(_ key: String, _ limit: RateLimit) async throws -> Int {
         let window = self.window(limit)
-        _ = try await store.incrementRateLimit(key: key, windowStart: window.start, expiresAt: window.end)
+        return try await store.incrementRateLimit(key: key, windowStart: window.start, expiresAt: window.end)
     }
 
     func window(_ limit: RateLimit) -> (start: Date, end: Date, secondsLeft: Int) {

@@ -26,11 +26,15 @@ public struct TokenRedemption: Sendable {
     public var identityPhone: String?
     /// Messages to queue with the change.
     public var outbox: [OutboxRecord]
+    /// What the audit log records of it.
+    public var audit: [AuditEvent]
 
     public init(
         user: UserRecord, session: SessionRecord? = nil, flowState: FlowStateRecord? = nil, preserving: Set<OneTimeTokenKind> = [],
-        identityEmail: String? = nil, identityPhone: String? = nil, outbox: [OutboxRecord] = []
+        identityEmail: String? = nil, identityPhone: String? = nil, outbox: [OutboxRecord] = [],
+        audit: [AuditEvent] = []
     ) {
+        self.audit = audit
         self.identityPhone = identityPhone
         self.user = user
         self.session = session
@@ -82,8 +86,8 @@ public enum RefreshDecision: Sendable {
     case rotate(SessionRecord)
     /// Answer with the current token again (a retried or concurrent refresh); nothing is written.
     case reuse(SessionRecord)
-    /// Delete the session (reuse detected, or expired) and answer with this error.
-    case revoke(AuthError)
+    /// Delete the session (reuse detected, or expired), record `audit`, and answer with this error.
+    case revoke(AuthError, audit: [AuditEvent])
     /// Answer with this error and change nothing.
     case reject(AuthError)
 }
@@ -111,57 +115,65 @@ public protocol AuthStore: Sendable {
     func identities(userID: UUID) async throws -> [IdentityRecord]
     /// Inserts a user, its identity, its first one-time token and the messages announcing it, all or
     /// nothing. Throws ``StoreError/duplicate(_:)`` when the email is taken.
-    func createUser(_ user: UserRecord, identity: IdentityRecord, token: OneTimeTokenRecord?, outbox: [OutboxRecord]) async throws
+    func createUser(
+        _ user: UserRecord, identity: IdentityRecord, token: OneTimeTokenRecord?, outbox: [OutboxRecord], audit: [AuditEvent]
+    ) async throws
     /// Replaces a user's stored fields.
     func updateUser(_ user: UserRecord) async throws
     /// Stores a user, deletes all of its sessions except `keeping` and all of its device keys (its
-    /// credentials changed), and queues `outbox`, all or nothing.
-    func updateUser(_ user: UserRecord, revokingSessionsExcept keeping: UUID?, outbox: [OutboxRecord]) async throws
+    /// credentials changed), and queues `outbox` and records `audit`, all or nothing.
+    func updateUser(_ user: UserRecord, revokingSessionsExcept keeping: UUID?, outbox: [OutboxRecord], audit: [AuditEvent]) async throws
 
     /// A page of users, newest first, optionally only those whose email contains `emailContains`,
     /// and how many match in all.
     func listUsers(emailContains: String?, offset: Int, limit: Int) async throws -> (users: [UserRecord], total: Int)
     /// Deletes a user and everything that belongs to it; `false` when there is no such user.
-    func deleteUser(id: UUID) async throws -> Bool
+    func deleteUser(id: UUID, audit: [AuditEvent]) async throws -> Bool
     /// An operator's change, in one transaction: the user, its `email`/`phone` identities following
-    /// its address and number, and, when `endSessions`, every session ended (a ban).
-    func adminUpdateUser(_ user: UserRecord, endSessions: Bool) async throws
+    /// its address and number, when `endSessions` every session ended (a ban), and `audit`.
+    func adminUpdateUser(_ user: UserRecord, endSessions: Bool, audit: [AuditEvent]) async throws
 
     // MARK: One-time tokens
 
     /// Voids the user's live tokens of the kinds given, stores these, the user (whose `*_sent_at`
-    /// the caller has set) and the messages carrying the codes, all or nothing. Throws
+    /// the caller has set), the messages carrying the codes and `audit`, all or nothing. Throws
     /// ``StoreError/duplicate(_:)`` when the user's new values collide with another user's.
-    func replaceOneTimeTokens(_ tokens: [OneTimeTokenRecord], user: UserRecord, outbox: [OutboxRecord]) async throws
+    func replaceOneTimeTokens(
+        _ tokens: [OneTimeTokenRecord], user: UserRecord, outbox: [OutboxRecord], audit: [AuditEvent]
+    ) async throws
     /// Finds the selected token and, in one transaction: refuses it if expired, consumed or out of
-    /// attempts; counts the attempt; asks `matches`; and on a match consumes it, voids the user's
-    /// other tokens and stores what `complete` returns.
+    /// attempts; counts the attempt; asks `matches`; on a mismatch records what `failed` returns
+    /// (given the attempts left); and on a match consumes it, voids the user's other tokens and
+    /// stores what `complete` returns.
     func redeemOneTimeToken(
         _ selector: OneTimeTokenSelector, now: Date, maxAttempts: Int,
         matches: @Sendable (OneTimeTokenRecord) -> Bool,
+        failed: @Sendable (OneTimeTokenRecord, Int) -> [AuditEvent],
         complete: @Sendable (UserRecord, OneTimeTokenRecord) throws -> TokenRedemption
     ) async throws -> RedemptionOutcome
 
     /// Consumes the flow state whose code hashes to `authCodeHash` and, when `verify` accepts it,
-    /// stores what `complete` returns, all in one transaction.
+    /// stores what `complete` returns (with its audit events), all in one transaction.
     func redeemFlowState(
         authCodeHash: String, now: Date, verify: @Sendable (FlowStateRecord) -> Bool,
-        complete: @Sendable (UserRecord, FlowStateRecord) throws -> (UserRecord, SessionRecord)
+        complete: @Sendable (UserRecord, FlowStateRecord) throws -> (UserRecord, SessionRecord, [AuditEvent])
     ) async throws -> FlowRedemptionOutcome
 
     // MARK: Sessions
 
     func session(id: UUID) async throws -> SessionRecord?
-    /// Stores a new session and the signed-in user (last sign-in, upgraded hash), all or nothing.
-    func createSession(_ session: SessionRecord, user: UserRecord) async throws
+    /// Stores a new session, the signed-in user (last sign-in, upgraded hash) and `audit`, all or
+    /// nothing.
+    func createSession(_ session: SessionRecord, user: UserRecord, audit: [AuditEvent]) async throws
     /// Loads the session and its user under a write lock, asks `decide`, and applies the decision.
     func refreshSession(
         id: UUID, decide: @Sendable (SessionRecord?, UserRecord?) -> RefreshDecision
     ) async throws -> (RefreshDecision, UserRecord?)
-    func deleteSession(id: UUID) async throws
-    /// Deletes every session of a user except `keeping`; without `keeping` (a global sign-out), its
-    /// device keys too.
-    func deleteSessions(userID: UUID, except keeping: UUID?) async throws
+    /// Deletes a session and records `audit`.
+    func deleteSession(id: UUID, audit: [AuditEvent]) async throws
+    /// Deletes every session of a user except `keeping` (without `keeping`, a global sign-out, its
+    /// device keys too) and records `audit`.
+    func deleteSessions(userID: UUID, except keeping: UUID?, audit: [AuditEvent]) async throws
 
     // MARK: Device keys
 
@@ -173,9 +185,9 @@ public protocol AuthStore: Sendable {
     func deleteDeviceKey(id: UUID, userID: UUID) async throws -> Bool
     /// In one transaction: remembers the assertion `jti` of key `keyID` until `expiresAt` and,
     /// when it was not seen before and the key still exists, records the key's use and stores the
-    /// session and the signed-in user.
+    /// session, the signed-in user and `audit`.
     func redeemAssertion(
-        keyID: UUID, jti: String, expiresAt: Date, session: SessionRecord, user: UserRecord
+        keyID: UUID, jti: String, expiresAt: Date, session: SessionRecord, user: UserRecord, audit: [AuditEvent]
     ) async throws -> AssertionRedemption
 
     // MARK: Key vaults
@@ -231,9 +243,54 @@ public protocol AuthStore: Sendable {
     /// Messages newest first, optionally only those to one address.
     func mailbox(to address: String?, limit: Int) async throws -> [StoredEmail]
 
+    // MARK: Audit log
+
+    /// Records events that go with no other write (a refused password, an operator's key rotation).
+    func appendAudit(_ events: [AuditEvent]) async throws
+    /// The events matching `query`, newest first, and how many match in all.
+    func auditEvents(_ query: AuditQuery) async throws -> (events: [AuditEvent], total: Int)
+
     // MARK: Maintenance
 
     /// Deletes expired tokens, rate-limit windows, and outbox rows finished over a week ago;
     /// returns how many rows went.
     func deleteExpired(now: Date) async throws -> Int
+}
+
+extension AuthStore {
+    /// Inserts a user with nothing for the audit log.
+    public func createUser(_ user: UserRecord, identity: IdentityRecord, token: OneTimeTokenRecord?, outbox: [OutboxRecord]) async throws {
+        try await createUser(user, identity: identity, token: token, outbox: outbox, audit: [])
+    }
+
+    /// Stores a session with nothing for the audit log.
+    public func createSession(_ session: SessionRecord, user: UserRecord) async throws {
+        try await createSession(session, user: user, audit: [])
+    }
+
+    /// Redeems a token, recording nothing on a mismatch.
+    public func redeemOneTimeToken(
+        _ selector: OneTimeTokenSelector, now: Date, maxAttempts: Int,
+        matches: @Sendable (OneTimeTokenRecord) -> Bool,
+        complete: @Sendable (UserRecord, OneTimeTokenRecord) throws -> TokenRedemption
+    ) async throws -> RedemptionOutcome {
+        try await redeemOneTimeToken(
+            selector, now: now, maxAttempts: maxAttempts, matches: matches, failed: { _, _ in [] }, complete: complete)
+    }
+
+    /// Replaces tokens with nothing for the audit log.
+    public func replaceOneTimeTokens(_ tokens: [OneTimeTokenRecord], user: UserRecord, outbox: [OutboxRecord]) async throws {
+        try await replaceOneTimeTokens(tokens, user: user, outbox: outbox, audit: [])
+    }
+
+    /// Deletes sessions with nothing for the audit log.
+    public func deleteSessions(userID: UUID, except keeping: UUID?) async throws {
+        try await deleteSessions(userID: userID, except: keeping, audit: [])
+    }
+
+    /// Deletes a session with nothing for the audit log.
+    public func deleteSession(id: UUID) async throws { try await deleteSession(id: id, audit: []) }
+
+    /// Deletes a user with nothing for the audit log.
+    public func deleteUser(id: UUID) async throws -> Bool { try await deleteUser(id: id, audit: []) }
 }

@@ -4,43 +4,74 @@ import Hummingbird
 import LatchkeyAPI
 import LatchkeyCore
 
-/// GoTrue's admin user endpoints, for service-role tokens.
+/// GoTrue's admin endpoints (users and the audit log), for service-role tokens.
 struct AdminController {
     let service: AuthService
 
     func register(_ routes: inout RouteRegistrar) {
         routes.on(.get, "/admin/users") { request, _ in
-            try await service.authenticateAdmin(authorization: request.headers[.authorization])
-            let page = try Self.positive(request.queryValue("page"), name: "page", default: 1, max: 1_000_000)
-            let perPage = try Self.positive(request.queryValue("per_page"), name: "per_page", default: 50, max: 1000)
-            let filter = request.queryValue("filter")
-            let (list, total) = try await service.adminListUsers(page: page, perPage: perPage, emailFilter: filter)
-            var response = try JSONResponse.make(list, noStore: true)
-            response.headers[HTTPField.Name("X-Total-Count")!] = String(total)
-            response.headers[HTTPField.Name("Link")!] = Self.links(
-                path: request.uri.path, page: page, perPage: perPage, total: total, filter: filter)
-            return response
+            try await asOperator(request) {
+                let page = try Self.positive(request.queryValue("page"), name: "page", default: 1, max: 1_000_000)
+                let perPage = try Self.positive(request.queryValue("per_page"), name: "per_page", default: 50, max: 1000)
+                let filter = request.queryValue("filter")
+                let (list, total) = try await service.adminListUsers(page: page, perPage: perPage, emailFilter: filter)
+                return try Self.paged(list, request: request, page: page, perPage: perPage, total: total, filter: filter)
+            }
         }
         routes.on(.post, "/admin/users") { request, context in
-            try await service.authenticateAdmin(authorization: request.headers[.authorization])
-            let body = try await request.decodeJSON(AdminUserAttributes.self, context: context)
-            return try JSONResponse.make(try await service.adminCreateUser(body), noStore: true)
+            try await asOperator(request) {
+                let body = try await request.decodeJSON(AdminUserAttributes.self, context: context)
+                return try JSONResponse.make(try await service.adminCreateUser(body), noStore: true)
+            }
         }
         routes.on(.get, "/admin/users/:id") { request, context in
-            try await service.authenticateAdmin(authorization: request.headers[.authorization])
-            return try JSONResponse.make(try await service.adminUser(id: context.parameters.get("id") ?? ""), noStore: true)
+            try await asOperator(request) {
+                try JSONResponse.make(try await service.adminUser(id: context.parameters.get("id") ?? ""), noStore: true)
+            }
         }
         routes.on(.put, "/admin/users/:id") { request, context in
-            try await service.authenticateAdmin(authorization: request.headers[.authorization])
-            let body = try await request.decodeJSON(AdminUserAttributes.self, context: context)
-            return try JSONResponse.make(
-                try await service.adminUpdateUser(id: context.parameters.get("id") ?? "", body), noStore: true)
+            try await asOperator(request) {
+                let body = try await request.decodeJSON(AdminUserAttributes.self, context: context)
+                return try JSONResponse.make(
+                    try await service.adminUpdateUser(id: context.parameters.get("id") ?? "", body), noStore: true)
+            }
         }
         routes.on(.delete, "/admin/users/:id") { request, context in
-            try await service.authenticateAdmin(authorization: request.headers[.authorization])
-            try await service.adminDeleteUser(id: context.parameters.get("id") ?? "")
-            return try JSONResponse.make([String: String](), noStore: true)
+            try await asOperator(request) {
+                try await service.adminDeleteUser(id: context.parameters.get("id") ?? "")
+                return try JSONResponse.make([String: String](), noStore: true)
+            }
         }
+        routes.on(.get, "/admin/audit") { request, _ in
+            try await asOperator(request) {
+                let page = try Self.positive(request.queryValue("page"), name: "page", default: 1, max: 1_000_000)
+                let perPage = try Self.positive(request.queryValue("per_page"), name: "per_page", default: 50, max: 1000)
+                let actions = (request.queryValue("action") ?? "").split(separator: ",").map(String.init)
+                let (entries, total) = try await service.auditLog(
+                    page: page, perPage: perPage, userID: request.queryValue("user_id"), actions: actions)
+                return try Self.paged(entries, request: request, page: page, perPage: perPage, total: total, filter: nil)
+            }
+        }
+    }
+
+    /// Runs `body` for a verified admin token, with the token's role as the operator the audit
+    /// log names.
+    func asOperator(_ request: Request, _ body: () async throws -> Response) async throws -> Response {
+        let role = try await service.authenticateAdmin(authorization: request.headers[.authorization])
+        var context = AuditContext.current
+        context.operatorName = role
+        return try await AuditContext.$current.withValue(context) { try await body() }
+    }
+
+    /// A page of results with GoTrue's `X-Total-Count` and `Link` headers.
+    static func paged(
+        _ value: some Encodable, request: Request, page: Int, perPage: Int, total: Int, filter: String?
+    ) throws -> Response {
+        var response = try JSONResponse.make(value, noStore: true)
+        response.headers[HTTPField.Name("X-Total-Count")!] = String(total)
+        response.headers[HTTPField.Name("Link")!] = links(
+            path: request.uri.path, page: page, perPage: perPage, total: total, filter: filter)
+        return response
     }
 
     static func positive(_ raw: String?, name: String, default fallback: Int, max: Int) throws -> Int {

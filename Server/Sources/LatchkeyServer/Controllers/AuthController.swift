@@ -91,11 +91,6 @@ struct AuthController {
 
     /// The caller's IP (the trusted header's first address, when configured) and user agent.
     func client(_ request: Request, _ context: APIRequestContext) -> ClientInfo {
-        var ip = context.peerAddress
-        if let trustedIPHeader, let forwarded = request.headers[trustedIPHeader] {
-            let first = forwarded.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-            if !first.isEmpty, first.utf8.count <= 64 { ip = first }
-        }
-        return ClientInfo(ip: ip, userAgent: request.headers[.userAgent].map { String($0.prefix(512)) })
+        ClientResolver(trustedIPHeader: trustedIPHeader).client(request, context)
     }
 }

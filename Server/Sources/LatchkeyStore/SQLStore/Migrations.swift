@@ -212,5 +212,29 @@ enum Migrations {
                 )
                 """,
             ]),
+        Migration(
+            version: 7, name: "audit log",
+            statements: [
+                // No foreign key on user_id: the record of an account outlives the account. `seq`
+                // orders the events one transaction writes at the same instant.
+                """
+                CREATE TABLE audit_log (
+                    id TEXT PRIMARY KEY,
+                    action TEXT NOT NULL,
+                    log_type TEXT NOT NULL,
+                    actor_id TEXT,
+                    actor_name TEXT NOT NULL,
+                    user_id TEXT,
+                    ip TEXT,
+                    user_agent TEXT,
+                    details TEXT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    seq INTEGER NOT NULL
+                )
+                """,
+                "CREATE INDEX audit_log_created_idx ON audit_log (created_at)",
+                "CREATE INDEX audit_log_user_idx ON audit_log (user_id, created_at)",
+                "CREATE INDEX audit_log_action_idx ON audit_log (action, created_at)",
+            ]),
     ]
 }

@@ -23,13 +23,15 @@ extension SQLAuthStore {
         }
     }
 
-    public func deleteUser(id: UUID) async throws -> Bool {
+    public func deleteUser(id: UUID, audit: [AuditEvent]) async throws -> Bool {
         try await database.transaction { db in
-            !(try await db.query("DELETE FROM users WHERE id = ? RETURNING id", [SQLValue(id)]).isEmpty)
+            let deleted = !(try await db.query("DELETE FROM users WHERE id = ? RETURNING id", [SQLValue(id)]).isEmpty)
+            if deleted { try await Self.insert(audit, db) }
+            return deleted
         }
     }
 
-    public func adminUpdateUser(_ user: UserRecord, endSessions: Bool) async throws {
+    public func adminUpdateUser(_ user: UserRecord, endSessions: Bool, audit: [AuditEvent]) async throws {
         try await translating {
             try await database.transaction { db in
                 try await Self.update(user, db)
@@ -40,6 +42,7 @@ extension SQLAuthStore {
                     try await Self.upsertIdentity(userID: user.id, provider: "phone", value: phone, now: user.updatedAt, db)
                 }
                 if endSessions { try await db.query("DELETE FROM sessions WHERE user_id = ?", [SQLValue(user.id)]) }
+                try await Self.insert(audit, db)
             }
         }
     }

@@ -50,7 +50,7 @@ extension SQLAuthStore {
     }
 
     public func redeemAssertion(
-        keyID: UUID, jti: String, expiresAt: Date, session: SessionRecord, user: UserRecord
+        keyID: UUID, jti: String, expiresAt: Date, session: SessionRecord, user: UserRecord, audit: [AuditEvent]
     ) async throws -> AssertionRedemption {
         try await database.transaction { db in
             let key = try await db.query(
@@ -64,6 +64,7 @@ extension SQLAuthStore {
             try await db.query("UPDATE device_keys SET last_used_at = ? WHERE id = ?", [SQLValue(session.createdAt), SQLValue(keyID)])
             try await Self.insert(session, db)
             try await Self.update(user, db)
+            try await Self.insert(audit, db)
             return .redeemed
         }
     }

@@ -37,10 +37,11 @@ extension SQLAuthStore {
         }
     }
 
-    public func createSession(_ session: SessionRecord, user: UserRecord) async throws {
+    public func createSession(_ session: SessionRecord, user: UserRecord, audit: [AuditEvent]) async throws {
         try await database.transaction { db in
             try await Self.update(user, db)
             try await Self.insert(session, db)
+            try await Self.insert(audit, db)
         }
     }
 
@@ -66,8 +67,9 @@ extension SQLAuthStore {
                         SQLValue(next.refreshCounter - 1),
                     ])
                 if moved.isEmpty { return (.reject(.refreshTokenAlreadyUsed), user) }
-            case .revoke:
+            case .revoke(_, let audit):
                 try await db.query("DELETE FROM sessions WHERE id = ?", [SQLValue(id)])
+                try await Self.insert(audit, db)
             case .reuse, .reject:
                 break
             }
@@ -75,14 +77,18 @@ extension SQLAuthStore {
         }
     }
 
-    public func deleteSession(id: UUID) async throws {
+    public func deleteSession(id: UUID, audit: [AuditEvent]) async throws {
         try await database.transaction { db in
             try await db.query("DELETE FROM sessions WHERE id = ?", [SQLValue(id)])
+            try await Self.insert(audit, db)
         }
     }
 
-    public func deleteSessions(userID: UUID, except keeping: UUID?) async throws {
-        try await database.transaction { db in try await Self.deleteSessions(userID: userID, except: keeping, db) }
+    public func deleteSessions(userID: UUID, except keeping: UUID?, audit: [AuditEvent]) async throws {
+        try await database.transaction { db in
+            try await Self.deleteSessions(userID: userID, except: keeping, db)
+            try await Self.insert(audit, db)
+        }
     }
 
     static func deleteSessions(userID: UUID, except keeping: UUID?, _ db: any SQLExecutor) async throws {

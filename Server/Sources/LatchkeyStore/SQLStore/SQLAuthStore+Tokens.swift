@@ -34,7 +34,9 @@ extension SQLAuthStore {
             createdAt: created, expiresAt: expires, consumedAt: row.date("consumed_at"))
     }
 
-    public func replaceOneTimeTokens(_ tokens: [OneTimeTokenRecord], user: UserRecord, outbox: [OutboxRecord]) async throws {
+    public func replaceOneTimeTokens(
+        _ tokens: [OneTimeTokenRecord], user: UserRecord, outbox: [OutboxRecord], audit: [AuditEvent]
+    ) async throws {
         try await translating {
             try await database.transaction { db in
                 // Only the newest code of a kind is valid: the older ones go.
@@ -46,6 +48,7 @@ extension SQLAuthStore {
                 for token in tokens { try await Self.insert(token, db) }
                 try await Self.update(user, db)
                 try await Self.insert(outbox, db)
+                try await Self.insert(audit, db)
             }
         }
     }
@@ -59,14 +62,18 @@ extension SQLAuthStore {
     public func redeemOneTimeToken(
         _ selector: OneTimeTokenSelector, now: Date, maxAttempts: Int,
         matches: @Sendable (OneTimeTokenRecord) -> Bool,
+        failed: @Sendable (OneTimeTokenRecord, Int) -> [AuditEvent],
         complete: @Sendable (UserRecord, OneTimeTokenRecord) throws -> TokenRedemption
     ) async throws -> RedemptionOutcome {
-        try await translating { try await redeem(selector, now: now, maxAttempts: maxAttempts, matches: matches, complete: complete) }
+        try await translating {
+            try await redeem(selector, now: now, maxAttempts: maxAttempts, matches: matches, failed: failed, complete: complete)
+        }
     }
 
     private func redeem(
         _ selector: OneTimeTokenSelector, now: Date, maxAttempts: Int,
         matches: @Sendable (OneTimeTokenRecord) -> Bool,
+        failed: @Sendable (OneTimeTokenRecord, Int) -> [AuditEvent],
         complete: @Sendable (UserRecord, OneTimeTokenRecord) throws -> TokenRedemption
     ) async throws -> RedemptionOutcome {
         try await database.transaction { db in
@@ -91,7 +98,11 @@ extension SQLAuthStore {
             if token.attempts >= maxAttempts { return .exhausted }
             // Count the attempt before comparing, in the same transaction.
             try await db.query("UPDATE one_time_tokens SET attempts = attempts + 1 WHERE id = ?", [SQLValue(token.id)])
-            guard matches(token) else { return .mismatch(attemptsRemaining: max(0, maxAttempts - token.attempts - 1)) }
+            guard matches(token) else {
+                let remaining = max(0, maxAttempts - token.attempts - 1)
+                try await Self.insert(failed(token, remaining), db)
+                return .mismatch(attemptsRemaining: remaining)
+            }
             let consumed = try await db.query(
                 "UPDATE one_time_tokens SET consumed_at = ? WHERE id = ? AND consumed_at IS NULL RETURNING id",
                 [SQLValue(now), SQLValue(token.id)])
@@ -117,6 +128,7 @@ extension SQLAuthStore {
             if let session = redemption.session { try await Self.insert(session, db) }
             if let flow = redemption.flowState { try await Self.insert(flow, db) }
             try await Self.insert(redemption.outbox, db)
+            try await Self.insert(redemption.audit, db)
             return .redeemed(redemption)
         }
     }
@@ -136,7 +148,7 @@ extension SQLAuthStore {
 
     public func redeemFlowState(
         authCodeHash: String, now: Date, verify: @Sendable (FlowStateRecord) -> Bool,
-        complete: @Sendable (UserRecord, FlowStateRecord) throws -> (UserRecord, SessionRecord)
+        complete: @Sendable (UserRecord, FlowStateRecord) throws -> (UserRecord, SessionRecord, [AuditEvent])
     ) async throws -> FlowRedemptionOutcome {
         try await database.transaction { db in
             let rows = try await db.query(
@@ -162,9 +174,10 @@ extension SQLAuthStore {
                 let user = try await db.query("SELECT \(Self.userColumns) FROM users WHERE id = ?", [SQLValue(userID)])
                     .first.flatMap(Self.user)
             else { return .notFound }
-            let (updated, session) = try complete(user, flow)
+            let (updated, session, audit) = try complete(user, flow)
             try await Self.update(updated, db)
             try await Self.insert(session, db)
+            try await Self.insert(audit, db)
             return .redeemed(updated, session)
         }
     }

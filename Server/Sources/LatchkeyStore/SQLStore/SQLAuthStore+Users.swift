@@ -125,7 +125,7 @@ extension SQLAuthStore {
     }
 
     public func createUser(
-        _ user: UserRecord, identity: IdentityRecord, token: OneTimeTokenRecord?, outbox: [OutboxRecord]
+        _ user: UserRecord, identity: IdentityRecord, token: OneTimeTokenRecord?, outbox: [OutboxRecord], audit: [AuditEvent]
     ) async throws {
         try await translating {
             try await database.transaction { db in
@@ -144,6 +144,7 @@ extension SQLAuthStore {
                     ])
                 if let token { try await Self.insert(token, db) }
                 try await Self.insert(outbox, db)
+                try await Self.insert(audit, db)
             }
         }
     }
@@ -154,13 +155,16 @@ extension SQLAuthStore {
         }
     }
 
-    public func updateUser(_ user: UserRecord, revokingSessionsExcept keeping: UUID?, outbox: [OutboxRecord]) async throws {
+    public func updateUser(
+        _ user: UserRecord, revokingSessionsExcept keeping: UUID?, outbox: [OutboxRecord], audit: [AuditEvent]
+    ) async throws {
         try await translating {
             try await database.transaction { db in
                 try await Self.update(user, db)
                 try await Self.deleteSessions(userID: user.id, except: keeping, db)
                 try await db.query("DELETE FROM device_keys WHERE user_id = ?", [SQLValue(user.id)])
                 try await Self.insert(outbox, db)
+                try await Self.insert(audit, db)
             }
         }
     }

@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import LatchkeyAPI
+import LatchkeyCore
+
+/// `latchkey audit`: the newest security events, filtered, optionally followed as they happen.
+struct Audit: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show the audit log, newest last (works with the server stopped).",
+        discussion: "Actions: \(AuditAction.allCases.map(\.rawValue).joined(separator: ", ")).")
+
+    @OptionGroup var output: Users.Output
+    @Option(help: "Only events about this user (id or email).") var user: String?
+    @Option(help: "Only these actions (repeat, or separate with commas).") var action: [String] = []
+    @Option(help: "How many of the newest events to show (1–1000).") var limit = 20
+    @Flag(help: "Keep printing new events as they are written (Ctrl-C stops).") var follow = false
+    @Option(help: "Seconds between checks with --follow.") var interval = 1.0
+
+    func run() async throws {
+        guard (1...1000).contains(limit) else { throw ValidationError("--limit must be 1–1000") }
+        guard interval > 0 else { throw ValidationError("--interval must be positive") }
+        try await Users.withService(output.data) { service in
+            var userID = user
+            if let key = user, UUID(uuidString: key) == nil { userID = try await Users.find(key, service).id.uuidString }
+            let actions = action.flatMap { $0.split(separator: ",").map(String.init) }
+            var seen = Set<String>()
+            var first = true
+            repeat {
+                let (entries, _) = try await service.auditLog(page: 1, perPage: limit, userID: userID, actions: actions)
+                let fresh = entries.reversed().filter { !seen.contains($0.id) }
+                if first, !output.json { printHeader() }
+                for entry in fresh {
+                    seen.insert(entry.id)
+                    if output.json {
+                        print(String(decoding: try WireJSON.makeEncoder().encode(entry), as: UTF8.self))
+                    } else {
+                        printRow(entry)
+                    }
+                }
+                fflush(nil)
+                first = false
+                if follow { try await Task.sleep(for: .seconds(interval)) }
+            } while follow
+        }
+    }
+
+    static let columns = [("TIME", 19), ("ACTION", 20), ("ACTOR", 28), ("IP", 15)]
+
+    func printHeader() {
+        print(Self.columns.map { $0.0.padding(toLength: $0.1, withPad: " ", startingAt: 0) }.joined(separator: "  ") + "  DETAILS")
+    }
+
+    func printRow(_ entry: AuditLogEntry) {
+        let details = entry.payload.traits.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.text($0.value))" }
+        let values = [
+            String(WireJSON.formatDate(entry.createdAt).prefix(19)), entry.payload.action, entry.payload.actorUsername, entry.ipAddress,
+        ]
+        let cells = zip(values, Self.columns).map { value, column in value.padding(toLength: column.1, withPad: " ", startingAt: 0) }
+        print(
+            (cells.joined(separator: "  ") + "  " + details.joined(separator: " ")).replacingOccurrences(
+                of: #"\s+$"#, with: "", options: .regularExpression))
+    }
+
+    static func text(_ value: JSONValue) -> String {
+        switch value {
+        case .string(let string): string
+        case .null: "-"
+        default: String(decoding: (try? JSONEncoder().encode(value)) ?? Data(), as: UTF8.self)
+        }
+    }
+}

@@ -1,0 +1,44 @@
+/// What an audit event records. The raw values follow GoTrue's audit actions where GoTrue has
+/// one (`login`, `logout`, `user_signedup`, `user_modified`, …) and are stable: operators filter
+/// on them.
+public enum AuditAction: String, Sendable, CaseIterable, Codable {
+    // Account
+    case userSignedUp = "user_signedup"
+    case login
+    case loginFailed = "login_failed"
+    case logout
+    case codeSent = "code_sent"
+    case codeFailed = "code_failed"
+    case lockout
+    case refreshTokenReuse = "refresh_token_reuse"
+    case passwordChanged = "user_updated_password"
+    case emailChanged = "email_changed"
+    case phoneChanged = "phone_changed"
+    // Second factor
+    case factorEnrolled = "factor_enrolled"
+    case factorVerified = "factor_verified"
+    case factorUnenrolled = "factor_unenrolled"
+    case mfaVerified = "mfa_verified"
+    // Operators
+    case userCreated = "user_created"
+    case userModified = "user_modified"
+    case userDeleted = "user_deleted"
+    case userInvited = "user_invited"
+    case linkGenerated = "link_generated"
+    case sessionsEnded = "sessions_ended"
+    case keyRotated = "key_rotated"
+    case keyImported = "key_imported"
+
+    /// GoTrue's grouping of actions: `account`, `token`, `factor`, `team` (operators) or `key`.
+    public var logType: String {
+        switch self {
+        case .userSignedUp, .login, .loginFailed, .logout, .codeSent, .codeFailed, .lockout, .passwordChanged, .emailChanged,
+            .phoneChanged:
+            "account"
+        case .refreshTokenReuse: "token"
+        case .factorEnrolled, .factorVerified, .factorUnenrolled, .mfaVerified: "factor"
+        case .userCreated, .userModified, .userDeleted, .userInvited, .linkGenerated, .sessionsEnded: "team"
+        case .keyRotated, .keyImported: "key"
+        }
+    }
+}

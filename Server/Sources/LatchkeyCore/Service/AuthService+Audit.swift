@@ -1,0 +1,68 @@
+import Foundation
+import LatchkeyAPI
+
+extension AuthService {
+    /// An event about the account `userID` (known to people as `name`), made now. The actor is
+    /// the operator bound in ``AuditContext`` when there is one, else the account itself; the
+    /// address is `client`'s, else the context's.
+    func auditEvent(
+        _ action: AuditAction, userID: UUID?, name: String?, details: [String: JSONValue] = [:], client: ClientInfo? = nil
+    ) -> AuditEvent {
+        let context = AuditContext.current
+        return AuditEvent(
+            action: action, actorID: context.operatorName == nil ? userID : nil,
+            actorName: context.operatorName ?? name ?? "anonymous", userID: userID, ip: client?.ip ?? context.ip,
+            userAgent: client?.userAgent ?? context.userAgent, details: details, createdAt: time.now())
+    }
+
+    /// An event about `user`.
+    func auditEvent(_ action: AuditAction, user: UserRecord, details: [String: JSONValue] = [:], client: ClientInfo? = nil) -> AuditEvent {
+        auditEvent(action, userID: user.id, name: user.email ?? user.phone.map { "+" + $0 }, details: details, client: client)
+    }
+
+    /// One `code_sent` event per token: its kind, never the code.
+    func codeSentEvents(_ tokens: [OneTimeTokenRecord], user: UserRecord) -> [AuditEvent] {
+        tokens.map { auditEvent(.codeSent, user: user, details: ["kind": .string($0.kind.rawValue)]) }
+    }
+
+    /// A sign-in of `user` by `method`.
+    func loginEvent(_ user: UserRecord, method: String, client: ClientInfo?) -> AuditEvent {
+        auditEvent(.login, user: user, details: ["method": .string(method)], client: client)
+    }
+
+    /// What a refused code records: the failure and, on the last attempt, the lock-out.
+    func codeFailureAudit(client: ClientInfo?) -> @Sendable (OneTimeTokenRecord, Int) -> [AuditEvent] {
+        { token, remaining in
+            let details: [String: JSONValue] = ["kind": .string(token.kind.rawValue), "attempts_remaining": .number(Double(remaining))]
+            var events = [auditEvent(.codeFailed, userID: token.userID, name: token.relatesTo, details: details, client: client)]
+            if remaining == 0 {
+                events.append(
+                    auditEvent(
+                        .lockout, userID: token.userID, name: token.relatesTo, details: ["kind": .string(token.kind.rawValue)],
+                        client: client))
+            }
+            return events
+        }
+    }
+
+    /// `GET /admin/audit`: a page (1-based) of events, newest first, and the total.
+    public func auditLog(page: Int, perPage: Int, userID rawUser: String?, actions rawActions: [String]) async throws -> (
+        [AuditLogEntry], total: Int
+    ) {
+        var userID: UUID?
+        if let rawUser, !rawUser.isEmpty {
+            guard let id = UUID(uuidString: rawUser) else { throw AuthError.validation("user_id must be a UUID") }
+            userID = id
+        }
+        let actions = try rawActions.filter { !$0.isEmpty }.map { raw in
+            guard let action = AuditAction(rawValue: raw) else {
+                throw AuthError.validation(
+                    "Unknown audit action \"\(raw.prefix(40))\"; known: \(AuditAction.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return action
+        }
+        let (events, total) = try await store.auditEvents(
+            AuditQuery(userID: userID, actions: actions, offset: (page - 1) * perPage, limit: perPage))
+        return (events.map(\.wire), total)
+    }
+}
