@@ -98,6 +98,21 @@ public struct LatchkeyError: Error, Sendable, LocalizedError, CustomStringConver
     public var isVaultLocked: Bool { code == .vaultLocked }
     /// The PIN policy refused a new PIN.
     public var isWeakPIN: Bool { code == .weakPIN }
+    /// The session is not ``AAL/aal2`` and the call needs it (enrolling another factor or
+    /// removing a verified one after a one-factor sign-in): verify a code first with
+    /// ``MFA/challengeAndVerify(factorID:code:)``.
+    public var isInsufficientAAL: Bool { code == .insufficientAAL }
+    /// The authenticator code was wrong; ask again (after many tries the server rate-limits,
+    /// ``isRateLimited``).
+    public var isMFAVerificationFailed: Bool { code == .mfaVerificationFailed }
+    /// The MFA challenge expired before a code was verified; create another.
+    public var isMFAChallengeExpired: Bool { code == .mfaChallengeExpired }
+    /// The user has no factor with this id (removed, or never theirs).
+    public var isMFAFactorNotFound: Bool { code == .mfaFactorNotFound }
+    /// Another of the user's factors has this friendly name.
+    public var isMFAFactorNameConflict: Bool { code == .mfaFactorNameConflict }
+    /// The user has as many factors as the server allows; remove one first.
+    public var isTooManyMFAFactors: Bool { code == .tooManyEnrolledMFAFactors }
     /// The embedded signer has no key yet, or not on this device (Openfort's
     /// `embeddedSignerNotConfigured`).
     public var isSignerNotConfigured: Bool { code == .signerNotConfigured }

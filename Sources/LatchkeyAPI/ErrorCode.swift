@@ -141,6 +141,22 @@ extension ErrorCode {
     // MFA
     /// The session's assurance level is too low; verify a second factor (`aal2`) first.
     public static let insufficientAAL: ErrorCode = "insufficient_aal"
+    /// No such factor for this user (HTTP 404).
+    public static let mfaFactorNotFound: ErrorCode = "mfa_factor_not_found"
+    /// The user already has a factor of this name (HTTP 422).
+    public static let mfaFactorNameConflict: ErrorCode = "mfa_factor_name_conflict"
+    /// The user has as many factors as allowed (HTTP 422).
+    public static let tooManyEnrolledMFAFactors: ErrorCode = "too_many_enrolled_mfa_factors"
+    /// The challenge expired or does not exist: ask for a new one (HTTP 422).
+    public static let mfaChallengeExpired: ErrorCode = "mfa_challenge_expired"
+    /// The code is wrong (HTTP 422).
+    public static let mfaVerificationFailed: ErrorCode = "mfa_verification_failed"
+    /// The code came from another address than the challenge (HTTP 422).
+    public static let mfaIPAddressMismatch: ErrorCode = "mfa_ip_address_mismatch"
+    /// TOTP enrolment is switched off on this server (HTTP 422).
+    public static let mfaTOTPEnrollNotEnabled: ErrorCode = "mfa_totp_enroll_not_enabled"
+    /// TOTP verification is switched off on this server (HTTP 422).
+    public static let mfaTOTPVerifyNotEnabled: ErrorCode = "mfa_totp_verify_not_enabled"
 }
 
 extension ErrorCode {

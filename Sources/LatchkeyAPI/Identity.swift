@@ -94,4 +94,14 @@ public struct Factor: Codable, Sendable, Equatable {
         case createdAt = "created_at"
         case updatedAt = "updated_at"
     }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeLowercased(id, forKey: .id)
+        try c.encodeIfPresent(friendlyName, forKey: .friendlyName)
+        try c.encode(factorType, forKey: .factorType)
+        try c.encode(status, forKey: .status)
+        try c.encode(createdAt, forKey: .createdAt)
+        try c.encode(updatedAt, forKey: .updatedAt)
+    }
 }

@@ -5,30 +5,107 @@ import LatchkeyCore
 
 /// `latchkey keys …`: the token signing keys.
 struct Keys: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "The keys that sign and verify access tokens.", subcommands: [List.self])
+    static let configuration = CommandConfiguration(
+        abstract: "The keys that sign and verify access tokens: list, rotate, import (works with the server stopped).",
+        subcommands: [List.self, Rotate.self, Import.self])
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "The published keys and which one signs.")
+        static let configuration = CommandConfiguration(abstract: "The published keys, which one signs, and what is scheduled.")
         @OptionGroup var output: Users.Output
 
         func run() async throws {
             try await Users.withService(output.data) { service in
                 let issuer = service.issuer
+                let schedule = try await service.signingKeySchedule()
                 if output.json {
+                    let stored: [JSONValue] = schedule.map { entry in
+                        .object([
+                            "kid": .string(entry.key.kid), "signs_from": .string(WireJSON.formatDate(entry.key.signsFrom)),
+                            "signs": .bool(entry.signs),
+                            "verifies_until": entry.verifiesUntil.map { .string(WireJSON.formatDate($0)) } ?? .null,
+                        ])
+                    }
                     let document: [String: JSONValue] = [
                         "algorithm": .string(issuer.algorithm), "signing_kid": issuer.signingKeyID.map(JSONValue.string) ?? .null,
-                        "keys": .array(issuer.publicJWKS.map(JSONValue.object)),
+                        "keys": .array(issuer.publicJWKS.map(JSONValue.object)), "schedule": .array(stored),
                     ]
                     return try Users.printJSON(document)
                 }
                 print("Tokens are signed with \(issuer.algorithm)\(issuer.signingKeyID.map { " by key \($0)" } ?? "").")
-                for key in issuer.publicJWKS {
-                    let kid = key["kid"]?.stringValue ?? "-"
-                    let signs = kid == issuer.signingKeyID ? "signs and verifies" : "verifies"
-                    print("  \(kid)  \(key["kty"]?.stringValue ?? "?") \(key["alg"]?.stringValue ?? "")  \(signs)")
+                if !issuer.usesStoredKeys {
+                    for key in issuer.publicJWKS {
+                        let kid = key["kid"]?.stringValue ?? "-"
+                        let signs = kid == issuer.signingKeyID ? "signs and verifies" : "verifies"
+                        print("  \(kid)  \(key["kty"]?.stringValue ?? "?") \(key["alg"]?.stringValue ?? "")  \(signs)")
+                    }
+                    if issuer.publicJWKS.isEmpty { print("  (no public keys: an HS256 secret signs, GOTRUE_JWT_SECRET)") }
+                    return
                 }
-                if issuer.publicJWKS.isEmpty { print("  (no public keys: an HS256 secret signs, GOTRUE_JWT_SECRET)") }
+                let now = Date()
+                for entry in schedule {
+                    let state =
+                        entry.signs
+                        ? "signs and verifies" + (entry.verifiesUntil.map { " (replaced; verifies until \(Keys.date($0)))" } ?? "")
+                        : entry.key.signsFrom > now
+                            ? "published; signs from \(Keys.date(entry.key.signsFrom))"
+                            : "verifies until \(entry.verifiesUntil.map(Keys.date) ?? "-")"
+                    print("  \(entry.key.kid)  EC ES256  \(state)")
+                }
             }
         }
+    }
+
+    struct Rotate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Make a new signing key: published at once, signing after --delay; the current key verifies until its tokens expire.")
+        @OptionGroup var output: Users.Output
+        @Option(help: "How long clients have to fetch the new key before it signs: 15m, 1h, 0s.") var delay = "15m"
+
+        func run() async throws {
+            let seconds = try Keys.seconds(delay)
+            try await Users.withService(output.data) { service in
+                let key = try await service.rotateSigningKey(after: seconds)
+                try Keys.report(key, verb: "Rotated", json: output.json)
+            }
+        }
+    }
+
+    struct Import: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Import your own EC P-256 private key (PEM) to sign tokens, scheduled like a rotation.")
+        @OptionGroup var output: Users.Output
+        @Argument(help: "The PEM file (BEGIN PRIVATE KEY or BEGIN EC PRIVATE KEY).") var file: String
+        @Option(help: "How long clients have to fetch the new key before it signs: 15m, 1h, 0s.") var delay = "15m"
+
+        func run() async throws {
+            let seconds = try Keys.seconds(delay)
+            guard let data = FileManager.default.contents(atPath: file), data.count < 64 * 1024 else {
+                throw ValidationError("Cannot read \(file)")
+            }
+            try await Users.withService(output.data) { service in
+                let key = try await service.importSigningKey(pem: String(decoding: data, as: UTF8.self), after: seconds)
+                try Keys.report(key, verb: "Imported", json: output.json)
+            }
+        }
+    }
+
+    static func seconds(_ text: String) throws -> TimeInterval {
+        guard let seconds = GoDuration.seconds(text), seconds >= 0 else {
+            throw ValidationError("--delay must be a duration such as 15m, 1h or 0s")
+        }
+        return seconds
+    }
+
+    static func date(_ date: Date) -> String { String(WireJSON.formatDate(date).prefix(19)) + "Z" }
+
+    static func report(_ key: SigningKeyRecord, verb: String, json: Bool) throws {
+        if json {
+            return try Users.printJSON([
+                "kid": JSONValue.string(key.kid), "signs_from": .string(WireJSON.formatDate(key.signsFrom)),
+                "public_jwk": .object(key.publicJWK),
+            ])
+        }
+        print("\(verb) key \(key.kid): published now, signs from \(date(key.signsFrom)).")
+        print("A running server picks it up within its keys-reload-interval (30 s by default).")
     }
 }

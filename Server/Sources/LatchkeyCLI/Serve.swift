@@ -35,11 +35,15 @@ struct Serve: AsyncParsableCommand {
                 no mail transport configured: messages go to the dev mailbox
                            read it with `latchkey mailbox` or http://\(configuration.host):\(configuration.port)/_dev/mailbox
                 """
+        let keys =
+            app.service.issuer.usesStoredKeys
+            ? "ES256, key \(app.service.issuer.signingKeyID ?? "?") from the store (latchkey keys list)"
+            : "\(app.service.issuer.algorithm) from GOTRUE_JWT_KEYS / GOTRUE_JWT_SECRET"
         print(
             """
             Latchkey \(LatchkeyVersion.current) listening on http://\(configuration.host):\(configuration.port)
               store:   \(configuration.storeDescription)
-              keys:    \(app.service.issuer.algorithm) signing key in \(configuration.dataDirectory)
+              keys:    \(keys)
               email:   \(email)
             """)
         do {

@@ -8,8 +8,8 @@ import Logging
 /// `latchkey users …`: manage users straight in the store, with the server running or not.
 struct Users: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "List, show, create, update, ban and delete users (works with the server stopped).",
-        subcommands: [List.self, Show.self, Create.self, Update.self, Ban.self, Unban.self, Delete.self])
+        abstract: "List, show, create, update, ban, delete, invite users and make sign-in links (works with the server stopped).",
+        subcommands: [List.self, Show.self, Create.self, Update.self, Ban.self, Unban.self, Delete.self, Invite.self, Link.self])
 
     struct Output: ParsableArguments {
         @OptionGroup var data: DataOptions

@@ -65,14 +65,16 @@ public func buildApplication(
         try await store.migrate()
 
         let folder = DataFolder(path: configuration.dataDirectory)
-        let key = try folder.signingKey()
+        let serverSecret = try folder.serverSecret()
+        var material = TokenKeyMaterial(jwks: configuration.jwtKeys, hmacSecret: configuration.jwtSecret)
+        if !material.isConfigured {
+            material.stored = try await folder.storedSigningKeys(store: store, serverSecret: serverSecret, now: time.now())
+        }
         let issuer = try await TokenIssuer.make(
-            from: TokenKeyMaterial(
-                jwks: configuration.jwtKeys, hmacSecret: configuration.jwtSecret, generatedES256PEM: key.pem, generatedKID: key.kid))
+            from: material, time: time, retention: TimeInterval(configuration.auth.jwt.expiry + 60))
         let hasher = ScryptPasswordHasher(
             logN: configuration.auth.password.scryptLogN, r: configuration.auth.password.scryptR,
             p: configuration.auth.password.scryptP, pool: pool)
-        let serverSecret = try folder.serverSecret()
         let signal = OutboxSignal()
         let service = try await AuthService.make(
             configuration: configuration.auth, store: store, hasher: hasher, issuer: issuer, serverSecret: serverSecret, time: time,
@@ -114,6 +116,7 @@ public func buildApplication(
             services: [
                 ReadinessService(readiness: readiness),
                 CleanupService(store: store, time: time, interval: .seconds(300), logger: logger),
+                SigningKeyReloadService(service: service, interval: .seconds(configuration.keyReloadInterval), logger: logger),
                 OutboxDeliveryService(delivery: delivery, signal: signal, idle: .seconds(5), logger: logger),
             ],
             logger: logger)

@@ -151,6 +151,36 @@ import Testing
             _ = try await check(.put, managedPath, json: #"{"ban_duration":"x"}"#, bearer: admin, documentedAs: "/admin/users/{id}")
             _ = try await check(.delete, managedPath, bearer: admin, documentedAs: "/admin/users/{id}")
             _ = try await check(.get, managedPath, bearer: admin, documentedAs: "/admin/users/{id}")
+            _ = try await check(.get, "/admin/audit?per_page=5&action=login", bearer: admin)
+            _ = try await check(.get, "/admin/audit?action=nope", bearer: admin)
+            _ = try await check(.post, "/invite", json: #"{"email":"invited@example.com"}"#, bearer: admin)
+            _ = try await check(.post, "/invite", json: #"{"email":"invited@example.com"}"#, bearer: admin)
+            _ = try await check(.post, "/admin/generate_link", json: #"{"type":"magiclink","email":"spec@example.com"}"#, bearer: admin)
+            _ = try await check(.post, "/admin/generate_link", json: #"{"type":"recovery","email":"none@example.com"}"#, bearer: admin)
+            _ = try await check(.post, "/admin/generate_link", json: #"{"type":"x"}"#, bearer: admin)
+            let enrolled = try await check(.post, "/factors", json: #"{"factor_type":"totp"}"#, bearer: session.accessToken)
+                .decode(TOTPEnrollment.self)
+            _ = try await check(.post, "/factors", json: #"{"factor_type":"sms"}"#, bearer: session.accessToken)
+            let factorPath = "/factors/\(enrolled.id.uuidString.lowercased())"
+            let challenge = try await check(
+                .post, factorPath + "/challenge", json: "{}", bearer: session.accessToken, documentedAs: "/factors/{id}/challenge"
+            ).decode(FactorChallenge.self)
+            _ = try await check(
+                .post, "/factors/nope/challenge", json: "{}", bearer: session.accessToken, documentedAs: "/factors/{id}/challenge")
+            let totp = TOTP(secret: Base32.decode(enrolled.totp.secret) ?? [])
+            _ = try await check(
+                .post, factorPath + "/verify", json: #"{"challenge_id":"\#(challenge.id.uuidString)","code":"abcdef"}"#,
+                bearer: session.accessToken, documentedAs: "/factors/{id}/verify")
+            _ = try await check(
+                .post, factorPath + "/verify",
+                json: #"{"challenge_id":"\#(challenge.id.uuidString)","code":"\#(totp.code(step: totp.step(at: Date())))"}"#,
+                bearer: session.accessToken, documentedAs: "/factors/{id}/verify")
+            let userPath = "/admin/users/\(session.user.id.uuidString.lowercased())"
+            _ = try await check(.get, userPath + "/factors", bearer: admin, documentedAs: "/admin/users/{id}/factors")
+            _ = try await check(
+                .delete, userPath + "/factors/\(UUID().uuidString)", bearer: admin, documentedAs: "/admin/users/{id}/factors/{fid}")
+            _ = try await check(.delete, factorPath, bearer: session.accessToken, documentedAs: "/factors/{id}")
+            _ = try await check(.delete, factorPath, bearer: session.accessToken, documentedAs: "/factors/{id}")
             _ = try await check(.post, "/logout?scope=nope", bearer: session.accessToken)
             _ = try await check(.post, "/logout", bearer: session.accessToken)
             _ = try await check(.post, "/logout", bearer: session.accessToken)

@@ -3,7 +3,7 @@ import LatchkeyAPI
 
 /// Checks real responses against `openapi.json`: the status is documented for the operation, the
 /// content type is one it lists, and the body satisfies its schema (`$ref`, `type`, `required`,
-/// `properties`, `items`, `oneOf`/`anyOf`, `enum`, `const`, `format: uuid|date-time`).
+/// `properties`, `items`, `oneOf`/`anyOf`/`allOf`, `enum`, `const`, `format: uuid|date-time`).
 struct OpenAPIValidator {
     let document: JSONValue
 
@@ -47,6 +47,10 @@ struct OpenAPIValidator {
             let matching = options.filter { validate(value, against: $0, at: location).isEmpty }
             if matching.isEmpty { return ["\(location): matches none of \(options.count) alternatives"] }
             if rules["oneOf"] != nil, matching.count > 1 { return ["\(location): matches \(matching.count) oneOf alternatives"] }
+        }
+        if let parts = rules["allOf"]?.arrayValue {
+            let problems = parts.flatMap { validate(value, against: $0, at: location) }
+            if !problems.isEmpty { return problems }
         }
         if let constant = rules["const"], constant != value { return ["\(location): should be \(constant)"] }
         if let allowed = rules["enum"]?.arrayValue, !allowed.contains(value) { return ["\(location): \(value) not in enum"] }

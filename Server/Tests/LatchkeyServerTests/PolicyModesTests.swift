@@ -107,8 +107,11 @@ import Testing
                 try await client.send(.post, "/verify", json: #"{"email":"a@example.com","token":"123456"}"#).errorCode
                     == "validation_failed")
             #expect(
-                try await client.send(.post, "/verify", json: #"{"type":"invite","email":"a@example.com","token":"1"}"#).errorCode
+                try await client.send(.post, "/verify", json: #"{"type":"teleport","email":"a@example.com","token":"1"}"#).errorCode
                     == "validation_failed")
+            #expect(
+                try await client.send(.post, "/verify", json: #"{"type":"invite","email":"a@example.com","token":"123456"}"#).errorCode
+                    == "otp_expired")
             #expect(
                 try await client.send(.post, "/verify", json: #"{"type":"recovery","email":"a@example.com","token":"123456"}"#).errorCode
                     == "otp_expired")

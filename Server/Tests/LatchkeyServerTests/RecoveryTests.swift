@@ -11,7 +11,8 @@ import Testing
 @Suite struct RecoveryTests {
     /// Waits for a message with `subject` to `email` (recovery mail is sent in the background).
     func waitForMail(_ app: LatchkeyApp, to email: String, subject: String) async throws -> StoredEmail {
-        for _ in 0..<100 {
+        // Up to about ten seconds: the suite runs many servers at once.
+        for _ in 0..<500 {
             try await app.settleOutbox()
             if let message = try await app.store.mailbox(to: email, limit: 1).first, message.message.subject == subject { return message }
             try await Task.sleep(for: .milliseconds(20))

@@ -11,10 +11,11 @@ import NIOCore
 import Testing
 
 @Suite struct TokenSecurityTests {
-    /// Signs `claims` with the server's own generated key, as an attacker who stole it could.
-    static func signWithServerKey(_ claims: AccessTokenClaims, server: TestServer) async throws -> String {
-        let pem = try String(contentsOfFile: server.directory + "/signing-key.pem", encoding: .utf8)
-        let kid = try DataFolder(path: server.directory).signingKey().kid
+    /// Signs `claims` with the server's own stored key, as an attacker who stole it could.
+    static func signWithServerKey(_ claims: AccessTokenClaims, app: LatchkeyApp) async throws -> String {
+        let stored = try #require(try await app.store.signingKeys().last)
+        let pem = try app.service.openSigningKey(stored)
+        let kid = stored.kid
         let keys = JWTKeyCollection()
         await keys.add(ecdsa: try ES256PrivateKey(pem: pem), kid: JWKIdentifier(string: kid))
         return try await keys.sign(claims, kid: JWKIdentifier(string: kid))
@@ -33,7 +34,7 @@ import Testing
 
             // HS256 "signed" with the public key (algorithm confusion).
             let jwks = try await client.send(.get, "/.well-known/jwks.json").text
-            let kid = try DataFolder(path: server.directory).signingKey().kid
+            let kid = try #require(app.service.issuer.signingKeyID)
             let confused = JWTKeyCollection()
             await confused.add(hmac: HMACKey(from: Array(jwks.utf8)), digestAlgorithm: .sha256, kid: JWKIdentifier(string: kid))
             let forged = try await confused.sign(claims, kid: JWKIdentifier(string: kid))
@@ -43,12 +44,12 @@ import Testing
             var expired = claims
             expired.exp = now - 10
             #expect(
-                try await client.send(.get, "/user", bearer: try await Self.signWithServerKey(expired, server: server)).errorCode
+                try await client.send(.get, "/user", bearer: try await Self.signWithServerKey(expired, app: app)).errorCode
                     == "bad_jwt")
             var elsewhere = claims
             elsewhere.aud = "another-app"
             #expect(
-                try await client.send(.get, "/user", bearer: try await Self.signWithServerKey(elsewhere, server: server)).errorCode
+                try await client.send(.get, "/user", bearer: try await Self.signWithServerKey(elsewhere, app: app)).errorCode
                     == "bad_jwt")
             // A tampered payload with the original signature.
             let parts = session.accessToken.split(separator: ".")
@@ -59,7 +60,7 @@ import Testing
             // The genuine token still works.
             var fresh = claims
             fresh.sub = sub
-            #expect(try await client.send(.get, "/user", bearer: try await Self.signWithServerKey(fresh, server: server)).status == .ok)
+            #expect(try await client.send(.get, "/user", bearer: try await Self.signWithServerKey(fresh, app: app)).status == .ok)
         }
     }
 

@@ -225,3 +225,164 @@ def test_audit_shows_and_follows_the_log(latchkey_server):
     ]:
         result = run_cli(*args)
         assert result.returncode != 0 and expected in result.stderr, (args, result.stderr)
+
+
+def test_users_invite_and_link_with_the_server_stopped_then_running(tmp_path):
+    data = ["--data-dir", str(tmp_path)]
+    invited = run_cli("users", "invite", *data, "New.Hire@example.com", "--data", '{"team":"core"}', "--json")
+    assert invited.returncode == 0, invited.stderr
+    user = json.loads(invited.stdout)
+    assert user["email"] == "new.hire@example.com" and user["invited_at"] and not user.get("email_confirmed_at")
+    again = run_cli("users", "invite", *data, "new.hire@example.com")
+    assert again.returncode == 0  # not yet confirmed: a new invitation
+
+    link = run_cli("users", "link", *data, "new.hire@example.com", "--type", "invite", "--json")
+    assert link.returncode == 0, link.stderr
+    made = json.loads(link.stdout)
+    assert made["verification_type"] == "invite" and made["email"] == "new.hire@example.com"
+    assert f"token={made['hashed_token']}&type=invite" in made["action_link"] and len(made["email_otp"]) == 6
+    text = run_cli("users", "link", *data, "new.hire@example.com", "--type", "recovery").stdout
+    assert "Link (recovery) for new.hire@example.com" in text and "/verify?token=" in text
+
+    # The operator hands over the code; the user redeems it against the server, started later
+    # on the same folder, which also delivers the invitation emails the CLI queued.
+    import httpx
+
+    from conftest import _free_port, _tail
+    port = _free_port()
+    log = open(tmp_path / "server.log", "w")
+    server = subprocess.Popen([str(binary_path()), "serve", *data, "--port", str(port)], stdout=log, stderr=subprocess.STDOUT)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{url}/health", trust_env=False).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        code = json.loads(run_cli("users", "link", *data, "new.hire@example.com", "--type", "magiclink", "--json").stdout)
+        verified = httpx.post(f"{url}/verify", json={"type": "magiclink", "email": "new.hire@example.com",
+                                                     "token": code["email_otp"]}, trust_env=False)
+        assert verified.status_code == 200, verified.text
+        assert verified.json()["user"]["email_confirmed_at"]
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            mail = json.loads(run_cli("mailbox", *data, "--to", "new.hire@example.com", "--json").stdout)["messages"]
+            if len(mail) >= 2:
+                break
+            time.sleep(0.2)
+        assert [m["subject"] for m in mail].count("You have been invited to Latchkey") == 2, _tail(tmp_path / "server.log")
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+        log.close()
+
+    for args, expected in [
+        (["users", "invite", *data, "new.hire@example.com"], "email_exists"),
+        (["users", "invite", *data, "not-an-email"], "email_address_invalid"),
+        (["users", "link", *data, "nobody@example.com", "--type", "recovery"], "user_not_found"),
+        (["users", "link", *data, "new.hire@example.com", "--type", "teleport"], "validation_failed"),
+    ]:
+        result = run_cli(*args)
+        assert result.returncode != 0 and expected in result.stderr, (args, result.stderr)
+
+
+def _start_server(tmp_path, *, env=None):
+    """A server of our own on `tmp_path`, returned with its URL once healthy."""
+    import os
+
+    import httpx
+
+    from conftest import _free_port
+    port = _free_port()
+    log = open(tmp_path / "server.log", "a")
+    server = subprocess.Popen([str(binary_path()), "serve", "--data-dir", str(tmp_path), "--port", str(port)],
+                              stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"{url}/health", trust_env=False).status_code == 200:
+                return server, url, log
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    server.kill()
+    raise AssertionError("the server did not start")
+
+
+def test_keys_rotate_and_import_reach_a_running_server(tmp_path):
+    import base64
+
+    import httpx
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    data = ["--data-dir", str(tmp_path)]
+    server, url, log = _start_server(tmp_path, env={"LATCHKEY_KEYS_RELOAD_INTERVAL": "1", "GOTRUE_MAILER_AUTOCONFIRM": "true"})
+
+    def kid_of(token):
+        header = token.split(".")[0]
+        return json.loads(base64.urlsafe_b64decode(header + "=" * (-len(header) % 4)))["kid"]
+
+    def published():
+        return [k["kid"] for k in httpx.get(f"{url}/.well-known/jwks.json", trust_env=False).json()["keys"]]
+
+    def wait_for(check, what):
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            if check():
+                return
+            time.sleep(0.2)
+        raise AssertionError(what)
+
+    try:
+        first = json.loads(run_cli("keys", "list", *data, "--json").stdout)["signing_kid"]
+        signup = httpx.post(f"{url}/signup", json={"email": "keys@example.com", "password": "correct horse battery staple"},
+                            trust_env=False).json()
+        old_token = signup["access_token"]
+        assert kid_of(old_token) == first
+
+        # Rotated with a delay: published within a second, still not signing.
+        rotated = run_cli("keys", "rotate", *data, "--delay", "1h", "--json")
+        assert rotated.returncode == 0, rotated.stderr
+        second = json.loads(rotated.stdout)["kid"]
+        wait_for(lambda: published() == [first, second], "the rotated key was not published")
+        table = run_cli("keys", "list", *data).stdout
+        assert f"{second}  EC ES256  published; signs from" in table and f"{first}  EC ES256  signs and verifies" in table
+
+        # An imported key with no delay signs at once; tokens of the first key keep working.
+        key = ec.generate_private_key(ec.SECP256R1())
+        pem_path = tmp_path / "mine.pem"
+        pem_path.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                               serialization.NoEncryption()))
+        imported = run_cli("keys", "import", *data, str(pem_path), "--delay", "0s", "--json")
+        assert imported.returncode == 0, imported.stderr
+        third = json.loads(imported.stdout)["kid"]
+
+        def signs_with_third():
+            token = httpx.post(f"{url}/token?grant_type=password",
+                               json={"email": "keys@example.com", "password": "correct horse battery staple"},
+                               trust_env=False).json()["access_token"]
+            return kid_of(token) == third
+        wait_for(signs_with_third, "the imported key did not take over")
+        assert httpx.get(f"{url}/user", headers={"Authorization": f"Bearer {old_token}"}, trust_env=False).status_code == 200
+
+        audit = [json.loads(line) for line in run_cli("audit", *data, "--action", "key_rotated,key_imported", "--json").stdout.splitlines()]
+        assert [e["payload"]["action"] for e in audit] == ["key_rotated", "key_imported"]
+        assert all(e["payload"]["actor_username"].startswith("cli:") for e in audit)
+        assert "PRIVATE" not in json.dumps(audit)
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+        log.close()
+
+    (tmp_path / "junk.pem").write_text("not a key")
+    for args, expected in [
+        (["keys", "import", *data, str(tmp_path / "junk.pem")], "not an EC P-256 private key"),
+        (["keys", "import", *data, str(tmp_path / "missing.pem")], "Cannot read"),
+        (["keys", "rotate", *data, "--delay", "soon"], "--delay"),
+        (["keys", "rotate", *data, "--delay", "800h"], "30 days"),
+    ]:
+        result = run_cli(*args)
+        assert result.returncode != 0 and expected in result.stderr, (args, result.stderr)

@@ -360,3 +360,59 @@ def test_secure_email_change_through_both_addresses(latchkey_server, confirmed_u
     assert done.session.user.email == target
     resp = make_client().sign_in_with_password({"email": target, "password": confirmed_user.password})
     assert_usable_session(resp.session)
+
+
+# --------------------------------------------------------------------------- MFA
+
+
+def test_totp_mfa_with_an_authenticator_library(latchkey_server, confirmed_user, make_client):
+    """supabase-py's `mfa` API end to end, with codes from pyotp as an authenticator app makes them."""
+    import pyotp
+
+    client = confirmed_user.client
+    enrolled = client.mfa.enroll({"factor_type": "totp", "friendly_name": "pyotp", "issuer": "Latchkey Tests"})
+    assert enrolled.type == "totp" and enrolled.friendly_name == "pyotp"
+    assert enrolled.totp.qr_code.startswith("data:image/svg+xml;utf-8,<svg")
+    # The URI is what authenticator apps read: pyotp parses it and agrees on the secret.
+    parsed = pyotp.parse_uri(enrolled.totp.uri)
+    assert parsed.secret == enrolled.totp.secret and parsed.issuer == "Latchkey Tests"
+    assert parsed.name == confirmed_user.email
+    import base64
+    assert len(base64.b32decode(enrolled.totp.secret + "=" * (-len(enrolled.totp.secret) % 8))) >= 20  # 160 bits
+    # The QR code, read by a real decoder, carries the URI.
+    from pathlib import Path
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "support"))
+    from qr_decode import decode_svg
+    assert decode_svg(enrolled.totp.qr_code.split(",", 1)[1]) == enrolled.totp.uri
+
+    factors = client.mfa.list_factors()
+    assert [f.status for f in factors.all] == ["unverified"] and factors.totp == []
+
+    totp = pyotp.TOTP(enrolled.totp.secret)
+    verified = client.mfa.challenge_and_verify({"factor_id": enrolled.id, "code": totp.now()})
+    assert verified.access_token
+    level = client.mfa.get_authenticator_assurance_level()
+    assert level.current_level == "aal2" and level.next_level == "aal2"
+    assert [m.method for m in level.current_authentication_methods][-1] == "totp"
+
+    # A fresh password sign-in is aal1 and knows a second step is due.
+    other = make_client()
+    other.sign_in_with_password({"email": confirmed_user.email, "password": confirmed_user.password})
+    level = other.mfa.get_authenticator_assurance_level()
+    assert level.current_level == "aal1" and level.next_level == "aal2"
+    challenge = other.mfa.challenge({"factor_id": enrolled.id})
+    # The code just used is spent; a wrong one is refused with GoTrue's code.
+    for code in [totp.now(), "000000" if totp.now() != "000000" else "111111"]:
+        try:
+            other.mfa.verify({"factor_id": enrolled.id, "challenge_id": challenge.id, "code": code})
+            raise AssertionError("a spent or wrong code was accepted")
+        except Exception as error:  # AuthApiError
+            assert getattr(error, "code", None) == "mfa_verification_failed", error
+    # The next time step's code works (within the ±1 step window).
+    other.mfa.verify({"factor_id": enrolled.id, "challenge_id": challenge.id, "code": totp.at(time.time() + 30)})
+    assert other.mfa.get_authenticator_assurance_level().current_level == "aal2"
+
+    removed = other.mfa.unenroll({"factor_id": enrolled.id})
+    assert removed.id == enrolled.id
+    assert other.mfa.list_factors().all == []

@@ -197,3 +197,44 @@ extension CodeRequired {
         client.complete(completion) { try await self.resend() }
     }
 }
+
+extension MFA {
+    /// Completion-handler form of ``enroll(friendlyName:issuer:)``.
+    public func enroll(
+        friendlyName: String? = nil, issuer: String? = nil, completion: @escaping @Sendable (Result<TOTPEnrollment, any Error>) -> Void
+    ) {
+        client.complete(completion) { try await self.enroll(friendlyName: friendlyName, issuer: issuer) }
+    }
+
+    /// Completion-handler form of ``challenge(factorID:)``.
+    public func challenge(factorID: UUID, completion: @escaping @Sendable (Result<FactorChallenge, any Error>) -> Void) {
+        client.complete(completion) { try await self.challenge(factorID: factorID) }
+    }
+
+    /// Completion-handler form of ``verify(factorID:challengeID:code:)``.
+    public func verify(
+        factorID: UUID, challengeID: UUID, code: String, completion: @escaping @Sendable (Result<Session, any Error>) -> Void
+    ) {
+        client.complete(completion) { try await self.verify(factorID: factorID, challengeID: challengeID, code: code) }
+    }
+
+    /// Completion-handler form of ``challengeAndVerify(factorID:code:)``.
+    public func challengeAndVerify(factorID: UUID, code: String, completion: @escaping @Sendable (Result<Session, any Error>) -> Void) {
+        client.complete(completion) { try await self.challengeAndVerify(factorID: factorID, code: code) }
+    }
+
+    /// Completion-handler form of ``unenroll(factorID:)``.
+    public func unenroll(factorID: UUID, completion: @escaping @Sendable (Result<UnenrolledFactor, any Error>) -> Void) {
+        client.complete(completion) { try await self.unenroll(factorID: factorID) }
+    }
+
+    /// Completion-handler form of ``listFactors()``.
+    public func listFactors(completion: @escaping @Sendable (Result<FactorList, any Error>) -> Void) {
+        client.complete(completion) { try await self.listFactors() }
+    }
+
+    /// Completion-handler form of ``assuranceLevel()``.
+    public func assuranceLevel(completion: @escaping @Sendable (Result<AssuranceLevel, any Error>) -> Void) {
+        client.complete(completion) { try await self.assuranceLevel() }
+    }
+}

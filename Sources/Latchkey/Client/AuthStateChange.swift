@@ -15,6 +15,9 @@ public enum AuthEvent: String, Sendable {
     /// Signed in by a password-reset code or link: ask the user for a new password
     /// (``AuthClient/updatePassword(_:currentPassword:nonce:)``).
     case passwordRecovery
+    /// A second factor was verified (``MFA/verify(factorID:challengeID:code:)``): the session
+    /// is now ``AAL/aal2``, with new tokens.
+    case mfaChallengeVerified
 }
 
 /// One change of the client's auth state, with the session after it.

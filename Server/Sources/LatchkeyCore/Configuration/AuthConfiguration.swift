@@ -34,6 +34,8 @@ public struct AuthConfiguration: Sendable {
     public var templates: MessageTemplates
     /// Phone numbers and SMS codes.
     public var sms: SMSSettings
+    /// Second factors.
+    public var mfa: MFASettings
 
     public init(
         siteURL: String = "http://localhost:3000", externalURL: String = "http://127.0.0.1:9999",
@@ -42,8 +44,9 @@ public struct AuthConfiguration: Sendable {
         jwt: JWTSettings = .init(),
         otp: OTPSettings = .init(), password: PasswordSettings = .init(), sessions: SessionSettings = .init(),
         rateLimits: RateLimitSettings = .init(), templates: MessageTemplates = .defaults,
-        sms: SMSSettings = .init()
+        sms: SMSSettings = .init(), mfa: MFASettings = .init()
     ) {
+        self.mfa = mfa
         self.sms = sms
         self.templates = templates
         self.siteURL = siteURL
@@ -186,14 +189,18 @@ public struct RateLimitSettings: Sendable {
     public var smsSent: RateLimit
     /// SMS to one number.
     public var smsPerNumber: RateLimit
+    /// MFA challenges and verifications per client IP
+    /// (`GOTRUE_MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY`, per minute).
+    public var mfaPerIP: RateLimit
 
     public init(
         tokenPerIP: RateLimit = .init(count: 150, period: 300), verifyPerIP: RateLimit = .init(count: 30, period: 300),
         otpPerIP: RateLimit = .init(count: 30, period: 300), emailSent: RateLimit = .init(count: 1000, period: 3600),
         emailPerAddress: RateLimit = .init(count: 10, period: 3600),
         signInFailuresPerAccount: RateLimit = .init(count: 10, period: 900), smsSent: RateLimit = .init(count: 100, period: 3600),
-        smsPerNumber: RateLimit = .init(count: 5, period: 3600)
+        smsPerNumber: RateLimit = .init(count: 5, period: 3600), mfaPerIP: RateLimit = .init(count: 15, period: 60)
     ) {
+        self.mfaPerIP = mfaPerIP
         self.smsSent = smsSent
         self.smsPerNumber = smsPerNumber
         self.tokenPerIP = tokenPerIP
@@ -209,6 +216,34 @@ public struct RateLimitSettings: Sendable {
         let huge = RateLimit(count: 1_000_000_000, period: 60)
         return .init(
             tokenPerIP: huge, verifyPerIP: huge, otpPerIP: huge, emailSent: huge, emailPerAddress: huge,
-            signInFailuresPerAccount: huge, smsSent: huge, smsPerNumber: huge)
+            signInFailuresPerAccount: huge, smsSent: huge, smsPerNumber: huge, mfaPerIP: huge)
+    }
+}
+
+/// TOTP second factors (RFC 6238).
+public struct MFASettings: Sendable {
+    /// Whether users may enrol TOTP factors (`GOTRUE_MFA_TOTP_ENROLL_ENABLED`).
+    public var totpEnrollEnabled: Bool
+    /// Whether TOTP factors may be verified (`GOTRUE_MFA_TOTP_VERIFY_ENABLED`).
+    public var totpVerifyEnabled: Bool
+    /// Factors a user may have, verified or not (`GOTRUE_MFA_MAX_ENROLLED_FACTORS`).
+    public var maxEnrolledFactors: Int
+    /// Seconds a challenge stays open (`GOTRUE_MFA_CHALLENGE_EXPIRY_DURATION`).
+    public var challengeExpiry: Int
+    /// Wrong codes in a row after which a factor locks (`LATCHKEY_MFA_MAX_ATTEMPTS`).
+    public var maxAttempts: Int
+    /// Seconds a locked factor stays locked (`LATCHKEY_MFA_LOCKOUT`).
+    public var lockout: Int
+
+    public init(
+        totpEnrollEnabled: Bool = true, totpVerifyEnabled: Bool = true, maxEnrolledFactors: Int = 10, challengeExpiry: Int = 300,
+        maxAttempts: Int = 5, lockout: Int = 900
+    ) {
+        self.totpEnrollEnabled = totpEnrollEnabled
+        self.totpVerifyEnabled = totpVerifyEnabled
+        self.maxEnrolledFactors = maxEnrolledFactors
+        self.challengeExpiry = challengeExpiry
+        self.maxAttempts = maxAttempts
+        self.lockout = lockout
     }
 }

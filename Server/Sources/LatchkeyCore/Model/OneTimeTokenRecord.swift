@@ -12,6 +12,8 @@ public enum OneTimeTokenKind: String, Sendable, CaseIterable {
     case emailChangeCurrent = "email_change_current"
     /// Confirms an email change from the new address.
     case emailChangeNew = "email_change_new"
+    /// An operator's invitation: confirms the address and signs in (`POST /invite`).
+    case invite
     /// A code that proves the signed-in user is present (`GET /reauthenticate`).
     case reauthentication
     /// An SMS code: confirms the number and signs in.

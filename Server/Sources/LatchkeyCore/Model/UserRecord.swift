@@ -31,6 +31,8 @@ public struct UserRecord: Sendable, Equatable {
     /// The number a phone change waits to confirm.
     public var newPhone: String?
     public var phoneChangeSentAt: Date?
+    /// When an operator last invited the user.
+    public var invitedAt: Date?
 
     public init(
         id: UUID, aud: String, role: String, email: String?, phone: String? = nil, passwordHash: String?,
@@ -38,8 +40,9 @@ public struct UserRecord: Sendable, Equatable {
         recoverySentAt: Date? = nil, lastSignInAt: Date? = nil, appMetadata: [String: JSONValue],
         userMetadata: [String: JSONValue], isAnonymous: Bool = false, bannedUntil: Date? = nil, createdAt: Date,
         updatedAt: Date, newEmail: String? = nil, emailChangeSentAt: Date? = nil, emailChangeConfirmationsNeeded: Int = 0,
-        reauthenticationSentAt: Date? = nil, newPhone: String? = nil, phoneChangeSentAt: Date? = nil
+        reauthenticationSentAt: Date? = nil, newPhone: String? = nil, phoneChangeSentAt: Date? = nil, invitedAt: Date? = nil
     ) {
+        self.invitedAt = invitedAt
         self.newEmail = newEmail
         self.emailChangeSentAt = emailChangeSentAt
         self.emailChangeConfirmationsNeeded = emailChangeConfirmationsNeeded
@@ -89,7 +92,7 @@ public struct UserRecord: Sendable, Equatable {
             emailConfirmedAt: emailConfirmedAt, phoneConfirmedAt: phoneConfirmedAt, confirmedAt: confirmed,
             confirmationSentAt: confirmationSentAt, recoverySentAt: recoverySentAt, newEmail: newEmail,
             emailChangeSentAt: emailChangeSentAt, newPhone: newPhone, phoneChangeSentAt: phoneChangeSentAt,
-            reauthenticationSentAt: reauthenticationSentAt, lastSignInAt: lastSignInAt,
+            reauthenticationSentAt: reauthenticationSentAt, invitedAt: invitedAt, lastSignInAt: lastSignInAt,
             appMetadata: appMetadata, userMetadata: userMetadata,
             identities: identities.map { $0.wire(emailVerified: isEmailConfirmed) },
             factors: nil, createdAt: createdAt, updatedAt: updatedAt, bannedUntil: bannedUntil,

@@ -33,6 +33,7 @@ extension AuthService {
             case .emailChangeCurrent: .emailChangeCurrent
             case .emailChangeNew: .emailChange
             case .reauthentication: .reauthentication
+            case .invite: .invite
             case .sms, .phoneChange: .sms
             }
         return composer.email(
@@ -150,16 +151,17 @@ extension AuthService {
         return (user, identity)
     }
 
-    /// Stores a new user with its first code and the messages carrying it, recording `action`
-    /// (`user_created` when an operator acts) and the code sent; `false` when the address was
-    /// taken meanwhile.
+    /// Stores a new user with its first code and the messages carrying it, recording `audit`, by
+    /// default the sign-up (`user_created` when an operator acts) and the code sent; `false` when
+    /// the address was taken meanwhile.
     func insert(
         _ user: UserRecord, identity: IdentityRecord, token: OneTimeTokenRecord?, outbox: [OutboxRecord] = [],
-        action: AuditAction = .userSignedUp
+        audit explicit: [AuditEvent]? = nil
     ) async throws -> Bool {
-        let recorded: AuditAction = action == .userSignedUp && AuditContext.current.operatorName != nil ? .userCreated : action
+        let action: AuditAction = AuditContext.current.operatorName != nil ? .userCreated : .userSignedUp
         let audit =
-            [auditEvent(recorded, user: user, details: ["provider": .string(identity.provider)])]
+            explicit
+            ?? [auditEvent(action, user: user, details: ["provider": .string(identity.provider)])]
             + codeSentEvents(token.map { [$0] } ?? [], user: user)
         do {
             try await store.createUser(user, identity: identity, token: token, outbox: outbox, audit: audit)

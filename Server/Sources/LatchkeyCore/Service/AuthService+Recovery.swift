@@ -20,7 +20,7 @@ extension AuthService {
                 guard let user = try await service.store.user(email: email), !user.isBanned(at: service.time.now()) else { return }
                 try await service.sendCode(to: user, kind: .recovery, redirectTo: redirectTo, challenge: challenge)
             } catch {
-                service.logger.info("password recovery email not sent", metadata: ["reason": "\(error)"])
+                service.logger.warning("password recovery email not sent", metadata: ["reason": "\(error)"])
             }
         }
         return codeInfo(sentTo: email)

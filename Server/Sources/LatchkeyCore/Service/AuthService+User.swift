@@ -76,6 +76,7 @@ extension AuthService {
         }
         let channel = try smsChannel(request.channel)
         if request.password != nil || newEmail != nil || newPhone != nil {
+            try await requireAAL2ForCredentialChange(principal)
             try await checkReauthentication(request.nonce, principal: principal)
         }
         var passwordChanged = false

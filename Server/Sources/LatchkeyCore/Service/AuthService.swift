@@ -25,6 +25,10 @@ public struct AuthService: Sendable {
     public let vaultBox: SecretBox
     /// Seals the per-user keys of automatic signer recovery.
     public let signerBox: SecretBox
+    /// Seals TOTP secrets.
+    public let factorBox: SecretBox
+    /// Seals the stored token signing keys.
+    public let keyBox: SecretBox
     /// Wakes the outbox delivery after a message was queued.
     public let outboxSignal: OutboxSignal
     public let logger: Logger
@@ -55,6 +59,8 @@ public struct AuthService: Sendable {
         self.sealer = OutboxSealer(serverSecret: serverSecret)
         self.vaultBox = SecretBox(serverSecret: serverSecret, purpose: "latchkey vault share v1")
         self.signerBox = SecretBox(serverSecret: serverSecret, purpose: "latchkey signer recovery key v1")
+        self.factorBox = SecretBox(serverSecret: serverSecret, purpose: "latchkey totp secret v1")
+        self.keyBox = Self.signingKeyBox(serverSecret: serverSecret)
         self.outboxSignal = outboxSignal
         self.logger = logger
         self.decoyHash = decoyHash
@@ -70,6 +76,11 @@ public struct AuthService: Sendable {
         return AuthService(
             configuration: configuration, store: store, hasher: hasher, issuer: issuer,
             serverSecret: serverSecret, time: time, outboxSignal: outboxSignal, sms: sms, logger: logger, decoyHash: decoy)
+    }
+
+    /// The box that seals stored signing keys.
+    public static func signingKeyBox(serverSecret: [UInt8]) -> SecretBox {
+        SecretBox(serverSecret: serverSecret, purpose: "latchkey signing key v1")
     }
 
     /// `GET /settings`.
@@ -112,15 +123,18 @@ public struct AuthService: Sendable {
         let accessToken = try await issuer.sign(claims)
         let refreshToken = refreshCodec.encode(
             sessionID: session.id, counter: session.refreshCounter, salt: session.refreshSalt)
-        let identities = try await store.identities(userID: user.id)
         return Session(
             accessToken: accessToken, expiresIn: configuration.jwt.expiry, expiresAt: expiresAt,
-            refreshToken: refreshToken, user: user.wire(identities: identities), weakPassword: weakPassword)
+            refreshToken: refreshToken, user: try await wireUser(user), weakPassword: weakPassword)
     }
 
-    /// The wire user with its identities.
+    /// The wire user with its identities and its factors (unverified ones too, as GoTrue; left
+    /// out when there are none).
     func wireUser(_ user: UserRecord) async throws -> User {
-        user.wire(identities: try await store.identities(userID: user.id))
+        var wire = user.wire(identities: try await store.identities(userID: user.id))
+        let factors = try await store.factors(userID: user.id)
+        wire.factors = factors.isEmpty ? nil : factors.map(\.wire)
+        return wire
     }
 
     /// Counts one email to `address` against the per-address and total limits.

@@ -81,6 +81,19 @@ public enum AssertionRedemption: Sendable, Equatable {
     case keyGone
 }
 
+/// What to do with a second-factor verification, decided by the domain inside the store's
+/// transaction (``AuthStore/verifyFactor(id:userID:challengeID:sessionID:decide:)``).
+public enum FactorDecision: Sendable {
+    /// The code is right: store this factor and session, spend the challenge, record `audit`.
+    case accept(FactorRecord, SessionRecord, audit: [AuditEvent])
+    /// The code is wrong: store this factor (its failure count, perhaps a lock), record `audit`
+    /// and answer with the error.
+    case refuse(FactorRecord, AuthError, audit: [AuditEvent])
+    /// Answer with the error; spend the challenge when `spendChallenge` (it expired), else change
+    /// nothing.
+    case reject(AuthError, spendChallenge: Bool)
+}
+
 public enum RefreshDecision: Sendable {
     /// Move the session's counter and store this version of it.
     case rotate(SessionRecord)
@@ -190,6 +203,25 @@ public protocol AuthStore: Sendable {
         keyID: UUID, jti: String, expiresAt: Date, session: SessionRecord, user: UserRecord, audit: [AuditEvent]
     ) async throws -> AssertionRedemption
 
+    // MARK: Second factors
+
+    /// Stores a factor unless the user has `limit` factors already (`false` then). Throws
+    /// ``StoreError/duplicate(_:)`` when the user has a factor of that name.
+    func createFactor(_ factor: FactorRecord, limit: Int, audit: [AuditEvent]) async throws -> Bool
+    /// The user's factors, oldest first.
+    func factors(userID: UUID) async throws -> [FactorRecord]
+    /// Deletes the user's factor and its challenges and records `audit`; the factor, or `nil` when
+    /// the user has no such factor.
+    func deleteFactor(id: UUID, userID: UUID, audit: [AuditEvent]) async throws -> FactorRecord?
+    /// Stores a challenge and notes when its factor was challenged.
+    func createChallenge(_ challenge: FactorChallengeRecord) async throws
+    /// In one transaction: loads the user's factor, the factor's challenge and the user's session,
+    /// asks `decide`, and applies the decision.
+    func verifyFactor(
+        id: UUID, userID: UUID, challengeID: UUID, sessionID: UUID,
+        decide: @Sendable (FactorRecord?, FactorChallengeRecord?, SessionRecord?) -> FactorDecision
+    ) async throws -> FactorDecision
+
     // MARK: Key vaults
 
     func createVault(_ vault: KeyVaultRecord) async throws
@@ -242,6 +274,15 @@ public protocol AuthStore: Sendable {
     func appendMailbox(_ message: EmailMessage, at date: Date) async throws
     /// Messages newest first, optionally only those to one address.
     func mailbox(to address: String?, limit: Int) async throws -> [StoredEmail]
+
+    // MARK: Signing keys
+
+    /// The stored signing keys, in the order they sign.
+    func signingKeys() async throws -> [SigningKeyRecord]
+    /// Stores a key unless one with its `kid` is stored (`false` then), recording `audit`.
+    func addSigningKey(_ key: SigningKeyRecord, audit: [AuditEvent]) async throws -> Bool
+    /// Deletes the keys with these ids (keys no token signed by can still be valid).
+    func deleteSigningKeys(kids: [String]) async throws
 
     // MARK: Audit log
 

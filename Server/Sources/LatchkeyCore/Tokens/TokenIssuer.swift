@@ -2,35 +2,116 @@ import Crypto
 import Foundation
 import JWTKit
 import LatchkeyAPI
+import Synchronization
 
 /// Signs and verifies access tokens and publishes the public keys.
+///
+/// Keys come from `GOTRUE_JWT_KEYS` / `GOTRUE_JWT_SECRET`, fixed for the process's life, or from
+/// the store (generated on first start, rotated and imported with `latchkey keys`): then each
+/// key signs from its `signsFrom` on, is published from the moment it is installed, and keeps
+/// verifying for `retention` after the next key took over.
 public struct TokenIssuer: Sendable {
-    let keys: JWTKeyCollection
-    let signingKID: JWKIdentifier?
-    /// The public keys, as published at `/.well-known/jwks.json`.
-    public let publicJWKS: [[String: JSONValue]]
+    let state: IssuerState
+    let time: any TimeSource
+    /// How long a replaced stored key keeps verifying (the access-token lifetime and a margin).
+    public let retention: TimeInterval
     /// The signing algorithm, e.g. `ES256`.
     public let algorithm: String
+    /// Whether the keys are the stored ones that `latchkey keys rotate|import` manage.
+    public let usesStoredKeys: Bool
 
-    init(keys: JWTKeyCollection, signingKID: JWKIdentifier?, publicJWKS: [[String: JSONValue]], algorithm: String) {
-        self.keys = keys
-        self.signingKID = signingKID
-        self.publicJWKS = publicJWKS
+    init(state: IssuerState, time: any TimeSource, retention: TimeInterval, algorithm: String, usesStoredKeys: Bool) {
+        self.state = state
+        self.time = time
+        self.retention = retention
         self.algorithm = algorithm
+        self.usesStoredKeys = usesStoredKeys
     }
 
-    /// The `kid` of the key that signs, when it has one.
-    public var signingKeyID: String? { signingKID?.string }
+    /// The `kid` of the key that signs now, when it has one.
+    public var signingKeyID: String? { state.snapshot.signer(at: time.now())?.string }
 
-    /// Signs `claims` with the signing key.
+    /// The public keys, as published at `/.well-known/jwks.json`.
+    public var publicJWKS: [[String: JSONValue]] { state.snapshot.published(at: time.now()) }
+
+    /// Signs `claims` with the key that signs now.
     public func sign(_ claims: AccessTokenClaims) async throws -> String {
-        try await keys.sign(claims, kid: signingKID)
+        let snapshot = state.snapshot
+        return try await snapshot.keys.sign(claims, kid: snapshot.signer(at: time.now()))
     }
 
     /// Verifies a token's signature and time claims; `nil` means it is not one of ours.
     public func verify(_ token: String) async -> AccessTokenClaims? {
         guard token.utf8.count <= 16_384 else { return nil }
-        return try? await keys.verify(token, as: AccessTokenClaims.self)
+        return try? await state.snapshot.keys.verify(token, as: AccessTokenClaims.self)
+    }
+
+    /// Replaces the stored keys with `keys` (after a rotation or import), leaving out those
+    /// obsolete now. `privatePEM` opens a key's sealed private part.
+    public func install(_ keys: [SigningKeyRecord], privatePEM: (SigningKeyRecord) throws -> String) async throws {
+        guard usesStoredKeys else { return }
+        let obsolete = Set(Self.obsolete(keys, at: time.now(), retention: retention))
+        state.snapshot = try await Self.snapshot(
+            of: keys.filter { !obsolete.contains($0.kid) }.map { ($0, try privatePEM($0)) }, retention: retention)
+    }
+
+    /// The ids of the stored keys that no valid token can carry any more: each was replaced by a
+    /// newer key that has signed for longer than `retention`.
+    public static func obsolete(_ keys: [SigningKeyRecord], at now: Date, retention: TimeInterval) -> [String] {
+        let ordered = keys.sorted { $0.signsFrom < $1.signsFrom }
+        return zip(ordered, ordered.dropFirst()).filter { $1.signsFrom.addingTimeInterval(retention) <= now }.map(\.0.kid)
+    }
+
+    static func snapshot(of keys: [(SigningKeyRecord, String)], retention: TimeInterval) async throws -> Snapshot {
+        let collection = JWTKeyCollection()
+        var signers: [Snapshot.Signer] = []
+        let ordered = keys.sorted { $0.0.signsFrom < $1.0.signsFrom }
+        for (index, (record, pem)) in ordered.enumerated() {
+            let kid = JWKIdentifier(string: record.kid)
+            await collection.add(ecdsa: try ES256PrivateKey(pem: pem), kid: kid)
+            let next = index + 1 < ordered.count ? ordered[index + 1].0.signsFrom : nil
+            signers.append(
+                Snapshot.Signer(
+                    kid: kid, signsFrom: record.signsFrom, publicJWK: record.publicJWK,
+                    verifiesUntil: next.map { $0.addingTimeInterval(retention) }))
+        }
+        return Snapshot(keys: collection, signers: signers, fixed: [])
+    }
+}
+
+/// The issuer's keys, replaced whole when the stored keys change.
+final class IssuerState: Sendable {
+    private let storage: Mutex<Snapshot>
+
+    init(_ snapshot: Snapshot) { storage = Mutex(snapshot) }
+
+    var snapshot: Snapshot {
+        get { storage.withLock { $0 } }
+        set { storage.withLock { $0 = newValue } }
+    }
+}
+
+/// One set of keys: which signs when, and what is published.
+struct Snapshot: Sendable {
+    struct Signer: Sendable {
+        var kid: JWKIdentifier?
+        var signsFrom: Date
+        var publicJWK: [String: JSONValue]?
+        var verifiesUntil: Date?
+    }
+
+    var keys: JWTKeyCollection
+    /// Stored keys in the order they sign, or the one configured signer.
+    var signers: [Signer]
+    /// Public keys of a configured JWK set (published as they are).
+    var fixed: [[String: JSONValue]]
+
+    func signer(at now: Date) -> JWKIdentifier? {
+        (signers.last { $0.signsFrom <= now } ?? signers.first)?.kid
+    }
+
+    func published(at now: Date) -> [[String: JSONValue]] {
+        fixed + signers.filter { ($0.verifiesUntil ?? .distantFuture) > now }.compactMap(\.publicJWK)
     }
 }
 
@@ -40,20 +121,17 @@ public struct TokenKeyMaterial: Sendable {
     public var jwks: [[String: JSONValue]]
     /// `GOTRUE_JWT_SECRET`: HS256, and the fallback for tokens without a known `kid`.
     public var hmacSecret: String?
-    /// The generated ES256 key (PEM), used when no JWK set signs.
-    public var generatedES256PEM: String?
-    /// The generated key's id.
-    public var generatedKID: String?
+    /// The stored keys with their opened private PEMs, used when neither of the above is set.
+    public var stored: [(SigningKeyRecord, String)]
 
-    public init(
-        jwks: [[String: JSONValue]] = [], hmacSecret: String? = nil, generatedES256PEM: String? = nil,
-        generatedKID: String? = nil
-    ) {
+    public init(jwks: [[String: JSONValue]] = [], hmacSecret: String? = nil, stored: [(SigningKeyRecord, String)] = []) {
         self.jwks = jwks
         self.hmacSecret = hmacSecret
-        self.generatedES256PEM = generatedES256PEM
-        self.generatedKID = generatedKID
+        self.stored = stored
     }
+
+    /// Whether the configuration names its own keys, so the stored ones are not used.
+    public var isConfigured: Bool { !jwks.isEmpty || !(hmacSecret ?? "").isEmpty }
 }
 
 /// A configuration error in the signing keys.
@@ -64,8 +142,17 @@ public struct KeyConfigurationError: Error, CustomStringConvertible {
 
 extension TokenIssuer {
     /// Builds an issuer. Which key signs: the first JWK whose `key_ops` has `sign` (else the first
-    /// private JWK); else the HMAC secret when given without a JWK set; else the generated ES256 key.
-    public static func make(from material: TokenKeyMaterial) async throws -> TokenIssuer {
+    /// private JWK); else the HMAC secret when given without a JWK set; else the stored keys, each
+    /// from its time. `retention` is how long a replaced stored key keeps verifying.
+    public static func make(
+        from material: TokenKeyMaterial, time: any TimeSource = SystemTimeSource(), retention: TimeInterval = 3600 + 60
+    ) async throws -> TokenIssuer {
+        if !material.isConfigured {
+            guard !material.stored.isEmpty else { throw KeyConfigurationError("No signing key: the store has none") }
+            let snapshot = try await snapshot(of: material.stored, retention: retention)
+            return TokenIssuer(
+                state: IssuerState(snapshot), time: time, retention: retention, algorithm: "ES256", usesStoredKeys: true)
+        }
         let keys = JWTKeyCollection()
         var published: [[String: JSONValue]] = []
         var signer: (kid: JWKIdentifier?, alg: String)?
@@ -85,19 +172,6 @@ extension TokenIssuer {
         }
         if signer == nil { signer = firstPrivate }
 
-        if signer == nil, material.jwks.isEmpty, material.hmacSecret == nil, let pem = material.generatedES256PEM {
-            let key = try ES256PrivateKey(pem: pem)
-            let kid = JWKIdentifier(string: material.generatedKID ?? "latchkey")
-            await keys.add(ecdsa: key, kid: kid)
-            if let parameters = key.parameters {
-                published.append([
-                    "kty": "EC", "crv": "P-256", "x": .string(parameters.x), "y": .string(parameters.y),
-                    "kid": .string(kid.string), "alg": "ES256", "use": "sig", "key_ops": ["verify"],
-                ])
-            }
-            signer = (kid, "ES256")
-        }
-
         if let secret = material.hmacSecret, !secret.isEmpty {
             // No kid: the default, which also checks tokens without a known kid (as GoTrue does).
             await keys.add(hmac: HMACKey(from: Array(secret.utf8)), digestAlgorithm: .sha256)
@@ -107,7 +181,18 @@ extension TokenIssuer {
         guard let signer else {
             throw KeyConfigurationError("No signing key: set GOTRUE_JWT_SECRET or a private key in GOTRUE_JWT_KEYS")
         }
-        return TokenIssuer(keys: keys, signingKID: signer.kid, publicJWKS: published, algorithm: signer.alg)
+        let snapshot = Snapshot(keys: keys, signers: [.init(kid: signer.kid, signsFrom: .distantPast)], fixed: published)
+        return TokenIssuer(state: IssuerState(snapshot), time: time, retention: retention, algorithm: signer.alg, usesStoredKeys: false)
+    }
+
+    /// The public JWK of an ES256 private key, as published.
+    public static func publicJWK(pem: String, kid: String) throws -> [String: JSONValue] {
+        let key = try ES256PrivateKey(pem: pem)
+        guard let parameters = key.parameters else { throw KeyConfigurationError("The key has no public point") }
+        return [
+            "kty": "EC", "crv": "P-256", "x": .string(parameters.x), "y": .string(parameters.y), "kid": .string(kid), "alg": "ES256",
+            "use": "sig", "key_ops": ["verify"],
+        ]
     }
 
     private struct AddedKey {

@@ -2,21 +2,13 @@ import Foundation
 import LatchkeyAPI
 import LatchkeyCore
 
-/// The secrets a server generates on first start and keeps in its data folder, readable only by
-/// its owner: the ES256 signing key and the server secret that keys refresh tokens.
+/// The secret a server generates on first start and keeps in its data folder, readable only by
+/// its owner: the server secret that keys refresh tokens and seals what the store keeps secret
+/// (the signing keys among it).
 public struct DataFolder: Sendable {
     public let path: String
 
     public init(path: String) { self.path = path }
-
-    /// The signing key's PEM and id, generated if missing.
-    public func signingKey() throws -> (pem: String, kid: String) {
-        let pem = try loadOrCreate("signing-key.pem") { Data(TokenIssuer.generateES256PEM().utf8) }
-        let text = String(decoding: pem, as: UTF8.self)
-        // The key id is a digest of the key, stable across restarts.
-        let kid = String(OneTimeSecrets.linkHash(text).prefix(16))
-        return (text, kid)
-    }
 
     /// 32 random bytes, generated if missing.
     public func serverSecret() throws -> [UInt8] {

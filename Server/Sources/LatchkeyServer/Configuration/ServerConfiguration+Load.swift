@@ -68,6 +68,14 @@ extension ServerConfiguration {
         if !(6...10).contains(otpLength) { otpLength = 6 }
         let logN = try reader.int("password-scrypt-log-n") ?? 17
         guard (1...22).contains(logN) else { throw ConfigurationError("password-scrypt-log-n must be 1–22") }
+        for (key, range) in [("mfa-max-attempts", 1...1000), ("mfa-max-enrolled-factors", 1...100)] {
+            if let value = try reader.int(key), !range.contains(value) {
+                throw ConfigurationError("\(key) must be \(range.lowerBound)–\(range.upperBound), not \(value)")
+            }
+        }
+        if let expiry = try reader.seconds("mfa-challenge-expiry"), expiry < 1 {
+            throw ConfigurationError("mfa-challenge-expiry must be at least one second")
+        }
 
         let subjectKeys: [(String, MessageKind)] = [
             ("mailer-subjects-confirmation", .confirmation), ("mailer-subjects-magic-link", .magicLink),
@@ -156,8 +164,15 @@ extension ServerConfiguration {
                 emailSent: .init(count: try reader.int("rate-limit-email-sent") ?? 1000, period: 3600),
                 emailPerAddress: .init(count: try reader.int("rate-limit-email-per-address") ?? 10, period: 3600),
                 signInFailuresPerAccount: .init(count: try reader.int("rate-limit-signin-failures") ?? 10, period: 900),
-                smsSent: .init(count: try reader.int("rate-limit-sms-sent") ?? 100, period: 3600)),
-            templates: templates, sms: smsSettings)
+                smsSent: .init(count: try reader.int("rate-limit-sms-sent") ?? 100, period: 3600),
+                mfaPerIP: .init(count: try reader.int("rate-limit-mfa") ?? 15, period: 60)),
+            templates: templates, sms: smsSettings,
+            mfa: MFASettings(
+                totpEnrollEnabled: try reader.bool("mfa-totp-enroll-enabled") ?? true,
+                totpVerifyEnabled: try reader.bool("mfa-totp-verify-enabled") ?? true,
+                maxEnrolledFactors: try reader.int("mfa-max-enrolled-factors") ?? 10,
+                challengeExpiry: try reader.seconds("mfa-challenge-expiry") ?? 300, maxAttempts: try reader.int("mfa-max-attempts") ?? 5,
+                lockout: try reader.seconds("mfa-lockout") ?? 900))
 
         var smtp: SMTPConfiguration?
         if let smtpHost = reader.string("smtp-host") {
@@ -187,7 +202,7 @@ extension ServerConfiguration {
             host: host, port: port, dataDirectory: dataDirectory, databasePath: databasePath, postgres: postgres,
             trustedIPHeader: reader.string("rate-limit-header"), jwtKeys: jwtKeys, jwtSecret: reader.string("jwt-secret"),
             devMailboxPublic: try reader.bool("dev-mailbox-public") ?? false, auth: auth, smtp: smtp, mailRetry: mailRetry,
-            twilio: twilio)
+            twilio: twilio, keyReloadInterval: max(1, try reader.seconds("keys-reload-interval") ?? 30))
     }
 }
 

@@ -33,14 +33,19 @@ public struct ServerConfiguration: Sendable {
     public var mailRetry: MailRetryPolicy
     /// Twilio for SMS; `nil`: the dev mailbox keeps them.
     public var twilio: TwilioConfiguration?
+    /// Seconds between re-reads of the stored signing keys (a rotation reaches the server within
+    /// this time).
+    public var keyReloadInterval: Int
 
     public init(
         host: String = "127.0.0.1", port: Int = 9999, dataDirectory: String = "./latchkey-data", databasePath: String? = nil,
         postgres: PostgresDatabase.Options? = nil,
         trustedIPHeader: String? = nil, jwtKeys: [[String: JSONValue]] = [], jwtSecret: String? = nil,
         hashingThreads: Int = System.coreCount, devMailboxPublic: Bool = false, auth: AuthConfiguration = AuthConfiguration(),
-        smtp: SMTPConfiguration? = nil, mailRetry: MailRetryPolicy = MailRetryPolicy(), twilio: TwilioConfiguration? = nil
+        smtp: SMTPConfiguration? = nil, mailRetry: MailRetryPolicy = MailRetryPolicy(), twilio: TwilioConfiguration? = nil,
+        keyReloadInterval: Int = 30
     ) {
+        self.keyReloadInterval = keyReloadInterval
         self.twilio = twilio
         self.smtp = smtp
         self.mailRetry = mailRetry

@@ -114,6 +114,9 @@ public struct Setting: Sendable {
             key: "password-scrypt-log-n", environment: ["LATCHKEY_PASSWORD_SCRYPT_LOG_N"], defaultValue: "17",
             summary: "scrypt cost log2(N) (r=8, p=1). 17 is OWASP's minimum; lower only for tests."),
         .init(
+            key: "keys-reload-interval", environment: ["LATCHKEY_KEYS_RELOAD_INTERVAL"], defaultValue: "30",
+            summary: "Seconds between re-reads of the stored signing keys: a `latchkey keys rotate` reaches a running server within this."),
+        .init(
             key: "refresh-reuse-interval",
             environment: ["LATCHKEY_REFRESH_REUSE_INTERVAL", "GOTRUE_SECURITY_REFRESH_TOKEN_REUSE_INTERVAL"], defaultValue: "10",
             summary: "Seconds in which the previous refresh token still returns the same successor."),
@@ -130,6 +133,28 @@ public struct Setting: Sendable {
         .init(
             key: "rate-limit-verify", environment: ["LATCHKEY_RATE_LIMIT_VERIFY", "GOTRUE_RATE_LIMIT_VERIFY"], defaultValue: "30",
             summary: "`/verify` requests per client IP per 5 minutes."),
+        .init(
+            key: "rate-limit-mfa", environment: ["LATCHKEY_RATE_LIMIT_MFA", "GOTRUE_MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY"],
+            defaultValue: "15", summary: "MFA challenges and verifications per client IP per minute."),
+        .init(
+            key: "mfa-totp-enroll-enabled", environment: ["LATCHKEY_MFA_TOTP_ENROLL_ENABLED", "GOTRUE_MFA_TOTP_ENROLL_ENABLED"],
+            defaultValue: "true", summary: "Users may enrol TOTP authenticator apps as a second factor."),
+        .init(
+            key: "mfa-totp-verify-enabled", environment: ["LATCHKEY_MFA_TOTP_VERIFY_ENABLED", "GOTRUE_MFA_TOTP_VERIFY_ENABLED"],
+            defaultValue: "true", summary: "TOTP codes may be verified (raising a session to `aal2`)."),
+        .init(
+            key: "mfa-max-enrolled-factors", environment: ["LATCHKEY_MFA_MAX_ENROLLED_FACTORS", "GOTRUE_MFA_MAX_ENROLLED_FACTORS"],
+            defaultValue: "10", summary: "Second factors a user may have, verified or not."),
+        .init(
+            key: "mfa-challenge-expiry",
+            environment: ["LATCHKEY_MFA_CHALLENGE_EXPIRY", "GOTRUE_MFA_CHALLENGE_EXPIRY_DURATION"], defaultValue: "300",
+            summary: "Seconds an MFA challenge stays open."),
+        .init(
+            key: "mfa-max-attempts", environment: ["LATCHKEY_MFA_MAX_ATTEMPTS"], defaultValue: "5",
+            summary: "Wrong TOTP codes in a row after which the factor locks."),
+        .init(
+            key: "mfa-lockout", environment: ["LATCHKEY_MFA_LOCKOUT"], defaultValue: "900",
+            summary: "Seconds a factor stays locked after too many wrong codes."),
         .init(
             key: "rate-limit-otp", environment: ["LATCHKEY_RATE_LIMIT_OTP", "GOTRUE_RATE_LIMIT_OTP"], defaultValue: "30",
             summary: "`/signup`, `/otp`, `/resend`, `PUT /user` per client IP per 5 minutes."),

@@ -4,7 +4,8 @@ import Hummingbird
 import LatchkeyAPI
 import LatchkeyCore
 
-/// GoTrue's admin endpoints (users and the audit log), for service-role tokens.
+/// GoTrue's admin endpoints (users, invitations, generated links, factors and the audit log),
+/// for service-role tokens.
 struct AdminController {
     let service: AuthService
 
@@ -40,6 +41,32 @@ struct AdminController {
             try await asOperator(request) {
                 try await service.adminDeleteUser(id: context.parameters.get("id") ?? "")
                 return try JSONResponse.make([String: String](), noStore: true)
+            }
+        }
+        routes.on(.post, "/invite") { request, context in
+            try await asOperator(request) {
+                let body = try await request.decodeJSON(InviteRequest.self, context: context)
+                return try JSONResponse.make(
+                    try await service.invite(body, redirectTo: request.queryValue("redirect_to")), noStore: true)
+            }
+        }
+        routes.on(.post, "/admin/generate_link") { request, context in
+            try await asOperator(request) {
+                var body = try await request.decodeJSON(GenerateLinkRequest.self, context: context)
+                if body.redirectTo == nil { body.redirectTo = request.queryValue("redirect_to") }
+                return try JSONResponse.make(try await service.generateLink(body), noStore: true)
+            }
+        }
+        routes.on(.get, "/admin/users/:id/factors") { request, context in
+            try await asOperator(request) {
+                try JSONResponse.make(try await service.adminFactors(userID: context.parameters.get("id") ?? ""), noStore: true)
+            }
+        }
+        routes.on(.delete, "/admin/users/:id/factors/:fid") { request, context in
+            try await asOperator(request) {
+                let factor = try await service.adminDeleteFactor(
+                    userID: context.parameters.get("id") ?? "", factorID: context.parameters.get("fid") ?? "")
+                return try JSONResponse.make(factor, noStore: true)
             }
         }
         routes.on(.get, "/admin/audit") { request, _ in

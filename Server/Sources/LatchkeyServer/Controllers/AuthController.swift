@@ -87,6 +87,7 @@ struct AuthController {
         KeyVaultController(service: service, client: client).register(&routes)
         SignerController(service: service).register(&routes)
         AdminController(service: service).register(&routes)
+        MFAController(service: service, client: client).register(&routes)
     }
 
     /// The caller's IP (the trusted header's first address, when configured) and user agent.

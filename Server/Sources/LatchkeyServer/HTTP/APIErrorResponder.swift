@@ -11,16 +11,17 @@ enum APIErrorResponder {
         if let status = error.status { return HTTPResponse.Status(code: status) }
         if error.oauthError != nil { return .badRequest }
         switch error.code {
-        case .noAuthorization: return .unauthorized
+        case .noAuthorization, .insufficientAAL: return .unauthorized
         case .badJWT, .sessionNotFound, .userNotFound, .notAdmin, .otpExpired:
             return .forbidden
         case .requestEntityTooLarge: return .contentTooLarge
         case .overRequestRateLimit, .overEmailSendRateLimit, .overSMSSendRateLimit: return .tooManyRequests
         case .weakPassword, .samePassword, .signupDisabled, .otpDisabled, .userAlreadyExists, .emailExists,
             .anonymousProviderDisabled, .phoneProviderDisabled, .emailProviderDisabled, .featureDisabled, .phoneExists,
-            .reauthenticationNotValid:
+            .reauthenticationNotValid, .mfaFactorNameConflict, .tooManyEnrolledMFAFactors, .mfaChallengeExpired,
+            .mfaVerificationFailed, .mfaIPAddressMismatch, .mfaTOTPEnrollNotEnabled, .mfaTOTPVerifyNotEnabled:
             return .unprocessableContent
-        case .notFound, .flowStateNotFound: return .notFound
+        case .notFound, .flowStateNotFound, .mfaFactorNotFound: return .notFound
         case .flowStateExpired: return .unprocessableContent
         case .conflict: return .conflict
         case .vaultLocked: return HTTPResponse.Status(code: 423, reasonPhrase: "Locked")

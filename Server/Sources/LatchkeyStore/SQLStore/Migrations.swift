@@ -236,5 +236,52 @@ enum Migrations {
                 "CREATE INDEX audit_log_user_idx ON audit_log (user_id, created_at)",
                 "CREATE INDEX audit_log_action_idx ON audit_log (action, created_at)",
             ]),
+        Migration(
+            version: 8, name: "TOTP factors and their challenges",
+            statements: [
+                """
+                CREATE TABLE mfa_factors (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                    friendly_name TEXT,
+                    factor_type TEXT NOT NULL,
+                    status TEXT NOT NULL,
+                    sealed_secret TEXT NOT NULL,
+                    last_used_step BIGINT,
+                    failed_attempts INTEGER NOT NULL DEFAULT 0,
+                    locked_until BIGINT,
+                    created_at BIGINT NOT NULL,
+                    updated_at BIGINT NOT NULL,
+                    last_challenged_at BIGINT
+                )
+                """,
+                "CREATE INDEX mfa_factors_user_idx ON mfa_factors (user_id)",
+                "CREATE UNIQUE INDEX mfa_factors_name_key ON mfa_factors (user_id, friendly_name) WHERE friendly_name IS NOT NULL",
+                """
+                CREATE TABLE mfa_challenges (
+                    id TEXT PRIMARY KEY,
+                    factor_id TEXT NOT NULL REFERENCES mfa_factors (id) ON DELETE CASCADE,
+                    ip TEXT,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX mfa_challenges_factor_idx ON mfa_challenges (factor_id)",
+            ]),
+        Migration(version: 9, name: "invitations", statements: ["ALTER TABLE users ADD COLUMN invited_at BIGINT"]),
+        Migration(
+            version: 10, name: "signing keys in the store",
+            statements: [
+                """
+                CREATE TABLE signing_keys (
+                    kid TEXT PRIMARY KEY,
+                    algorithm TEXT NOT NULL,
+                    sealed_private_key TEXT NOT NULL,
+                    public_jwk TEXT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    signs_from BIGINT NOT NULL
+                )
+                """
+            ]),
     ]
 }

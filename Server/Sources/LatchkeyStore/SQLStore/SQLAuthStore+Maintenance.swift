@@ -74,7 +74,12 @@ extension SQLAuthStore {
                 [SQLValue(now.addingTimeInterval(-7 * 86400)), SQLValue(now.addingTimeInterval(-7 * 86400))])
             let assertions = try await db.query(
                 "DELETE FROM device_key_assertions WHERE expires_at <= ? RETURNING jti", [SQLValue(now)])
-            return limits.count + tokens.count + flows.count + finished.count + assertions.count
+            // Challenges once expired, and factors enrolled but never verified within a day (GoTrue's cleanup).
+            let challenges = try await db.query("DELETE FROM mfa_challenges WHERE expires_at <= ? RETURNING id", [SQLValue(now)])
+            let unverified = try await db.query(
+                "DELETE FROM mfa_factors WHERE status = 'unverified' AND created_at <= ? RETURNING id",
+                [SQLValue(now.addingTimeInterval(-86400))])
+            return limits.count + tokens.count + flows.count + finished.count + assertions.count + challenges.count + unverified.count
         }
     }
 }

@@ -7,7 +7,7 @@ extension SQLAuthStore {
         id, aud, role, email, phone, encrypted_password, email_confirmed_at, phone_confirmed_at, \
         confirmation_sent_at, recovery_sent_at, last_sign_in_at, raw_app_meta_data, raw_user_meta_data, \
         is_anonymous, banned_until, created_at, updated_at, email_change, email_change_sent_at, \
-        email_change_confirm_needed, reauthentication_sent_at, phone_change, phone_change_sent_at
+        email_change_confirm_needed, reauthentication_sent_at, phone_change, phone_change_sent_at, invited_at
         """
 
     static func userBinds(_ user: UserRecord) -> [SQLValue] {
@@ -18,7 +18,7 @@ extension SQLAuthStore {
             .text(encode(user.appMetadata)), .text(encode(user.userMetadata)), SQLValue(user.isAnonymous),
             SQLValue(user.bannedUntil), SQLValue(user.createdAt), SQLValue(user.updatedAt), SQLValue(user.newEmail),
             SQLValue(user.emailChangeSentAt), SQLValue(user.emailChangeConfirmationsNeeded), SQLValue(user.reauthenticationSentAt),
-            SQLValue(user.newPhone), SQLValue(user.phoneChangeSentAt),
+            SQLValue(user.newPhone), SQLValue(user.phoneChangeSentAt), SQLValue(user.invitedAt),
         ]
     }
 
@@ -37,7 +37,7 @@ extension SQLAuthStore {
             emailChangeSentAt: row.date("email_change_sent_at"),
             emailChangeConfirmationsNeeded: Int(row.int("email_change_confirm_needed") ?? 0),
             reauthenticationSentAt: row.date("reauthentication_sent_at"), newPhone: row.string("phone_change"),
-            phoneChangeSentAt: row.date("phone_change_sent_at"))
+            phoneChangeSentAt: row.date("phone_change_sent_at"), invitedAt: row.date("invited_at"))
     }
 
     public func user(id: UUID) async throws -> UserRecord? {

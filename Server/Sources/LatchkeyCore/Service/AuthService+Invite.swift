@@ -1,0 +1,140 @@
+import Foundation
+import LatchkeyAPI
+
+extension AuthService {
+    /// `POST /invite`: a new user (or an invited one not yet confirmed) gets an invitation email
+    /// whose link or code confirms the address and signs in. A confirmed address is
+    /// `422 email_exists`.
+    public func invite(_ request: InviteRequest, redirectTo: String?) async throws -> User {
+        let email = try canonicalEmail(request.email)
+        let made = try await invitation(email: email, data: request.data ?? [:], redirectTo: redirectTo)
+        try await countEmail(to: email)
+        let mail = try outbox(message(for: made.issued, user: made.user, redirectTo: made.redirectTo))
+        try await store(
+            made, outbox: mail, audit: [auditEvent(.userInvited, user: made.user)] + codeSentEvents([made.issued.record], user: made.user))
+        return try await wireUser(made.user)
+    }
+
+    /// `POST /admin/generate_link`: the link and code an email would carry, for an operator to
+    /// deliver; no email is sent.
+    public func generateLink(_ request: GenerateLinkRequest) async throws -> GeneratedLink {
+        let email = try canonicalEmail(request.email)
+        let data = request.data ?? [:]
+        let made: PendingCode
+        switch request.type ?? "" {
+        case "signup":
+            guard let password = request.password, !password.isEmpty else {
+                throw AuthError.validation("Signup requires a valid password")
+            }
+            if let refusal = passwordPolicy.check(password) { throw refusal }
+            made = try await pendingSignup(email: email, password: password, data: data, redirectTo: request.redirectTo)
+        case "invite":
+            made = try await invitation(email: email, data: data, redirectTo: request.redirectTo)
+        case "magiclink":
+            // GoTrue: a magic link for an unknown address signs the address up.
+            if let user = try await store.user(email: email) {
+                made = pendingCode(for: user, kind: .magiclink, address: email, type: "magiclink", redirectTo: request.redirectTo)
+            } else {
+                made = try await pendingSignup(email: email, password: nil, data: data, redirectTo: request.redirectTo)
+            }
+        case "recovery":
+            guard let user = try await store.user(email: email) else { throw AuthError.adminUserNotFound }
+            made = pendingCode(for: user, kind: .recovery, address: email, type: "recovery", redirectTo: request.redirectTo)
+        case "email_change_current", "email_change_new":
+            guard let user = try await store.user(email: email) else { throw AuthError.adminUserNotFound }
+            let newEmail = try canonicalEmail(request.newEmail)
+            if let other = try await store.user(email: newEmail), other.id != user.id { throw AuthError.emailExists }
+            var changing = user
+            changing.newEmail = newEmail
+            // The operator vouches for the change: one confirmation, from the address asked for.
+            changing.emailChangeConfirmationsNeeded = 1
+            let current = request.type == "email_change_current"
+            made = pendingCode(
+                for: changing, kind: current ? .emailChangeCurrent : .emailChangeNew, address: current ? email : newEmail,
+                type: "email_change", redirectTo: request.redirectTo)
+        default:
+            throw AuthError.validation(
+                "type must be signup, invite, magiclink, recovery, email_change_current or email_change_new")
+        }
+        var audit = [auditEvent(.linkGenerated, user: made.user, details: ["type": .string(request.type ?? "")])]
+        if made.isNew { audit.insert(auditEvent(request.type == "invite" ? .userInvited : .userCreated, user: made.user), at: 0) }
+        try await store(made, outbox: [], audit: audit)
+        return GeneratedLink(
+            user: try await wireUser(made.user),
+            actionLink: composer.link(secret: made.issued.linkSecret, type: made.verificationType, redirectTo: made.redirectTo),
+            emailOTP: made.issued.code, hashedToken: made.issued.linkSecret, verificationType: made.verificationType,
+            redirectTo: made.redirectTo)
+    }
+
+    /// A code made for a user (stored or not yet), before it is stored.
+    struct PendingCode {
+        var user: UserRecord
+        /// Set when the user is new and must be created with the code.
+        var identity: IdentityRecord?
+        var issued: IssuedCode
+        var verificationType: String
+        var redirectTo: String
+        var isNew: Bool { identity != nil }
+    }
+
+    func pendingCode(for user: UserRecord, kind: OneTimeTokenKind, address: String, type: String, redirectTo: String?)
+        -> PendingCode
+    {
+        let now = time.now()
+        let resolved = redirects.resolve(redirectTo)
+        var updated = user
+        updated.updatedAt = now
+        switch kind {
+        case .confirmation: updated.confirmationSentAt = now
+        case .recovery, .magiclink: updated.recoverySentAt = now
+        case .emailChangeCurrent, .emailChangeNew: updated.emailChangeSentAt = now
+        case .invite: updated.invitedAt = now
+        default: break
+        }
+        let issued = makeCode(for: updated, kind: kind, address: address, redirectTo: resolved, challenge: nil, now: now)
+        return PendingCode(user: updated, identity: nil, issued: issued, verificationType: type, redirectTo: resolved)
+    }
+
+    /// An invitation for `email`: a new user, or the unconfirmed one already there.
+    func invitation(email: String, data: [String: JSONValue], redirectTo: String?) async throws -> PendingCode {
+        if let existing = try await store.user(email: email) {
+            guard !existing.isEmailConfirmed else { throw AuthError.emailExists }
+            return pendingCode(for: existing, kind: .invite, address: email, type: "invite", redirectTo: redirectTo)
+        }
+        var (user, identity) = newUser(email: email, passwordHash: nil, data: data, confirmed: false)
+        user.invitedAt = time.now()
+        var made = pendingCode(for: user, kind: .invite, address: email, type: "invite", redirectTo: redirectTo)
+        made.identity = identity
+        return made
+    }
+
+    /// A sign-up confirmation for `email`: a new user, or the unconfirmed one already there.
+    func pendingSignup(email: String, password: String?, data: [String: JSONValue], redirectTo: String?) async throws -> PendingCode {
+        if let existing = try await store.user(email: email) {
+            guard !existing.isEmailConfirmed else { throw AuthError.emailExists }
+            return pendingCode(for: existing, kind: .confirmation, address: email, type: "signup", redirectTo: redirectTo)
+        }
+        var hash: String?
+        if let password { hash = try await hasher.hash(password) }
+        let (user, identity) = newUser(email: email, passwordHash: hash, data: data, confirmed: false)
+        var made = pendingCode(for: user, kind: .confirmation, address: email, type: "signup", redirectTo: redirectTo)
+        made.identity = identity
+        return made
+    }
+
+    /// Stores the code (and the new user) with the messages carrying it and `audit`.
+    func store(_ made: PendingCode, outbox mail: [OutboxRecord], audit: [AuditEvent]) async throws {
+        if let identity = made.identity {
+            guard try await insert(made.user, identity: identity, token: made.issued.record, outbox: mail, audit: audit) else {
+                throw AuthError.emailExists
+            }
+        } else {
+            do {
+                try await store.replaceOneTimeTokens([made.issued.record], user: made.user, outbox: mail, audit: audit)
+            } catch let error as StoreError where error.isDuplicate {
+                throw AuthError.emailExists
+            }
+            if !mail.isEmpty { outboxSignal.notify() }
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LatchkeyAPI
+import LatchkeyCore
+
+/// GoTrue's TOTP second factor: enrol, challenge, verify (raising the session to `aal2`) and
+/// unenrol.
+struct MFAController {
+    let service: AuthService
+    let client: @Sendable (Request, APIRequestContext) -> ClientInfo
+
+    func register(_ routes: inout RouteRegistrar) {
+        routes.on(.post, "/factors") { request, context in
+            let principal = try await service.authenticate(authorization: request.headers[.authorization])
+            let body = try await request.decodeJSON(EnrollFactorRequest.self, context: context)
+            return try JSONResponse.make(try await service.enrollFactor(body, principal: principal), noStore: true)
+        }
+        routes.on(.post, "/factors/:id/challenge") { request, context in
+            let principal = try await service.authenticate(authorization: request.headers[.authorization])
+            // The body (`channel`, `webauthn`) matters for other factor types only.
+            let challenge = try await service.challengeFactor(
+                id: context.parameters.get("id") ?? "", principal: principal, client: client(request, context))
+            return try JSONResponse.make(challenge, noStore: true)
+        }
+        routes.on(.post, "/factors/:id/verify") { request, context in
+            let principal = try await service.authenticate(authorization: request.headers[.authorization])
+            let body = try await request.decodeJSON(VerifyFactorRequest.self, context: context)
+            let session = try await service.verifyFactor(
+                id: context.parameters.get("id") ?? "", body, principal: principal, client: client(request, context))
+            return try JSONResponse.make(session, noStore: true)
+        }
+        routes.on(.delete, "/factors/:id") { request, context in
+            let principal = try await service.authenticate(authorization: request.headers[.authorization])
+            return try JSONResponse.make(try await service.unenrollFactor(id: context.parameters.get("id") ?? "", principal: principal))
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import LatchkeyCore
+import Logging
+import ServiceLifecycle
+
+/// Re-reads the stored signing keys every `interval`, so that a key rotated or imported by
+/// `latchkey keys` (or by another instance) is published and, at its time, signs.
+struct SigningKeyReloadService: Service {
+    let service: AuthService
+    let interval: Duration
+    let logger: Logger
+
+    func run() async throws {
+        guard service.issuer.usesStoredKeys else {
+            // Configured keys never change; a service that returns would stop the server.
+            try? await gracefulShutdown()
+            return
+        }
+        while !Task.isShuttingDownGracefully {
+            do {
+                try await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
+            } catch {
+                return
+            }
+            do {
+                let before = service.issuer.signingKeyID
+                try await service.reloadSigningKeys()
+                if let now = service.issuer.signingKeyID, now != before {
+                    logger.info("a new key signs tokens", metadata: ["kid": "\(now)"])
+                }
+            } catch {
+                logger.error("reloading the signing keys failed", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import JWTKit
+import LatchkeyAPI
+import LatchkeyCore
+import LatchkeyServer
+import LatchkeyStore
+import Testing
+
+/// Signing keys in the store: published before they sign, verifying until the tokens they
+/// signed have expired, imported from the data folder of an older install.
+@Suite struct SigningKeyTests {
+    /// The `kid` in a token's header.
+    static func kid(_ token: String) throws -> String? {
+        let header = try #require(token.split(separator: ".").first.flatMap { Base64URL.decode(String($0)) })
+        return try JSONDecoder().decode([String: String].self, from: Data(header))["kid"]
+    }
+
+    static func published(_ client: any TestClientProtocol) async throws -> [String] {
+        let body = try await client.send(.get, "/.well-known/jwks.json").decode([String: [[String: JSONValue]]].self)
+        return (body["keys"] ?? []).compactMap { $0["kid"]?.stringValue }
+    }
+
+    static func asOperator<T: Sendable>(_ body: () async throws -> T) async rethrows -> T {
+        try await AuditContext.$current.withValue(AuditContext(userAgent: "tests", operatorName: "cli:tests")) { try await body() }
+    }
+
+    @Test func aRotatedKeyIsPublishedFirstThenSignsAndTheOldOneRetires() async throws {
+        let time = ManualTimeSource(Date())
+        try await TestServer().run(time: time) { client, app async throws in
+            let first = try #require(app.service.issuer.signingKeyID)
+            let before = try await client.signUpConfirmed("keys@example.com", app: app)
+            #expect(try Self.kid(before.accessToken) == first)
+            #expect(try await Self.published(client) == [first])
+
+            let rotated = try await Self.asOperator { try await app.service.rotateSigningKey(after: 900) }
+            // Published at once; the old key still signs until the new one's time.
+            #expect(try await Self.published(client) == [first, rotated.kid])
+            let stillOld = try await client.send(
+                .post, "/token?grant_type=password", json: #"{"email":"keys@example.com","password":"correct horse battery staple"}"#
+            ).decode(Session.self)
+            #expect(try Self.kid(stillOld.accessToken) == first)
+
+            time.advance(by: 901)
+            let renewed = try await client.send(
+                .post, "/token?grant_type=refresh_token", json: #"{"refresh_token":"\#(stillOld.refreshToken)"}"#
+            ).decode(Session.self)
+            #expect(try Self.kid(renewed.accessToken) == rotated.kid)
+            // Tokens the old key signed keep working until they expire.
+            #expect(try await client.send(.get, "/user", bearer: stillOld.accessToken).status == .ok)
+
+            // An hour (the token lifetime) and a minute later the old key is gone everywhere.
+            time.advance(by: 3661)
+            try await app.service.reloadSigningKeys()
+            #expect(try await Self.published(client) == [rotated.kid])
+            #expect(try await app.store.signingKeys().map(\.kid) == [rotated.kid])
+            let log = try await AuditLogTests.log(client, try await AdminUserTests.serviceRole(app), query: "&action=key_rotated")
+            #expect(log.first?.payload.actorUsername == "cli:tests" && log.first?.payload.traits["kid"] == .string(rotated.kid))
+            #expect(log.first?.payload.logType == "key")
+        }
+    }
+
+    @Test func importedKeysAndBadInput() async throws {
+        let time = ManualTimeSource(Date())
+        try await TestServer().run(time: time) { client, app async throws in
+            let pem = ES256PrivateKey().pemRepresentation
+            let imported = try await Self.asOperator { try await app.service.importSigningKey(pem: pem, after: 0) }
+            #expect(app.service.issuer.signingKeyID == imported.kid)
+            let session = try await client.signUpConfirmed("imported@example.com", app: app)
+            #expect(try Self.kid(session.accessToken) == imported.kid)
+            // The token verifies with the operator's own public key.
+            let theirs = JWTKeyCollection()
+            await theirs.add(ecdsa: try ES256PrivateKey(pem: pem).publicKey, kid: JWKIdentifier(string: imported.kid))
+            #expect((try? await theirs.verify(session.accessToken, as: AccessTokenClaims.self)) != nil)
+
+            await #expect { try await app.service.importSigningKey(pem: pem, after: 0) } throws: {
+                ($0 as? AuthError)?.message == "This key is stored already"
+            }
+            await #expect { try await app.service.importSigningKey(pem: "-----BEGIN PRIVATE KEY-----\nnope\n", after: 0) } throws: {
+                ($0 as? AuthError)?.code == .validationFailed
+            }
+            let rsa = "-----BEGIN RSA PRIVATE KEY-----\nMIIBOgIBAAJBAK\n-----END RSA PRIVATE KEY-----\n"
+            await #expect { try await app.service.importSigningKey(pem: rsa, after: 0) } throws: { ($0 as? AuthError) != nil }
+            await #expect { try await app.service.rotateSigningKey(after: 31 * 86400) } throws: {
+                ($0 as? AuthError)?.code == .validationFailed
+            }
+            // The private parts are sealed in the store.
+            for key in try await app.store.signingKeys() { #expect(!key.sealedPrivateKey.contains("PRIVATE KEY")) }
+        }
+    }
+
+    @Test func configuredKeysAreNotRotatedHere() async throws {
+        try await TestServer(configure: { $0.jwtSecret = String(repeating: "s", count: 40) }).run { _, app async throws in
+            #expect(!app.service.issuer.usesStoredKeys)
+            await #expect { try await app.service.rotateSigningKey(after: 0) } throws: {
+                ($0 as? AuthError)?.message.contains("GOTRUE_JWT_SECRET") == true
+            }
+            #expect(try await app.store.signingKeys().isEmpty)
+        }
+    }
+
+    @Test(.enabled(if: !TestServer.usesPostgres)) func anOlderInstallsKeyMovesIntoTheStoreAndItsTokensStayValid() async throws {
+        let server = TestServer()
+        try FileManager.default.createDirectory(atPath: server.directory, withIntermediateDirectories: true)
+        let pem = ES256PrivateKey().pemRepresentation
+        try pem.write(toFile: server.directory + "/signing-key.pem", atomically: true, encoding: .utf8)
+        let kid = String(OneTimeSecrets.linkHash(pem).prefix(16))
+        // A token the older install signed.
+        let old = JWTKeyCollection()
+        await old.add(ecdsa: try ES256PrivateKey(pem: pem), kid: JWKIdentifier(string: kid))
+        let session = try await server.run { client, app async throws in
+            #expect(app.service.issuer.signingKeyID == kid)
+            return try await client.signUpConfirmed("upgrade@example.com", app: app)
+        }
+        var claims = try #require(await old.verify(session.accessToken, as: AccessTokenClaims.self) as AccessTokenClaims?)
+        claims.iat = Int(Date().timeIntervalSince1970)
+        let signedByOld = try await old.sign(claims, kid: JWKIdentifier(string: kid))
+        try await server.run { client, app async throws in
+            #expect(try await client.send(.get, "/user", bearer: signedByOld).status == .ok)
+            #expect(try await app.store.signingKeys().map(\.kid) == [kid])
+        }
+    }
+}

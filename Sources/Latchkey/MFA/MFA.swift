@@ -1,0 +1,138 @@
+import Foundation
+
+/// Multi-factor authentication with an authenticator app (TOTP), reached as ``AuthClient/mfa``.
+///
+/// Enrolling: the signed-in user scans a QR code, then proves the app works by typing a code.
+///
+/// ```swift
+/// let enrollment = try await auth.mfa.enroll(friendlyName: "Ada's phone")
+/// showQRCode(svg: enrollment.totp.qrCode, secret: enrollment.totp.secret)
+/// // The user types the 6 digits the app shows:
+/// try await auth.mfa.challengeAndVerify(factorID: enrollment.id, code: typedCode)
+/// ```
+///
+/// Signing in: after the first factor (password, emailed code), ask for a code when the user has
+/// a verified factor.
+///
+/// ```swift
+/// try await auth.signIn(email: email, password: password)
+/// let level = try await auth.mfa.assuranceLevel()
+/// if level.next == .aal2 && level.current == .aal1 {
+///     let factor = try await auth.mfa.listFactors().totp[0]
+///     do {
+///         try await auth.mfa.challengeAndVerify(factorID: factor.id, code: typedCode)
+///     } catch let error as LatchkeyError where error.isMFAVerificationFailed {
+///         showWrongCode()
+///     }
+/// }
+/// ```
+///
+/// A verified code upgrades the session to ``AAL/aal2``: the server answers with a new session,
+/// which replaces the stored one and is announced as ``AuthEvent/mfaChallengeVerified``.
+public struct MFA: Sendable {
+    let client: AuthClient
+
+    /// Starts enrolling a TOTP factor for the signed-in user. The factor stays unverified until
+    /// a code from it is verified (``challengeAndVerify(factorID:code:)``).
+    ///
+    /// - Parameters:
+    ///   - friendlyName: A name for the factor, unique among the user's factors.
+    ///   - issuer: The name the authenticator app shows; the server's host when `nil`.
+    /// - Returns: The factor's id and its secret as a QR code (SVG), base32 text and an
+    ///   `otpauth://` URI.
+    ///
+    /// Throws ``LatchkeyError/isMFAFactorNameConflict`` when the name is taken,
+    /// ``LatchkeyError/isTooManyMFAFactors`` at the server's limit, and
+    /// ``LatchkeyError/isInsufficientAAL`` when the user already has a verified factor and this
+    /// session has not used it.
+    public func enroll(friendlyName: String? = nil, issuer: String? = nil) async throws -> TOTPEnrollment {
+        try await client.sendAuthorized(
+            "POST", "factors", body: EnrollFactorRequest(factorType: FactorList.totpType, friendlyName: friendlyName, issuer: issuer),
+            as: TOTPEnrollment.self)
+    }
+
+    /// Creates a challenge for a factor: the code to verify next must answer it before it
+    /// expires (``FactorChallenge/expiresAt``).
+    ///
+    /// Throws ``LatchkeyError/isMFAFactorNotFound`` when the user has no such factor.
+    public func challenge(factorID: UUID) async throws -> FactorChallenge {
+        try await client.sendAuthorized("POST", Self.path(factorID, "challenge"), body: EmptyBody(), as: FactorChallenge.self)
+    }
+
+    /// Verifies a code from the authenticator app against a challenge. On success the server
+    /// answers with a new ``AAL/aal2`` session (with a new refresh token; the old one stops
+    /// working), which is stored like a sign-in's and announced as
+    /// ``AuthEvent/mfaChallengeVerified``. Verifying an unverified factor also verifies it.
+    ///
+    /// Throws ``LatchkeyError/isMFAVerificationFailed`` for a wrong code,
+    /// ``LatchkeyError/isMFAChallengeExpired`` for an expired challenge (create another),
+    /// ``LatchkeyError/isMFAFactorNotFound``, and ``LatchkeyError/isRateLimited`` after too many
+    /// wrong codes.
+    @discardableResult
+    public func verify(factorID: UUID, challengeID: UUID, code: String) async throws -> Session {
+        let body = VerifyFactorRequest(challengeID: challengeID.uuidString.lowercased(), code: code)
+        let session = try await client.sendAuthorized("POST", Self.path(factorID, "verify"), body: body, as: Session.self)
+        await client.setSession(session, event: .mfaChallengeVerified)
+        return session
+    }
+
+    /// Creates a challenge and verifies `code` against it at once: what an app usually wants,
+    /// since a TOTP code needs no message sent first. See ``verify(factorID:challengeID:code:)``.
+    @discardableResult
+    public func challengeAndVerify(factorID: UUID, code: String) async throws -> Session {
+        let challenge = try await challenge(factorID: factorID)
+        return try await verify(factorID: factorID, challengeID: challenge.id, code: code)
+    }
+
+    /// Removes a factor, then refreshes ``AuthClient/currentUser`` so its factors (and
+    /// ``assuranceLevel()``'s ``AssuranceLevel/next``) follow.
+    ///
+    /// Removing a verified factor needs an ``AAL/aal2`` session
+    /// (``LatchkeyError/isInsufficientAAL`` otherwise).
+    @discardableResult
+    public func unenroll(factorID: UUID) async throws -> UnenrolledFactor {
+        let removed = try await client.sendAuthorized("DELETE", Self.path(factorID), body: nil, as: UnenrolledFactor.self)
+        // The factor is gone whether or not the user can be fetched again now.
+        _ = try? await client.user()
+        return removed
+    }
+
+    /// The signed-in user's factors, fetched from the server (which also refreshes
+    /// ``AuthClient/currentUser``): all of them, and the verified TOTP ones.
+    public func listFactors() async throws -> FactorList {
+        FactorList(all: try await client.user().factors ?? [])
+    }
+
+    /// The stored session's assurance level, worked out here without asking the server: the
+    /// access token's `aal` and `amr` claims (read, not verified) and whether its user has a
+    /// verified factor. With nobody signed in, both levels are `nil`.
+    ///
+    /// The user's factors are those last seen: after enrolling on another device, call
+    /// ``listFactors()`` (or ``AuthClient/user()``) first.
+    public func assuranceLevel() async throws -> AssuranceLevel {
+        guard let session = try await client.storedSession() else {
+            return AssuranceLevel(current: nil, next: nil, currentAuthenticationMethods: [])
+        }
+        return AssuranceLevel(session: session)
+    }
+
+    static func path(_ factorID: UUID, _ action: String? = nil) -> String {
+        let factor = "factors/" + factorID.uuidString.lowercased()
+        return action.map { factor + "/" + $0 } ?? factor
+    }
+
+    /// `{}`: the body of a TOTP challenge.
+    struct EmptyBody: Encodable, Sendable {}
+}
+
+extension AuthClient {
+    /// Multi-factor authentication: ``MFA/enroll(friendlyName:issuer:)``,
+    /// ``MFA/challengeAndVerify(factorID:code:)``, ``MFA/assuranceLevel()`` and more.
+    public nonisolated var mfa: MFA { MFA(client: self) }
+
+    /// The stored session once restoring has finished, without refreshing it.
+    func storedSession() async throws -> Session? {
+        try await ready()
+        return stored
+    }
+}

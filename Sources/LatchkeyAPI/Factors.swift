@@ -1,0 +1,143 @@
+import Foundation
+
+/// `POST /factors`: enrol a second factor (GoTrue's `EnrollFactorParams`).
+public struct EnrollFactorRequest: Codable, Sendable, Equatable {
+    /// `totp`, the only type served (`factor_type`).
+    public var factorType: String?
+    /// A name for the factor, unique among the user's factors (`friendly_name`).
+    public var friendlyName: String?
+    /// The issuer shown in the authenticator app; the site's host when absent (`issuer`).
+    public var issuer: String?
+
+    /// Creates a request.
+    public init(factorType: String? = "totp", friendlyName: String? = nil, issuer: String? = nil) {
+        self.factorType = factorType
+        self.friendlyName = friendlyName
+        self.issuer = issuer
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case issuer
+        case factorType = "factor_type"
+        case friendlyName = "friendly_name"
+    }
+}
+
+/// What `POST /factors` answers for a TOTP factor: its id and what the authenticator app needs.
+public struct TOTPEnrollment: Codable, Sendable, Equatable {
+    /// The secret in the forms an authenticator takes (`totp`).
+    public struct Secret: Codable, Sendable, Equatable {
+        /// An SVG QR code of `uri`; prefix `data:image/svg+xml;utf-8,` to show it (`qr_code`).
+        public var qrCode: String
+        /// The base32 secret, to type in by hand (`secret`).
+        public var secret: String
+        /// The `otpauth://totp/…` URI (`uri`).
+        public var uri: String
+
+        /// Creates the secret's forms.
+        public init(qrCode: String, secret: String, uri: String) {
+            self.qrCode = qrCode
+            self.secret = secret
+            self.uri = uri
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case secret, uri
+            case qrCode = "qr_code"
+        }
+    }
+
+    /// The factor's id (`id`).
+    public var id: UUID
+    /// `totp` (`type`).
+    public var type: String
+    /// The factor's name (`friendly_name`).
+    public var friendlyName: String?
+    /// The secret (`totp`).
+    public var totp: Secret
+
+    /// Creates an enrolment.
+    public init(id: UUID, type: String, friendlyName: String?, totp: Secret) {
+        self.id = id
+        self.type = type
+        self.friendlyName = friendlyName
+        self.totp = totp
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, type, totp
+        case friendlyName = "friendly_name"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeLowercased(id, forKey: .id)
+        try c.encode(type, forKey: .type)
+        try c.encodeIfPresent(friendlyName, forKey: .friendlyName)
+        try c.encode(totp, forKey: .totp)
+    }
+}
+
+/// `POST /factors/{id}/challenge`'s answer: the challenge to verify a code against.
+public struct FactorChallenge: Codable, Sendable, Equatable {
+    /// The challenge's id (`id`).
+    public var id: UUID
+    /// The factor type (`type`).
+    public var type: String
+    /// When the challenge expires, in Unix seconds (`expires_at`).
+    public var expiresAt: Int
+
+    /// Creates a challenge.
+    public init(id: UUID, type: String, expiresAt: Int) {
+        self.id = id
+        self.type = type
+        self.expiresAt = expiresAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, type
+        case expiresAt = "expires_at"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeLowercased(id, forKey: .id)
+        try c.encode(type, forKey: .type)
+        try c.encode(expiresAt, forKey: .expiresAt)
+    }
+}
+
+/// `POST /factors/{id}/verify`: the challenge and the code from the authenticator app.
+public struct VerifyFactorRequest: Codable, Sendable, Equatable {
+    /// The challenge's id (`challenge_id`).
+    public var challengeID: String?
+    /// The 6-digit code (`code`).
+    public var code: String?
+
+    /// Creates a request.
+    public init(challengeID: String?, code: String?) {
+        self.challengeID = challengeID
+        self.code = code
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case code
+        case challengeID = "challenge_id"
+    }
+}
+
+/// `DELETE /factors/{id}`'s answer.
+public struct UnenrolledFactor: Codable, Sendable, Equatable {
+    /// The removed factor's id (`id`).
+    public var id: UUID
+
+    /// Creates the answer.
+    public init(id: UUID) { self.id = id }
+
+    enum CodingKeys: String, CodingKey { case id }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeLowercased(id, forKey: .id)
+    }
+}
