@@ -37,11 +37,12 @@ import Testing
             #expect(changed.status == .ok)
             try await client.send(.put, "/admin/users/\(userID)", json: #"{"user_metadata":{"plan":"pro"},"role":"staff"}"#, bearer: admin)
 
+            try await client.send(.post, "/logout?scope=others", bearer: signedIn.accessToken)
             let entries = try await Self.log(client, admin)
             let mine = entries.filter { $0.userID == userID }
             #expect(
                 mine.map(\.payload.action).reversed() == [
-                    "user_signedup", "code_sent", "login", "login_failed", "login", "user_updated_password", "user_modified",
+                    "user_signedup", "code_sent", "login", "login_failed", "login", "user_updated_password", "user_modified", "logout",
                 ])
             let signUp = try #require(mine.first { $0.payload.action == "user_signedup" })
             #expect(signUp.payload.actorUsername == "audit@example.com" && signUp.payload.actorID == userID)

@@ -83,6 +83,8 @@ extension TestResponse {
             #expect(deviceSession.user.id == session.user.id)
             let claims = try #require(await app.service.issuer.verify(deviceSession.accessToken))
             #expect(claims.amr?.map(\.method) == ["device_key"])
+            let logins = try await AuditLogTests.log(client, try await AdminUserTests.serviceRole(app), query: "&action=login")
+            #expect(logins.first?.payload.traits["method"] == "device_key")
             // The session is a real one: it reads the user and refreshes.
             #expect(try await client.send(.get, "/user", bearer: deviceSession.accessToken).status == .ok)
             let refreshed = try await client.send(

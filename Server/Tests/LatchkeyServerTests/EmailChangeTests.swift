@@ -66,6 +66,16 @@ import Testing
             #expect(
                 try await client.send(.post, "/verify", json: #"{"type":"email_change","email":"new@example.com","token":"\#(toNew)"}"#)
                     .errorCode == "otp_expired")
+            // The audit log has the change, with where it came from and the old address.
+            let admin = try await AdminUserTests.serviceRole(app)
+            let log = try await AuditLogTests.log(
+                client, admin, query: "&action=email_changed,code_sent&user_id=\(session.user.id.uuidString.lowercased())")
+            let changeEvent = try #require(log.first { $0.payload.action == "email_changed" })
+            #expect(changeEvent.payload.traits["from"] == "old@example.com" && changeEvent.payload.actorUsername == "new@example.com")
+            #expect(changeEvent.ipAddress == "127.0.0.1")
+            #expect(
+                log.filter { $0.payload.action == "code_sent" }.compactMap { $0.payload.traits["kind"]?.stringValue }.sorted()
+                    == ["confirmation", "email_change_current", "email_change_new"])
         }
     }
 

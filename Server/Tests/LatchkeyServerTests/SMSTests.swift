@@ -187,6 +187,14 @@ import Testing
             let smsCode = try await smsCode(app, to: "15559998888")
             let bySMS = try await client.send(.post, "/verify", json: #"{"type":"sms","phone":"15559998888","token":"\#(smsCode)"}"#)
             #expect(try bySMS.decode(Session.self).user.id == linked.user.id)
+            let log = try await AuditLogTests.log(
+                client, try await AdminUserTests.serviceRole(app), query: "&user_id=\(linked.user.id.uuidString.lowercased())")
+            let change = try #require(log.first { $0.payload.action == "phone_changed" })
+            #expect(change.payload.traits["from"] == .null)
+            #expect(
+                log.filter { $0.payload.action == "login" }.compactMap { $0.payload.traits["method"]?.stringValue } == [
+                    "otp", "phone_change", "otp",
+                ])
         }
     }
 }

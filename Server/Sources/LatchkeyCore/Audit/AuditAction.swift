@@ -25,7 +25,6 @@ public enum AuditAction: String, Sendable, CaseIterable, Codable {
     case userDeleted = "user_deleted"
     case userInvited = "user_invited"
     case linkGenerated = "link_generated"
-    case sessionsEnded = "sessions_ended"
     case keyRotated = "key_rotated"
     case keyImported = "key_imported"
 
@@ -37,7 +36,7 @@ public enum AuditAction: String, Sendable, CaseIterable, Codable {
             "account"
         case .refreshTokenReuse: "token"
         case .factorEnrolled, .factorVerified, .factorUnenrolled, .mfaVerified: "factor"
-        case .userCreated, .userModified, .userDeleted, .userInvited, .linkGenerated, .sessionsEnded: "team"
+        case .userCreated, .userModified, .userDeleted, .userInvited, .linkGenerated: "team"
         case .keyRotated, .keyImported: "key"
         }
     }
