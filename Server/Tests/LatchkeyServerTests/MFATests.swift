@@ -111,6 +111,31 @@ import Testing
         }
     }
 
+    @Test func wrongCodesAndWrongPasswordsShareTheAccountLockOut() async throws {
+        let time = ManualTimeSource(Date())
+        try await TestServer(configure: { $0.auth.rateLimits.signInFailuresPerAccount = RateLimit(count: 3, period: 900) }).run(time: time)
+        {
+            client, app async throws in
+            let session = try await client.signUpConfirmed("shared@example.com", app: app)
+            let (factor, totp, _) = try await Self.enroll(client, session)
+            let right = totp.code(step: totp.step(at: time.now()))
+            let wrong = right == "000000" ? "111111" : "000000"
+            for _ in 0..<2 {
+                let refused = try await client.send(
+                    .post, "/token?grant_type=password", json: #"{"email":"shared@example.com","password":"not the password at all"}"#)
+                #expect(refused.errorCode == "invalid_credentials")
+            }
+            #expect(try await Self.verify(client, session, factor: factor, code: wrong).errorCode == "mfa_verification_failed")
+            // Three failures of either kind: the account is locked for passwords and codes alike.
+            let password = try await client.send(
+                .post, "/token?grant_type=password", json: #"{"email":"shared@example.com","password":"correct horse battery staple"}"#)
+            #expect(password.status == .tooManyRequests)
+            #expect(try await Self.verify(client, session, factor: factor, code: right).status == .tooManyRequests)
+            time.advance(by: 901)
+            #expect(try await Self.verify(client, session, factor: factor, code: totp.code(step: totp.step(at: time.now()))).status == .ok)
+        }
+    }
+
     @Test func aVerifiedFactorGuardsCredentialsFactorsAndRecovery() async throws {
         let time = ManualTimeSource(Date())
         try await TestServer().run(time: time) { client, app async throws in

@@ -60,7 +60,9 @@ extension AuthService {
     /// `POST /factors/{id}/verify`: a code for an open challenge. The right code (±1 time step,
     /// each step's code once) verifies the factor and raises the session to `aal2`, moving its
     /// refresh counter on by two so that no earlier refresh token mints an `aal2` session.
-    /// Wrong codes count; the `maxAttempts`-th in a row locks the factor for a while.
+    /// Wrong codes count; the `maxAttempts`-th in a row locks the factor for a while. They also
+    /// count toward the account's lock-out that wrong passwords count toward, and a locked
+    /// account verifies no code.
     public func verifyFactor(
         id raw: String, _ request: VerifyFactorRequest, principal: Principal, client: ClientInfo
     ) async throws -> Session {
@@ -75,6 +77,9 @@ extension AuthService {
         }
         guard let current = principal.session else { throw AuthError.sessionNotFound }
         let user = principal.user
+        let failureKey = Self.signInFailureKey(user)
+        let failureLimit = configuration.rateLimits.signInFailuresPerAccount
+        if let failureKey { try await limiter.check(failureKey, failureLimit) }
         let now = time.now()
         let decision = try await store.verifyFactor(id: factorID, userID: user.id, challengeID: challengeID, sessionID: current.id) {
             factor, challenge, session in
@@ -82,7 +87,10 @@ extension AuthService {
         }
         switch decision {
         case .accept(_, let session, _): return try await sessionResponse(user: user, session: session)
-        case .refuse(_, let error, _), .reject(let error, _): throw error
+        case .refuse(_, let error, _):
+            if let failureKey { try await limiter.record(failureKey, failureLimit) }
+            throw error
+        case .reject(let error, _): throw error
         }
     }
 
@@ -217,6 +225,12 @@ extension AuthService {
     }
 
     static let factorNotFound = AuthError(.mfaFactorNotFound, "Factor not found")
+
+    /// The key of the per-account failure count that password sign-ins use.
+    static func signInFailureKey(_ user: UserRecord) -> String? {
+        if let email = user.email { return "signin:fail:\(email)" }
+        return user.phone.map { "signin:fail:phone:\($0)" }
+    }
 
     static func factorLocked(until: Date, now: Date) -> AuthError {
         let seconds = max(1, Int(until.timeIntervalSince(now).rounded(.up)))
