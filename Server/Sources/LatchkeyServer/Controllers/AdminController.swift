@@ -16,7 +16,7 @@ struct AdminController {
                 let perPage = try Self.positive(request.queryValue("per_page"), name: "per_page", default: 50, max: 1000)
                 let filter = request.queryValue("filter")
                 let (list, total) = try await service.adminListUsers(page: page, perPage: perPage, emailFilter: filter)
-                return try Self.paged(list, request: request, page: page, perPage: perPage, total: total, filter: filter)
+                return try Self.paged(list, request: request, page: page, perPage: perPage, total: total, keeping: ["filter"])
             }
         }
         routes.on(.post, "/admin/users") { request, context in
@@ -76,7 +76,8 @@ struct AdminController {
                 let actions = (request.queryValue("action") ?? "").split(separator: ",").map(String.init)
                 let (entries, total) = try await service.auditLog(
                     page: page, perPage: perPage, userID: request.queryValue("user_id"), actions: actions)
-                return try Self.paged(entries, request: request, page: page, perPage: perPage, total: total, filter: nil)
+                return try Self.paged(
+                    entries, request: request, page: page, perPage: perPage, total: total, keeping: ["user_id", "action"])
             }
         }
     }
@@ -92,12 +93,13 @@ struct AdminController {
 
     /// A page of results with GoTrue's `X-Total-Count` and `Link` headers.
     static func paged(
-        _ value: some Encodable, request: Request, page: Int, perPage: Int, total: Int, filter: String?
+        _ value: some Encodable, request: Request, page: Int, perPage: Int, total: Int, keeping names: [String]
     ) throws -> Response {
         var response = try JSONResponse.make(value, noStore: true)
         response.headers[HTTPField.Name("X-Total-Count")!] = String(total)
         response.headers[HTTPField.Name("Link")!] = links(
-            path: request.uri.path, page: page, perPage: perPage, total: total, filter: filter)
+            path: request.uri.path, page: page, perPage: perPage, total: total,
+            query: names.compactMap { name in request.queryValue(name).map { (name, $0) } })
         return response
     }
 
@@ -110,9 +112,11 @@ struct AdminController {
     }
 
     /// GoTrue's `Link` header: `next` while pages remain, and `last`.
-    static func links(path: String, page: Int, perPage: Int, total: Int, filter: String?) -> String {
+    static func links(path: String, page: Int, perPage: Int, total: Int, query: [(String, String)]) -> String {
         let last = max(1, (total + perPage - 1) / perPage)
-        let extra = filter.map { "&filter=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "") } ?? ""
+        var unreserved = CharacterSet.alphanumerics
+        unreserved.insert(charactersIn: "-._~")
+        let extra = query.map { "&\($0)=" + ($1.addingPercentEncoding(withAllowedCharacters: unreserved) ?? "") }.joined()
         var links: [String] = []
         if page < last { links.append("<\(path)?page=\(page + 1)&per_page=\(perPage)\(extra)>; rel=\"next\"") }
         links.append("<\(path)?page=\(last)&per_page=\(perPage)\(extra)>; rel=\"last\"")
