@@ -8,7 +8,8 @@ import Latchkey
     import Darwin
 #endif
 
-/// `latchkey login`: signs in from the terminal with the SDK, by emailed code or password.
+/// `latchkey login`: signs in from the terminal with the SDK, by emailed code or password, then
+/// with the authenticator app when the account has a second factor.
 struct Login: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Sign in from the terminal with an emailed code (or --password), using the Swift SDK.")
@@ -21,9 +22,11 @@ struct Login: AsyncParsableCommand {
         guard let server = URL(string: url), server.scheme != nil else { throw ValidationError("--url must be a URL") }
         let auth = AuthClient(configuration: .init(url: server, storage: InMemorySessionStorage(), autoRefresh: false))
         do {
-            let session = password ? try await signInWithPassword(auth) : try await signInWithCode(auth)
+            let first = password ? try await signInWithPassword(auth) : try await signInWithCode(auth)
+            let session = try await stepUp(auth, after: first)
             let expiry = Date(timeIntervalSince1970: TimeInterval(session.expiresAt))
-            print("Signed in as \(session.user.email)")
+            let level = try await auth.mfa.assuranceLevel().current == .aal2 ? " with a second factor" : ""
+            print("Signed in as \(session.user.email)\(level)")
             print("Session expires at \(expiry.formatted(.iso8601)) (access token; the refresh token renews it)")
         } catch let error as LatchkeyError {
             throw CLIError("Sign-in failed: \(error.message) (\(error.code))")
@@ -33,6 +36,23 @@ struct Login: AsyncParsableCommand {
     func signInWithPassword(_ auth: AuthClient) async throws -> Session {
         let secret = try Terminal.readSecret(prompt: "Password: ")
         return try await auth.signIn(email: email, password: secret)
+    }
+
+    /// Asks for a code from the authenticator app when the account has a verified factor.
+    func stepUp(_ auth: AuthClient, after session: Session) async throws -> Session {
+        let level = try await auth.mfa.assuranceLevel()
+        guard level.current == .aal1, level.next == .aal2, let factor = try await auth.mfa.listFactors().totp.first else {
+            return session
+        }
+        print("This account has a second factor (\(factor.friendlyName ?? "an authenticator app")).")
+        while true {
+            let code = Terminal.readLine(prompt: "Authenticator code: ")
+            do {
+                return try await auth.mfa.challengeAndVerify(factorID: factor.id, code: code)
+            } catch let error as LatchkeyError where error.isMFAVerificationFailed {
+                print("That code is not right. Try again.")
+            }
+        }
     }
 
     func signInWithCode(_ auth: AuthClient) async throws -> Session {

@@ -74,3 +74,31 @@ def test_login_with_a_password_does_not_echo_it(latchkey_server):
         assert password not in screen
     finally:
         pane.close()
+
+
+def test_login_asks_for_the_authenticator_code_when_the_account_has_one(latchkey_server):
+    import pyotp
+
+    email = f"tmux-mfa-{uuid.uuid4().hex[:8]}@example.com"
+    password = "tmux secret passphrase " + uuid.uuid4().hex[:6]
+    client = supabase_auth.SyncGoTrueClient(url=latchkey_server.url, auto_refresh_token=False, persist_session=False)
+    client.sign_up({"email": email, "password": password})
+    client.verify_otp({"email": email, "token": latchkey_server.latest_code(email), "type": "signup"})
+    factor = client.mfa.enroll({"factor_type": "totp", "friendly_name": "Work phone"})
+    totp = pyotp.TOTP(factor.totp.secret)
+    client.mfa.challenge_and_verify({"factor_id": factor.id, "code": totp.now()})
+
+    pane = Pane([str(binary_path()), "login", "--email", email, "--url", latchkey_server.url, "--password"])
+    try:
+        pane.wait_for("Password:")
+        pane.type(password)
+        pane.wait_for("This account has a second factor (Work phone).")
+        pane.wait_for("Authenticator code:")
+        pane.type("000000" if totp.now() != "000000" else "111111")
+        pane.wait_for("That code is not right")
+        # The code just used is spent: the next step's code is within the window.
+        pane.type(totp.at(time.time() + 30))
+        screen = pane.wait_for(f"Signed in as {email} with a second factor")
+        assert "Session expires at" in screen
+    finally:
+        pane.close()
