@@ -215,6 +215,11 @@ struct Users: AsyncParsableCommand {
             ("last sign-in", user.lastSignInAt.map(WireJSON.formatDate) ?? "never"),
             ("created", WireJSON.formatDate(user.createdAt)),
             ("providers", (user.appMetadata["providers"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", ")),
+            (
+                "factors",
+                (user.factors ?? []).map { [$0.factorType, $0.friendlyName, "(\($0.status))"].compactMap { $0 }.joined(separator: " ") }
+                    .joined(separator: ", ")
+            ),
             ("user_metadata", String(decoding: (try? JSONEncoder().encode(user.userMetadata)) ?? Data(), as: UTF8.self)),
         ]
         for (name, value) in fields { print(name.padding(toLength: 16, withPad: " ", startingAt: 0) + value) }

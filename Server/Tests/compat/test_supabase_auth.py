@@ -388,6 +388,9 @@ def test_totp_mfa_with_an_authenticator_library(latchkey_server, confirmed_user,
 
     factors = client.mfa.list_factors()
     assert [f.status for f in factors.all] == ["unverified"] and factors.totp == []
+    from test_cli import run_cli
+    shown = run_cli("users", "show", "--data-dir", str(latchkey_server.data_dir), confirmed_user.email)
+    assert "totp pyotp (unverified)" in shown.stdout, shown.stdout + shown.stderr
 
     totp = pyotp.TOTP(enrolled.totp.secret)
     verified = client.mfa.challenge_and_verify({"factor_id": enrolled.id, "code": totp.now()})
