@@ -4,6 +4,7 @@ import HummingbirdTesting
 import LatchkeyAPI
 import LatchkeyCore
 import LatchkeyServer
+import LatchkeyStore
 import Testing
 
 /// TOTP second factors through the real HTTP stack: enrol, challenge, verify, the `aal2`
@@ -56,6 +57,11 @@ import Testing
             let claims = try #require(await app.service.issuer.verify(upgraded.accessToken))
             #expect(claims.aal == "aal2" && claims.amr?.map(\.method) == ["otp", "totp"])
             #expect(upgraded.user.factors?.map(\.status) == ["verified"])
+            // The owner hears of it, in case it was not them.
+            try await app.settleOutbox()
+            #expect(
+                try await app.store.mailbox(to: "totp@example.com", limit: 1).first?.message.subject
+                    == "A second factor was added to your account")
             // The same code is good once, even on a new challenge.
             let replay = try await Self.verify(client, upgraded, factor: factor, code: code)
             #expect(replay.status == .unprocessableContent && replay.errorCode == "mfa_verification_failed")
@@ -185,6 +191,9 @@ import Testing
             #expect(try removed.decode(UnenrolledFactor.self).id.uuidString.lowercased() == factor)
             let user = try await client.send(.get, "/user", bearer: aal2.accessToken).decode(User.self)
             #expect(user.factors == nil)
+            try await app.settleOutbox()
+            let removedNotice = try await app.store.mailbox(to: "guarded@example.com", limit: 1).first?.message
+            #expect(removedNotice?.subject == "A second factor was removed from your account")
         }
     }
 

@@ -86,7 +86,9 @@ extension AuthService {
             decideVerification(code: code, factor: factor, challenge: challenge, session: session, user: user, client: client, now: now)
         }
         switch decision {
-        case .accept(_, let session, _): return try await sessionResponse(user: user, session: session)
+        case .accept(_, let session, _, let mail):
+            if !mail.isEmpty { outboxSignal.notify() }
+            return try await sessionResponse(user: user, session: session)
         case .refuse(_, let error, _):
             if let failureKey { try await limiter.record(failureKey, failureLimit) }
             throw error
@@ -136,10 +138,13 @@ extension AuthService {
             next.refreshedAt = now
             next.updatedAt = now
             var audit = [auditEvent(.mfaVerified, user: user, details: ["factor_id": factorID], client: client)]
+            var mail: [OutboxRecord] = []
             if factor.status == .unverified {
                 audit.insert(auditEvent(.factorVerified, user: user, details: ["factor_id": factorID], client: client), at: 0)
+                // The factor counts from now on: tell the owner, in case it was not them.
+                mail = (try? notice(.factorEnrolled, to: user)) ?? []
             }
-            return .accept(updated, next, audit: audit)
+            return .accept(updated, next, audit: audit, outbox: mail)
         }
         updated.failedAttempts += 1
         let remaining = max(0, configuration.mfa.maxAttempts - updated.failedAttempts)
@@ -197,7 +202,16 @@ extension AuthService {
 
     func deleteFactor(_ factor: FactorRecord, of user: UserRecord) async throws {
         let event = auditEvent(.factorUnenrolled, user: user, details: ["factor_id": .string(factor.id.uuidString.lowercased())])
-        guard try await store.deleteFactor(id: factor.id, userID: user.id, audit: [event]) != nil else { throw Self.factorNotFound }
+        let mail = factor.status == .verified ? try notice(.factorUnenrolled, to: user) : []
+        guard try await store.deleteFactor(id: factor.id, userID: user.id, audit: [event], outbox: mail) != nil else {
+            throw Self.factorNotFound
+        }
+        if !mail.isEmpty { outboxSignal.notify() }
+    }
+
+    /// A notice of `kind` to the user's email address, when it has one.
+    func notice(_ kind: MessageKind, to user: UserRecord) throws -> [OutboxRecord] {
+        try user.email.map { try outbox(composer.email(kind, to: $0, user: user)) } ?? []
     }
 
     func ownFactor(_ raw: String, of user: UserRecord) async throws -> FactorRecord {

@@ -84,8 +84,9 @@ public enum AssertionRedemption: Sendable, Equatable {
 /// What to do with a second-factor verification, decided by the domain inside the store's
 /// transaction (``AuthStore/verifyFactor(id:userID:challengeID:sessionID:decide:)``).
 public enum FactorDecision: Sendable {
-    /// The code is right: store this factor and session, spend the challenge, record `audit`.
-    case accept(FactorRecord, SessionRecord, audit: [AuditEvent])
+    /// The code is right: store this factor and session, spend the challenge, record `audit` and
+    /// queue `outbox`.
+    case accept(FactorRecord, SessionRecord, audit: [AuditEvent], outbox: [OutboxRecord])
     /// The code is wrong: store this factor (its failure count, perhaps a lock), record `audit`
     /// and answer with the error.
     case refuse(FactorRecord, AuthError, audit: [AuditEvent])
@@ -210,9 +211,9 @@ public protocol AuthStore: Sendable {
     func createFactor(_ factor: FactorRecord, limit: Int, audit: [AuditEvent]) async throws -> Bool
     /// The user's factors, oldest first.
     func factors(userID: UUID) async throws -> [FactorRecord]
-    /// Deletes the user's factor and its challenges and records `audit`; the factor, or `nil` when
-    /// the user has no such factor.
-    func deleteFactor(id: UUID, userID: UUID, audit: [AuditEvent]) async throws -> FactorRecord?
+    /// Deletes the user's factor and its challenges, records `audit` and queues `outbox`; the
+    /// factor, or `nil` when the user has no such factor.
+    func deleteFactor(id: UUID, userID: UUID, audit: [AuditEvent], outbox: [OutboxRecord]) async throws -> FactorRecord?
     /// Stores a challenge and notes when its factor was challenged.
     func createChallenge(_ challenge: FactorChallengeRecord) async throws
     /// In one transaction: loads the user's factor, the factor's challenge and the user's session,

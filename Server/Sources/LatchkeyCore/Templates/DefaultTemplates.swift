@@ -52,6 +52,20 @@ enum DefaultTemplates {
                     The email address of your {{application.name}} account was changed from {{old_email}} to {{new_email}}.
                     If you did not do this, contact the app's support at once.
                     """)
+        case .factorEnrolled:
+            notice(
+                subject: "A second factor was added to your account",
+                body: """
+                    An authenticator app was added to your {{application.name}} account as a second factor: signing in now asks for its code.
+                    If you did not do this, reset your password and contact the app's support at once.
+                    """)
+        case .factorUnenrolled:
+            notice(
+                subject: "A second factor was removed from your account",
+                body: """
+                    An authenticator app was removed from the second factors of your {{application.name}} account.
+                    If you did not do this, reset your password and contact the app's support at once.
+                    """)
         case .existingAccount:
             notice(
                 subject: "You already have an account",

@@ -18,6 +18,10 @@ public enum MessageKind: String, Sendable, CaseIterable {
     case passwordChanged = "password_changed"
     /// Tells the user their email address changed.
     case emailChanged = "email_changed"
+    /// Tells the user a second factor was added to their account.
+    case factorEnrolled = "mfa_factor_enrolled"
+    /// Tells the user a second factor was removed from their account.
+    case factorUnenrolled = "mfa_factor_unenrolled"
     /// Tells the owner of an address that someone tried to sign up with it again.
     case existingAccount = "existing_account"
     /// A code by SMS (text part only).
@@ -31,7 +35,7 @@ public enum MessageKind: String, Sendable, CaseIterable {
         case .emailChange, .emailChangeCurrent: "email_change"
         case .invite: "invite"
         case .recovery: "recovery"
-        case .reauthentication, .passwordChanged, .emailChanged, .existingAccount, .sms: "email"
+        case .reauthentication, .passwordChanged, .emailChanged, .existingAccount, .sms, .factorEnrolled, .factorUnenrolled: "email"
         }
     }
 

@@ -47,12 +47,15 @@ extension SQLAuthStore {
         }
     }
 
-    public func deleteFactor(id: UUID, userID: UUID, audit: [AuditEvent]) async throws -> FactorRecord? {
+    public func deleteFactor(id: UUID, userID: UUID, audit: [AuditEvent], outbox: [OutboxRecord]) async throws -> FactorRecord? {
         try await database.transaction { db in
             let deleted = try await db.query(
                 "DELETE FROM mfa_factors WHERE id = ? AND user_id = ? RETURNING \(Self.factorColumns)", [SQLValue(id), SQLValue(userID)]
             ).first.flatMap(Self.factor)
-            if deleted != nil { try await Self.insert(audit, db) }
+            if deleted != nil {
+                try await Self.insert(audit, db)
+                try await Self.insert(outbox, db)
+            }
             return deleted
         }
     }
@@ -90,7 +93,7 @@ extension SQLAuthStore {
             ).first.flatMap(Self.session)
             let decision = decide(factor, challenge, session)
             switch decision {
-            case .accept(let factor, let session, let audit):
+            case .accept(let factor, let session, let audit, let outbox):
                 try await Self.update(factor, db)
                 try await db.query("DELETE FROM mfa_challenges WHERE id = ?", [SQLValue(challengeID)])
                 try await db.query(
@@ -100,6 +103,7 @@ extension SQLAuthStore {
                         SQLValue(session.refreshedAt), SQLValue(session.updatedAt), SQLValue(session.id),
                     ])
                 try await Self.insert(audit, db)
+                try await Self.insert(outbox, db)
             case .refuse(let factor, _, let audit):
                 try await Self.update(factor, db)
                 try await Self.insert(audit, db)
