@@ -115,7 +115,8 @@ public func buildApplication(
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Latchkey"),
             services: [
                 ReadinessService(readiness: readiness),
-                CleanupService(store: store, time: time, interval: .seconds(300), logger: logger),
+                CleanupService(
+                    store: store, time: time, interval: .seconds(300), auditRetentionDays: configuration.auditRetentionDays, logger: logger),
                 SigningKeyReloadService(service: service, interval: .seconds(configuration.keyReloadInterval), logger: logger),
                 OutboxDeliveryService(delivery: delivery, signal: signal, idle: .seconds(5), logger: logger),
             ],

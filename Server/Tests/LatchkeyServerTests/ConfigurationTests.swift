@@ -50,6 +50,8 @@ import Testing
         #expect(configuration.auth.linkConfirmationPage)
         #expect(!configuration.devMailboxPublic)
         #expect(configuration.trustedIPHeader == nil)
+        #expect(configuration.auditRetentionDays == 0)
+        #expect(configuration.auth.mfa.maxAttempts == 5 && configuration.auth.mfa.totpEnrollEnabled)
     }
 
     @Test(arguments: [
@@ -63,6 +65,8 @@ import Testing
         ["GOTRUE_SMTP_HOST": "h", "GOTRUE_SMTP_ADMIN_EMAIL": "a@example.com", "LATCHKEY_SMTP_TLS": "maybe"],
         ["GOTRUE_SMTP_HOST": "h", "GOTRUE_SMTP_ADMIN_EMAIL": "a@example.com", "LATCHKEY_SMTP_CA_FILE": "/nonexistent/ca.pem"],
         ["LATCHKEY_TEMPLATES_DIR": "/nonexistent/templates"], ["GOTRUE_MAILER_SUBJECTS_RECOVERY": "{{#unclosed}}"],
+        ["LATCHKEY_AUDIT_RETENTION_DAYS": "-1"], ["GOTRUE_MFA_MAX_ENROLLED_FACTORS": "0"], ["LATCHKEY_MFA_MAX_ATTEMPTS": "0"],
+        ["GOTRUE_MFA_CHALLENGE_EXPIRY_DURATION": "0s"],
     ])
     func badValuesAreClearErrors(environment: [String: String]) {
         #expect(throws: ConfigurationError.self) { try ServerConfiguration.load(environment: environment) }

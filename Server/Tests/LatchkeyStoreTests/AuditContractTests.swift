@@ -60,6 +60,9 @@ import Testing
             #expect(page.total == 5 && page.events.map(\.action) == [.login, .login])
             let recent = try await store.auditEvents(AuditQuery(since: start.addingTimeInterval(2)))
             #expect(recent.total == 2)
+            // Retention: what was written before a time goes, the rest stays.
+            #expect(try await store.deleteAuditEvents(before: start.addingTimeInterval(2)) == 3)
+            #expect(try await store.auditEvents(AuditQuery()).events.map(\.action) == [.loginFailed, .login])
         }
     }
 }

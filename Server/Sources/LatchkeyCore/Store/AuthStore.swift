@@ -291,6 +291,8 @@ public protocol AuthStore: Sendable {
     func appendAudit(_ events: [AuditEvent]) async throws
     /// The events matching `query`, newest first, and how many match in all.
     func auditEvents(_ query: AuditQuery) async throws -> (events: [AuditEvent], total: Int)
+    /// Deletes the events written before `date`; returns how many went.
+    func deleteAuditEvents(before date: Date) async throws -> Int
 
     // MARK: Maintenance
 

@@ -195,6 +195,10 @@ extension ServerConfiguration {
                 timeout: .seconds(max(1, try reader.seconds("smtp-timeout") ?? 30)),
                 heloName: URL(string: externalURL)?.host ?? "localhost")
         }
+        let auditRetention = try reader.int("audit-retention-days") ?? 0
+        guard (0...36500).contains(auditRetention) else {
+            throw ConfigurationError("audit-retention-days must be 0 (keep for ever) to 36500, not \(auditRetention)")
+        }
         let mailRetry = MailRetryPolicy(
             maxAttempts: try reader.int("mail-max-attempts") ?? 12, baseDelay: Double(try reader.seconds("mail-retry-base") ?? 5))
 
@@ -202,7 +206,8 @@ extension ServerConfiguration {
             host: host, port: port, dataDirectory: dataDirectory, databasePath: databasePath, postgres: postgres,
             trustedIPHeader: reader.string("rate-limit-header"), jwtKeys: jwtKeys, jwtSecret: reader.string("jwt-secret"),
             devMailboxPublic: try reader.bool("dev-mailbox-public") ?? false, auth: auth, smtp: smtp, mailRetry: mailRetry,
-            twilio: twilio, keyReloadInterval: max(1, try reader.seconds("keys-reload-interval") ?? 30))
+            twilio: twilio, keyReloadInterval: max(1, try reader.seconds("keys-reload-interval") ?? 30),
+            auditRetentionDays: auditRetention)
     }
 }
 

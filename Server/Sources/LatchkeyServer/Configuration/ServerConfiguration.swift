@@ -36,6 +36,8 @@ public struct ServerConfiguration: Sendable {
     /// Seconds between re-reads of the stored signing keys (a rotation reaches the server within
     /// this time).
     public var keyReloadInterval: Int
+    /// Days the audit log keeps events; 0 keeps them for ever.
+    public var auditRetentionDays: Int
 
     public init(
         host: String = "127.0.0.1", port: Int = 9999, dataDirectory: String = "./latchkey-data", databasePath: String? = nil,
@@ -43,8 +45,9 @@ public struct ServerConfiguration: Sendable {
         trustedIPHeader: String? = nil, jwtKeys: [[String: JSONValue]] = [], jwtSecret: String? = nil,
         hashingThreads: Int = System.coreCount, devMailboxPublic: Bool = false, auth: AuthConfiguration = AuthConfiguration(),
         smtp: SMTPConfiguration? = nil, mailRetry: MailRetryPolicy = MailRetryPolicy(), twilio: TwilioConfiguration? = nil,
-        keyReloadInterval: Int = 30
+        keyReloadInterval: Int = 30, auditRetentionDays: Int = 0
     ) {
+        self.auditRetentionDays = auditRetentionDays
         self.keyReloadInterval = keyReloadInterval
         self.twilio = twilio
         self.smtp = smtp

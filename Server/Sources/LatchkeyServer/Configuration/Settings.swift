@@ -275,6 +275,9 @@ public struct Setting: Sendable {
             key: "smtp-timeout", environment: ["LATCHKEY_SMTP_TIMEOUT"], defaultValue: "30",
             summary: "Seconds to wait for the SMTP connection and for each reply."),
         .init(
+            key: "audit-retention-days", environment: ["LATCHKEY_AUDIT_RETENTION_DAYS"], defaultValue: "0",
+            summary: "Days the audit log keeps events (deleted by the cleanup every 5 minutes); 0 keeps them for ever."),
+        .init(
             key: "mail-max-attempts", environment: ["LATCHKEY_MAIL_MAX_ATTEMPTS"], defaultValue: "12",
             summary:
                 "Delivery attempts per queued message before it is given up on. Retries back off from `mail-retry-base` doubling to an hour."

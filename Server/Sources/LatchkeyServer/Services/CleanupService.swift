@@ -4,11 +4,14 @@ import LatchkeyCore
 import Logging
 import ServiceLifecycle
 
-/// Deletes expired codes and rate-limit windows every few minutes.
+/// Deletes expired codes and rate-limit windows every few minutes, and audit events older than
+/// the retention when one is set.
 struct CleanupService: Service {
     let store: any AuthStore
     let time: any TimeSource
     let interval: Duration
+    /// Days the audit log keeps events; 0 keeps them for ever.
+    var auditRetentionDays = 0
     let logger: Logger
 
     func run() async throws {
@@ -19,7 +22,11 @@ struct CleanupService: Service {
                 return
             }
             do {
-                let removed = try await store.deleteExpired(now: time.now())
+                var removed = try await store.deleteExpired(now: time.now())
+                if auditRetentionDays > 0 {
+                    removed += try await store.deleteAuditEvents(
+                        before: time.now().addingTimeInterval(-Double(auditRetentionDays) * 86400))
+                }
                 if removed > 0 { logger.debug("cleanup removed expired rows", metadata: ["rows": "\(removed)"]) }
             } catch {
                 logger.error("cleanup failed", metadata: ["error": "\(error)"])

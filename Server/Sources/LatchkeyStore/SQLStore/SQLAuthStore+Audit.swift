@@ -34,6 +34,12 @@ extension SQLAuthStore {
         try await database.transaction { db in try await Self.insert(events, db) }
     }
 
+    public func deleteAuditEvents(before date: Date) async throws -> Int {
+        try await database.transaction { db in
+            try await db.query("DELETE FROM audit_log WHERE created_at < ? RETURNING id", [SQLValue(date)]).count
+        }
+    }
+
     public func auditEvents(_ query: AuditQuery) async throws -> (events: [AuditEvent], total: Int) {
         try await database.read { db in
             var conditions: [String] = []
