@@ -16,11 +16,11 @@ struct Keys: AsyncParsableCommand {
         func run() async throws {
             try await Users.withService(output.data) { service in
                 let issuer = service.issuer
-                let schedule = try await service.signingKeySchedule()
+                let schedule = issuer.schedule
                 if output.json {
                     let stored: [JSONValue] = schedule.map { entry in
                         .object([
-                            "kid": .string(entry.key.kid), "signs_from": .string(WireJSON.formatDate(entry.key.signsFrom)),
+                            "kid": .string(entry.kid), "signs_from": .string(WireJSON.formatDate(entry.signsFrom)),
                             "signs": .bool(entry.signs),
                             "verifies_until": entry.verifiesUntil.map { .string(WireJSON.formatDate($0)) } ?? .null,
                         ])
@@ -46,10 +46,10 @@ struct Keys: AsyncParsableCommand {
                     let state =
                         entry.signs
                         ? "signs and verifies" + (entry.verifiesUntil.map { " (replaced; verifies until \(Keys.date($0)))" } ?? "")
-                        : entry.key.signsFrom > now
-                            ? "published; signs from \(Keys.date(entry.key.signsFrom))"
+                        : entry.signsFrom > now
+                            ? "published; signs from \(Keys.date(entry.signsFrom))"
                             : "verifies until \(entry.verifiesUntil.map(Keys.date) ?? "-")"
-                    print("  \(entry.key.kid)  EC ES256  \(state)")
+                    print("  \(entry.kid)  EC ES256  \(state)")
                 }
             }
         }

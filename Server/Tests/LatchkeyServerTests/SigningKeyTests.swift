@@ -100,6 +100,23 @@ import Testing
         }
     }
 
+    @Test func anInstanceWithAnotherServerSecretRefusesToStartAndChangesNothing() async throws {
+        let server = TestServer()
+        let kid = try await server.run { _, app async throws in try #require(app.service.issuer.signingKeyID) }
+        let secretFile = server.directory + "/server-secret"
+        let original = try Data(contentsOf: URL(fileURLWithPath: secretFile))
+        try Data(Base64URL.encode(SecureRandom.bytes(32)).utf8).write(to: URL(fileURLWithPath: secretFile))
+        await #expect {
+            try await server.run { _, _ async throws in }
+        } throws: { ($0 as? ConfigurationError)?.description.contains("needs the same server-secret") == true }
+        // With its own secret back, the instance starts with the key it had.
+        try original.write(to: URL(fileURLWithPath: secretFile))
+        try await server.run { _, app async throws in
+            #expect(app.service.issuer.signingKeyID == kid)
+            #expect(try await app.store.signingKeys().map(\.kid) == [kid])
+        }
+    }
+
     @Test(.enabled(if: !TestServer.usesPostgres)) func anOlderInstallsKeyMovesIntoTheStoreAndItsTokensStayValid() async throws {
         let server = TestServer()
         try FileManager.default.createDirectory(atPath: server.directory, withIntermediateDirectories: true)

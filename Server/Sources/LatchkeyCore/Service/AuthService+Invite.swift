@@ -10,7 +10,7 @@ extension AuthService {
         let made = try await invitation(email: email, data: request.data ?? [:], redirectTo: redirectTo)
         try await countEmail(to: email)
         let mail = try outbox(message(for: made.issued, user: made.user, redirectTo: made.redirectTo))
-        try await store(
+        try await save(
             made, outbox: mail, audit: [auditEvent(.userInvited, user: made.user)] + codeSentEvents([made.issued.record], user: made.user))
         return try await wireUser(made.user)
     }
@@ -58,7 +58,7 @@ extension AuthService {
         }
         var audit = [auditEvent(.linkGenerated, user: made.user, details: ["type": .string(request.type ?? "")])]
         if made.isNew { audit.insert(auditEvent(request.type == "invite" ? .userInvited : .userCreated, user: made.user), at: 0) }
-        try await store(made, outbox: [], audit: audit)
+        try await save(made, outbox: [], audit: audit)
         return GeneratedLink(
             user: try await wireUser(made.user),
             actionLink: composer.link(secret: made.issued.linkSecret, type: made.verificationType, redirectTo: made.redirectTo),
@@ -123,7 +123,7 @@ extension AuthService {
     }
 
     /// Stores the code (and the new user) with the messages carrying it and `audit`.
-    func store(_ made: PendingCode, outbox mail: [OutboxRecord], audit: [AuditEvent]) async throws {
+    func save(_ made: PendingCode, outbox mail: [OutboxRecord], audit: [AuditEvent]) async throws {
         if let identity = made.identity {
             guard try await insert(made.user, identity: identity, token: made.issued.record, outbox: mail, audit: audit) else {
                 throw AuthError.emailExists

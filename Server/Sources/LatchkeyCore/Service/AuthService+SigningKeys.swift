@@ -56,17 +56,6 @@ extension AuthService {
         try await issuer.install(keys, privatePEM: openSigningKey)
     }
 
-    /// The stored keys with what each does now, for `latchkey keys list`.
-    public func signingKeySchedule() async throws -> [(key: SigningKeyRecord, signs: Bool, verifiesUntil: Date?)] {
-        let keys = try await store.signingKeys()
-        let now = time.now()
-        let current = keys.last { $0.signsFrom <= now }?.kid
-        return keys.enumerated().map { index, key in
-            let next = index + 1 < keys.count ? keys[index + 1].signsFrom : nil
-            return (key, key.kid == current, next.map { $0.addingTimeInterval(issuer.retention) })
-        }
-    }
-
     /// A stored key's private PEM.
     public func openSigningKey(_ key: SigningKeyRecord) throws -> String {
         String(decoding: try keyBox.open(key.sealedPrivateKey, context: key.kid), as: UTF8.self)

@@ -34,6 +34,15 @@ public struct TokenIssuer: Sendable {
     /// The public keys, as published at `/.well-known/jwks.json`.
     public var publicJWKS: [[String: JSONValue]] { state.snapshot.published(at: time.now()) }
 
+    /// The stored keys in the order they sign, with when each signs from, whether it signs now
+    /// and until when a replaced key verifies; empty for configured keys.
+    public var schedule: [(kid: String, signsFrom: Date, signs: Bool, verifiesUntil: Date?)] {
+        guard usesStoredKeys else { return [] }
+        let snapshot = state.snapshot
+        let current = snapshot.signer(at: time.now())
+        return snapshot.signers.map { ($0.kid?.string ?? "", $0.signsFrom, $0.kid == current, $0.verifiesUntil) }
+    }
+
     /// Signs `claims` with the key that signs now.
     public func sign(_ claims: AccessTokenClaims) async throws -> String {
         let snapshot = state.snapshot
