@@ -51,17 +51,9 @@ import Testing
             let vault = try await client.send(
                 .post, "/vaults", json: #"{"verifier":"\#(Self.verifier(1))"}"#, bearer: session.accessToken
             ).decode(KeyVault.self)
-            let codes = try await withThrowingTaskGroup(of: String?.self) { group in
-                for seed in 100..<125 {
-                    group.addTask {
-                        try await client.send(
-                            .post, "/vaults/\(vault.id)/unlock", json: #"{"verifier":"\#(Self.verifier(UInt8(seed)))"}"#,
-                            bearer: session.accessToken
-                        ).errorCode
-                    }
-                }
-                return try await group.reduce(into: []) { $0.append($1) }
-            }
+            let codes = try await client.concurrently(25, .post, "/vaults/\(vault.id)/unlock", bearer: session.accessToken) {
+                #"{"verifier":"\#(Self.verifier(UInt8(100 + $0)))"}"#
+            }.map(\.errorCode)
             #expect(codes.filter { $0 == "invalid_pin" }.count == 9)
             #expect(codes.filter { $0 == "vault_locked" }.count == 16)
         }

@@ -66,16 +66,9 @@ import Testing
 
     @Test func concurrentSignUpsOfOneAddressMakeOneUser() async throws {
         try await TestServer().run { client, app async throws in
-            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
-                for index in 0..<10 {
-                    group.addTask {
-                        try await client.send(
-                            .post, "/signup", json: #"{"email":"Same@Example.com","password":"correct horse battery staple \#(index)"}"#
-                        ).status
-                    }
-                }
-                return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
-            }
+            let statuses = try await client.concurrently(10, .post, "/signup") {
+                #"{"email":"Same@Example.com","password":"correct horse battery staple \#($0)"}"#
+            }.map(\.status)
             #expect(statuses.allSatisfy { $0 == .ok })
             let user = try #require(try await app.store.user(email: "same@example.com"))
             #expect(try await app.store.identities(userID: user.id).count == 1)

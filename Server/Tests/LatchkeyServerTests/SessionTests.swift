@@ -54,20 +54,10 @@ import Testing
         // that waited longer than the window would rightly be refused as reuse.
         try await TestServer(configure: { $0.auth.sessions.refreshReuseInterval = 300 }).run { client, app async throws in
             let r0 = try await client.signUpConfirmed("many@example.com", app: app).refreshToken
-            let tokens = try await withThrowingTaskGroup(of: String?.self) { group in
-                for _ in 0..<20 {
-                    group.addTask {
-                        let response = try await client.send(.post, "/token?grant_type=refresh_token", json: #"{"refresh_token":"\#(r0)"}"#)
-                        guard let token = try? response.decode(Session.self).refreshToken else {
-                            Issue.record(
-                                "refresh answered \(response.status): \(String(decoding: response.body.readableBytesView, as: UTF8.self))")
-                            return nil
-                        }
-                        return token
-                    }
-                }
-                return try await group.reduce(into: [String?]()) { $0.append($1) }
-            }
+            let answers = try await client.concurrently(
+                20, .post, "/token?grant_type=refresh_token", json: #"{"refresh_token":"\#(r0)"}"#)
+            let tokens = answers.map { try? $0.decode(Session.self).refreshToken }
+            for answer in answers where answer.status != .ok { Issue.record("refresh answered \(answer.status): \(answer.text)") }
             #expect(tokens.allSatisfy { $0 != nil })
             #expect(Set(tokens.compactMap { $0 }).count == 1)
         }

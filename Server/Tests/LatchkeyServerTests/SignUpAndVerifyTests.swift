@@ -145,15 +145,9 @@ import Testing
         try await TestServer().run { client, app async throws in
             try await client.send(.post, "/otp", json: #"{"email":"race@example.com"}"#)
             let code = try await client.latestCode(to: "race@example.com", app: app)
-            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
-                for _ in 0..<20 {
-                    group.addTask {
-                        try await client.send(.post, "/verify", json: #"{"type":"email","email":"race@example.com","token":"\#(code)"}"#)
-                            .status
-                    }
-                }
-                return try await group.reduce(into: []) { $0.append($1) }
-            }
+            let statuses = try await client.concurrently(
+                20, .post, "/verify", json: #"{"type":"email","email":"race@example.com","token":"\#(code)"}"#
+            ).map(\.status)
             #expect(statuses.filter { $0 == .ok }.count == 1)
             #expect(statuses.filter { $0 == .forbidden }.count == 19)
         }

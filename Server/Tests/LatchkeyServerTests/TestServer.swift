@@ -104,12 +104,3 @@ extension TestClientProtocol {
         return String(match.1)
     }
 }
-
-extension TestResponse {
-    func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        try decoder.decode(T.self, from: Data(body.readableBytesView))
-    }
-
-    var errorCode: String? { (try? decode(APIErrorBody.self))?.code.rawValue }
-    var text: String { String(buffer: body) }
-}
