@@ -76,15 +76,21 @@ public struct Factor: Codable, Sendable, Equatable {
     public var createdAt: Date
     /// When the factor last changed (`updated_at`).
     public var updatedAt: Date
+    /// When the factor was last challenged, if ever (`last_challenged_at`).
+    public var lastChallengedAt: Date?
 
     /// Creates a factor.
-    public init(id: UUID, friendlyName: String?, factorType: String, status: String, createdAt: Date, updatedAt: Date) {
+    public init(
+        id: UUID, friendlyName: String?, factorType: String, status: String, createdAt: Date, updatedAt: Date,
+        lastChallengedAt: Date? = nil
+    ) {
         self.id = id
         self.friendlyName = friendlyName
         self.factorType = factorType
         self.status = status
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+        self.lastChallengedAt = lastChallengedAt
     }
 
     enum CodingKeys: String, CodingKey {
@@ -93,6 +99,7 @@ public struct Factor: Codable, Sendable, Equatable {
         case factorType = "factor_type"
         case createdAt = "created_at"
         case updatedAt = "updated_at"
+        case lastChallengedAt = "last_challenged_at"
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -103,5 +110,6 @@ public struct Factor: Codable, Sendable, Equatable {
         try c.encode(status, forKey: .status)
         try c.encode(createdAt, forKey: .createdAt)
         try c.encode(updatedAt, forKey: .updatedAt)
+        try c.encodeIfPresent(lastChallengedAt, forKey: .lastChallengedAt)
     }
 }

@@ -144,11 +144,13 @@ import Testing
         #expect(await auth.currentSession?.refreshToken == "r-2")
     }
 
-    @Test func unenrollDeletesAndRefreshesTheCachedUser() async throws {
+    @Test func unenrollDeletesAndRefreshesTheSession() async throws {
         let transport = MockTransport()
         let path = "/factors/3a7c6f0e-2b1d-4e5f-8a9b-0c1d2e3f4a5b"
         await transport.respond(to: "DELETE", path: path, json: #"{"id":"3a7c6f0e-2b1d-4e5f-8a9b-0c1d2e3f4a5b"}"#)
-        await transport.respond(to: "GET", path: "/user", json: Self.userJSON(factors: []))
+        // The server lowered the session to aal1 when the verified factor went.
+        await transport.respond(
+            to: "POST", path: "/token", json: Self.sessionJSON(access: try Self.aal1Token(), refresh: "refresh-2", factors: []))
         let stored = try Self.session(access: try Self.aal2Token(), factors: [Self.factorJSON(status: "verified")])
         let auth = try await Fixtures.client(transport: transport, stored: stored)
         #expect(try await auth.mfa.assuranceLevel().next == .aal2)
@@ -156,11 +158,12 @@ import Testing
         let removed = try await auth.mfa.unenroll(factorID: Self.factorID)
         #expect(removed.id == Self.factorID)
         let requests = await transport.requests
-        #expect(requests.map { "\($0.method) \($0.path)" } == ["DELETE \(path)", "GET /user"])
+        #expect(requests.map { "\($0.method) \($0.path)" } == ["DELETE \(path)", "POST /token"])
         #expect(requests[0].headers["Authorization"] == "Bearer \(stored.accessToken)")
         #expect(requests[0].body == nil)
         #expect(await auth.currentUser?.factors == [])
-        #expect(try await auth.mfa.assuranceLevel().next == .aal1)
+        let level = try await auth.mfa.assuranceLevel()
+        #expect(level.current == .aal1 && level.next == .aal1)
     }
 
     @Test func listFactorsSplitsAllFromVerifiedTOTP() async throws {
@@ -201,12 +204,15 @@ import Testing
         #expect(await transport.requests.isEmpty)
     }
 
-    @Test func assuranceLevelNextIsAAL1WithoutAVerifiedFactor() async throws {
+    @Test func assuranceLevelNextIsTheCurrentLevelWithoutAVerifiedFactor() async throws {
         let onlyUnverified = try Self.session(access: try Self.aal1Token(), factors: [Self.factorJSON(status: "unverified")])
         let auth = try await Fixtures.client(stored: onlyUnverified)
         let level = try await auth.mfa.assuranceLevel()
         #expect(level.current == .aal1)
         #expect(level.next == .aal1)
+        // As supabase-js: with no verified factor, the next level is the current one.
+        let stale = try Self.session(access: try Self.aal2Token(), factors: [])
+        #expect(try await Fixtures.client(stored: stale).mfa.assuranceLevel().next == .aal2)
     }
 
     @Test func assuranceLevelWithoutASessionOrAReadableToken() async throws {

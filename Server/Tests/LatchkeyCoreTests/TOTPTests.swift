@@ -33,7 +33,7 @@ import Testing
         let uri = TOTP(secret: Self.rfcSecret).uri(issuer: "Acme Inc", account: "ada+mfa@example.com")
         #expect(
             uri
-                == "otpauth://totp/Acme%20Inc:ada+mfa@example.com?secret=GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ&issuer=Acme%20Inc&algorithm=SHA1&digits=6&period=30"
+                == "otpauth://totp/Acme%20Inc:ada%2Bmfa@example.com?secret=GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ&issuer=Acme%20Inc&algorithm=SHA1&digits=6&period=30"
         )
     }
 

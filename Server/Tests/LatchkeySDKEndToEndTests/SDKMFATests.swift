@@ -52,6 +52,8 @@ import Testing
 
             // At aal2 the factor can be removed; afterwards a sign-in needs no second step.
             _ = try await other.mfa.unenroll(factorID: enrollment.id)
+            // The server lowered the session and the SDK refreshed to learn it.
+            #expect(try await other.mfa.assuranceLevel().current == .aal1)
             #expect(try await other.mfa.listFactors().all.isEmpty)
             await #expect { try await other.mfa.challenge(factorID: enrollment.id) } throws: {
                 ($0 as? LatchkeyError)?.isMFAFactorNotFound == true

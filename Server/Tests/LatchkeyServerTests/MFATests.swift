@@ -76,7 +76,9 @@ import Testing
             let refreshed = try await client.send(
                 .post, "/token?grant_type=refresh_token", json: #"{"refresh_token":"\#(current.refreshToken)"}"#
             ).decode(Session.self)
-            #expect(await app.service.issuer.verify(refreshed.accessToken)?.aal == "aal2")
+            let refreshedClaims = await app.service.issuer.verify(refreshed.accessToken)
+            // aal2 kept, and one `totp` entry however often the factor was verified.
+            #expect(refreshedClaims?.aal == "aal2" && refreshedClaims?.amr?.map(\.method) == ["otp", "totp"])
             // The aal1 refresh token from before the upgrade never mints a session: it counts as reuse.
             let stale = try await client.send(
                 .post, "/token?grant_type=refresh_token", json: #"{"refresh_token":"\#(session.refreshToken)"}"#)
@@ -137,8 +139,69 @@ import Testing
                 .post, "/token?grant_type=password", json: #"{"email":"shared@example.com","password":"correct horse battery staple"}"#)
             #expect(password.status == .tooManyRequests)
             #expect(try await Self.verify(client, session, factor: factor, code: right).status == .tooManyRequests)
+            let lockouts = try await AuditLogTests.log(client, try await AdminUserTests.serviceRole(app), query: "&action=lockout")
+            #expect(lockouts.count == 1 && lockouts.first?.payload.traits["kind"] == "account")
+            #expect(lockouts.first?.payload.traits["via"] == "totp" && lockouts.first?.userID == session.user.id.uuidString.lowercased())
             time.advance(by: 901)
             #expect(try await Self.verify(client, session, factor: factor, code: totp.code(step: totp.step(at: time.now()))).status == .ok)
+        }
+    }
+
+    @Test func concurrentVerificationsOfOneCodeAcceptItOnce() async throws {
+        let time = ManualTimeSource(Date())
+        try await TestServer().run(time: time) { client, app async throws in
+            let session = try await client.signUpConfirmed("race@example.com", app: app)
+            let (factor, totp, _) = try await Self.enroll(client, session)
+            var challenges: [String] = []
+            for _ in 0..<4 {
+                let challenge = try await client.send(.post, "/factors/\(factor)/challenge", json: "{}", bearer: session.accessToken)
+                challenges.append(try challenge.decode(FactorChallenge.self).id.uuidString.lowercased())
+            }
+            let code = totp.code(step: totp.step(at: time.now()))
+            let ids = challenges
+            let answers = try await client.concurrently(4, .post, "/factors/\(factor)/verify", bearer: session.accessToken) {
+                #"{"challenge_id":"\#(ids[$0])","code":"\#(code)"}"#
+            }
+            #expect(answers.filter { $0.status == .ok }.count == 1)
+            #expect(answers.filter { $0.errorCode == "mfa_verification_failed" }.count == 3)
+            let log = try await AuditLogTests.log(client, try await AdminUserTests.serviceRole(app), query: "&action=mfa_verified")
+            #expect(log.count == 1)
+        }
+    }
+
+    @Test func verifyingEndsOtherAAL1SessionsAndRemovalLowersAAL2Ones() async throws {
+        let time = ManualTimeSource(Date())
+        try await TestServer().run(time: time) { client, app async throws in
+            let password = "correct horse battery staple"
+            let signIn = #"{"email":"levels@example.com","password":"\#(password)"}"#
+            let first = try await client.signUpConfirmed("levels@example.com", password: password, app: app)
+            // A session opened before the factor counts, say with a stolen password.
+            let before = try await client.send(.post, "/token?grant_type=password", json: signIn).decode(Session.self)
+            let (factor, totp, _) = try await Self.enroll(client, first)
+            let upgraded = try await Self.verify(client, first, factor: factor, code: totp.code(step: totp.step(at: time.now())))
+                .decode(Session.self)
+            let ended = try await client.send(
+                .post, "/token?grant_type=refresh_token", json: #"{"refresh_token":"\#(before.refreshToken)"}"#)
+            #expect(ended.status == .badRequest)
+            #expect(try await client.send(.get, "/user", bearer: before.accessToken).status != .ok)
+            // Later aal1 sessions are the normal first step of a sign-in and are left alone.
+            time.advance(by: 30)
+            let second = try await client.send(.post, "/token?grant_type=password", json: signIn).decode(Session.self)
+            let raised = try await Self.verify(client, second, factor: factor, code: totp.code(step: totp.step(at: time.now())))
+                .decode(Session.self)
+            let stillThere = try await client.send(
+                .post, "/token?grant_type=refresh_token", json: #"{"refresh_token":"\#(upgraded.refreshToken)"}"#)
+            #expect(stillThere.status == .ok)
+            let current = try stillThere.decode(Session.self)
+
+            // The factor goes: no session keeps the level it gave.
+            #expect(try await client.send(.delete, "/factors/\(factor)", bearer: raised.accessToken).status == .ok)
+            for token in [current.refreshToken, raised.refreshToken] {
+                let refreshed = try await client.send(.post, "/token?grant_type=refresh_token", json: #"{"refresh_token":"\#(token)"}"#)
+                #expect(refreshed.status == .ok)
+                let claims = await app.service.issuer.verify(try refreshed.decode(Session.self).accessToken)
+                #expect(claims?.aal == "aal1" && claims?.amr?.contains { $0.method == "totp" } == false)
+            }
         }
     }
 
@@ -252,6 +315,45 @@ import Testing
             #expect(try await client.send(.post, verifyPath, json: body, bearer: session.accessToken).errorCode == "mfa_challenge_expired")
             let removeMissing = try await client.send(.delete, "/factors/\(UUID().uuidString)", bearer: session.accessToken)
             #expect(removeMissing.status == .notFound)
+
+            // Fields out of shape.
+            let long = String(repeating: "x", count: 101)
+            for body in [
+                #"{"factor_type":"totp","friendly_name":"\#(long)"}"#, #"{"factor_type":"totp","issuer":"\#(long)"}"#,
+                #"{"friendly_name":"No type"}"#,
+            ] {
+                let refused = try await client.send(.post, "/factors", json: body, bearer: other.accessToken)
+                #expect(refused.status == .badRequest && refused.errorCode == "validation_failed", "\(body): \(refused.text)")
+            }
+            let typed = try await client.send(.post, "/factors", json: #"{"factor_type":7}"#, bearer: other.accessToken)
+            #expect(typed.status == .badRequest && typed.errorCode == "bad_json")
+            let fresh = try await client.send(.post, "/factors/\(factor)/challenge", json: "{}", bearer: session.accessToken)
+                .decode(FactorChallenge.self).id.uuidString
+            for code in ["", "12345678901234567", "1234\\u0000"] {
+                let refused = try await client.send(
+                    .post, verifyPath, json: #"{"challenge_id":"\#(fresh)","code":"\#(code)"}"#, bearer: session.accessToken)
+                #expect(refused.status == .badRequest || refused.errorCode == "mfa_verification_failed", "\(code)")
+                #expect(refused.status != .ok)
+            }
+            let letters = try await client.send(
+                .post, verifyPath, json: #"{"challenge_id":"\#(fresh)","code":"abcdef"}"#, bearer: session.accessToken)
+            #expect(letters.status == .unprocessableContent && letters.errorCode == "mfa_verification_failed")
+            let notAUUID = try await client.send(
+                .post, verifyPath, json: #"{"challenge_id":"nope","code":"123456"}"#, bearer: session.accessToken)
+            #expect(notAUUID.status == .badRequest && notAUUID.errorCode == "validation_failed")
+            for path in ["/factors/not-a-uuid/verify", "/factors/\(UUID().uuidString)/verify"] {
+                let missing = try await client.send(
+                    .post, path, json: #"{"challenge_id":"\#(fresh)","code":"123456"}"#, bearer: session.accessToken)
+                #expect(missing.status == .notFound && missing.errorCode == "mfa_factor_not_found")
+            }
+            #expect(try await client.send(.delete, "/factors/not-a-uuid", bearer: session.accessToken).status == .notFound)
+            let theirsRemoved = try await client.send(.delete, "/factors/\(factor)", bearer: other.accessToken)
+            #expect(theirsRemoved.status == .notFound && theirsRemoved.errorCode == "mfa_factor_not_found")
+            #expect(try await client.send(.post, "/factors/\(factor)/challenge", json: "{}").status == .unauthorized)
+            #expect(try await client.send(.delete, "/factors/\(factor)").status == .unauthorized)
+            // Nothing above touched the factors.
+            let user = try await client.send(.get, "/user", bearer: session.accessToken).decode(User.self)
+            #expect(user.factors?.count == 2)
         }
     }
 

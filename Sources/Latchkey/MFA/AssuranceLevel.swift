@@ -13,7 +13,7 @@ public struct AssuranceLevel: Sendable, Hashable {
     /// or the token does not say.
     public var current: AAL?
     /// The level the user can reach: ``AAL/aal2`` when the session's user has a verified factor,
-    /// else ``AAL/aal1``; `nil` when nobody is signed in.
+    /// else the current level (as supabase-js's `nextLevel`); `nil` when nobody is signed in.
     public var next: AAL?
     /// How the user authenticated in this session (the token's `amr` claim).
     public var currentAuthenticationMethods: [AuthenticationMethodReference]
@@ -29,8 +29,9 @@ public struct AssuranceLevel: Sendable, Hashable {
     init(session: Session) {
         let claims = AccessTokenClaims(token: session.accessToken)
         let verified = (session.user.factors ?? []).contains { $0.status == FactorList.verified }
+        let current = claims?.aal.flatMap(AAL.init(rawValue:))
         self.init(
-            current: claims?.aal.flatMap(AAL.init(rawValue:)), next: verified ? .aal2 : .aal1,
+            current: current, next: verified ? .aal2 : (current ?? .aal1),
             currentAuthenticationMethods: claims?.amr ?? [])
     }
 }

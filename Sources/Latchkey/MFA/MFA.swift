@@ -84,16 +84,18 @@ public struct MFA: Sendable {
         return try await verify(factorID: factorID, challengeID: challenge.id, code: code)
     }
 
-    /// Removes a factor, then refreshes ``AuthClient/currentUser`` so its factors (and
-    /// ``assuranceLevel()``'s ``AssuranceLevel/next``) follow.
+    /// Removes a factor, then refreshes the session so that its level, ``AuthClient/currentUser``
+    /// and its factors (and so ``assuranceLevel()``) follow: removing a verified factor brings
+    /// the user's sessions back to ``AAL/aal1`` on the server.
     ///
     /// Removing a verified factor needs an ``AAL/aal2`` session
     /// (``LatchkeyError/isInsufficientAAL`` otherwise).
     @discardableResult
     public func unenroll(factorID: UUID) async throws -> UnenrolledFactor {
         let removed = try await client.sendAuthorized("DELETE", Self.path(factorID), body: nil, as: UnenrolledFactor.self)
-        // The factor is gone whether or not the user can be fetched again now.
-        _ = try? await client.user()
+        // The factor is gone whether or not the session can be refreshed now; the next refresh
+        // brings the new level anyway.
+        _ = try? await client.refreshSession()
         return removed
     }
 

@@ -19,6 +19,9 @@ public enum AuditAction: String, Sendable, CaseIterable, Codable {
     case factorVerified = "factor_verified"
     case factorUnenrolled = "factor_unenrolled"
     case mfaVerified = "mfa_verified"
+    // Device keys
+    case deviceKeyRegistered = "device_key_registered"
+    case deviceKeyRevoked = "device_key_revoked"
     // Operators
     case userCreated = "user_created"
     case userModified = "user_modified"
@@ -35,7 +38,7 @@ public enum AuditAction: String, Sendable, CaseIterable, Codable {
             .phoneChanged:
             "account"
         case .refreshTokenReuse: "token"
-        case .factorEnrolled, .factorVerified, .factorUnenrolled, .mfaVerified: "factor"
+        case .factorEnrolled, .factorVerified, .factorUnenrolled, .mfaVerified, .deviceKeyRegistered, .deviceKeyRevoked: "factor"
         case .userCreated, .userModified, .userDeleted, .userInvited, .linkGenerated: "team"
         case .keyRotated, .keyImported: "key"
         }

@@ -51,7 +51,8 @@ public struct TOTP: Sendable {
     /// The `otpauth://` URI authenticator apps read from a QR code.
     public func uri(issuer: String, account: String) -> String {
         var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~@+")
+        // `+` is encoded: query-string parsers read a bare one as a space (a `+` address or a phone).
+        allowed.insert(charactersIn: "-._~@")
         let label = [issuer, account].map { $0.addingPercentEncoding(withAllowedCharacters: allowed) ?? "" }.joined(separator: ":")
         let encodedIssuer = issuer.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
         return

@@ -25,6 +25,19 @@ extension AuthService {
         tokens.map { auditEvent(.codeSent, user: user, details: ["kind": .string($0.kind.rawValue)]) }
     }
 
+    /// A refused sign-in by `method`: `reason` is the error code answered. The user, when known,
+    /// is read again for its name (the refusal left nothing else to read it from).
+    func recordFailedSignIn(_ userID: UUID?, method: String, reason: String, client: ClientInfo) async throws {
+        var user: UserRecord?
+        if let userID { user = try await store.user(id: userID) }
+        let details: [String: JSONValue] = ["method": .string(method), "reason": .string(reason)]
+        let event =
+            if let user { auditEvent(.loginFailed, user: user, details: details, client: client) } else {
+                auditEvent(.loginFailed, userID: userID, name: nil, details: details, client: client)
+            }
+        try await store.appendAudit([event])
+    }
+
     /// A sign-in of `user` by `method`.
     func loginEvent(_ user: UserRecord, method: String, client: ClientInfo?) -> AuditEvent {
         auditEvent(.login, user: user, details: ["method": .string(method)], client: client)

@@ -17,7 +17,9 @@ extension AuthService {
             throw AuthError(.validationFailed, "A user can register at most \(Self.maxDeviceKeys) device keys")
         }
         let key = DeviceKeyRecord(id: UUID(), userID: principal.user.id, name: name, publicKey: publicKey, createdAt: time.now())
-        try await store.createDeviceKey(key)
+        let event = auditEvent(
+            .deviceKeyRegistered, user: principal.user, details: ["key_id": .string(key.id.uuidString.lowercased()), "name": .string(name)])
+        try await store.createDeviceKey(key, audit: [event])
         return key.wire
     }
 
@@ -28,7 +30,9 @@ extension AuthService {
 
     /// `DELETE /device-keys/{id}`: the key signs nothing from now on.
     public func revokeDeviceKey(id raw: String, principal: Principal) async throws {
-        guard let id = UUID(uuidString: raw), try await store.deleteDeviceKey(id: id, userID: principal.user.id) else {
+        guard let id = UUID(uuidString: raw) else { throw AuthError(.notFound, "Device key not found") }
+        let event = auditEvent(.deviceKeyRevoked, user: principal.user, details: ["key_id": .string(id.uuidString.lowercased())])
+        guard try await store.deleteDeviceKey(id: id, userID: principal.user.id, audit: [event]) else {
             throw AuthError(.notFound, "Device key not found")
         }
     }
@@ -40,12 +44,41 @@ extension AuthService {
     public func signInWithDeviceKey(_ request: JWTBearerGrantRequest, client: ClientInfo) async throws -> Session {
         try await limiter.hit("ip:token:\(client.ip)", configuration.rateLimits.tokenPerIP)
         guard let assertion = request.assertion, !assertion.isEmpty else { throw AuthError.oauthInvalidRequest("assertion required") }
+        var attempt = DeviceKeyAttempt()
+        do {
+            return try await deviceKeySession(assertion: assertion, client: client, attempt: &attempt)
+        } catch let error as AuthError where error.oauthError == "invalid_grant" {
+            // A refused assertion is a failed sign-in: of the key's user when the key exists (an
+            // unverified `sub` names nobody), under the key id the assertion gave.
+            let details: [String: JSONValue] = [
+                "method": "device_key", "reason": .string(error.code.rawValue), "detail": .string(String(error.message.prefix(200))),
+            ]
+            let event =
+                if let user = attempt.user { auditEvent(.loginFailed, user: user, details: details, client: client) } else {
+                    auditEvent(.loginFailed, userID: nil, name: attempt.keyID.map { "device_key:\($0)" }, details: details, client: client)
+                }
+            try await store.appendAudit([event])
+            throw error
+        }
+    }
+
+    /// Who a device-key sign-in was for, as far as it got: for the audit log.
+    struct DeviceKeyAttempt {
+        var keyID: String?
+        var user: UserRecord?
+    }
+
+    /// The checks and the redemption of ``signInWithDeviceKey(_:client:)``; `attempt` learns the
+    /// key id and, once the key is found, its user.
+    func deviceKeySession(assertion: String, client: ClientInfo, attempt: inout DeviceKeyAttempt) async throws -> Session {
         guard assertion.utf8.count <= 8192 else { throw Self.invalidGrant("assertion is too large") }
         let parser = JWTKeyCollection()
         guard let unverified = try? await parser.unverified(assertion, as: DeviceKeyAssertion.self),
             let keyID = UUID(uuidString: unverified.iss.value)
         else { throw Self.invalidGrant("the assertion is not a JWT naming a device key as its iss") }
+        attempt.keyID = keyID.uuidString.lowercased()
         guard let key = try await store.deviceKey(id: keyID) else { throw Self.deviceKeyNotFound }
+        attempt.user = try await store.user(id: key.userID)
         let keys = await JWTKeyCollection().add(ecdsa: try Self.publicKey(key.publicKey))
         guard let claims = try? await keys.verify(assertion, as: DeviceKeyAssertion.self) else {
             throw Self.invalidGrant("the assertion's signature does not verify")
@@ -65,7 +98,7 @@ extension AuthService {
             }
         }
         guard !claims.jti.value.isEmpty, claims.jti.value.utf8.count <= 255 else { throw Self.invalidGrant("jti required") }
-        guard let user = try await store.user(id: key.userID), !user.isBanned(at: now) else { throw Self.invalidGrant("user not allowed") }
+        guard let user = attempt.user, !user.isBanned(at: now) else { throw Self.invalidGrant("user not allowed") }
         var signedIn = user
         signedIn.lastSignInAt = now
         signedIn.updatedAt = now

@@ -59,7 +59,9 @@ extension AuthService {
 
     /// `POST /factors/{id}/verify`: a code for an open challenge. The right code (±1 time step,
     /// each step's code once) verifies the factor and raises the session to `aal2`, moving its
-    /// refresh counter on by two so that no earlier refresh token mints an `aal2` session.
+    /// refresh counter on by two so that no earlier refresh token mints an `aal2` session. The
+    /// first verification of a factor also ends the user's other `aal1` sessions (GoTrue does
+    /// the same): a session opened with a stolen password does not outlive the second factor.
     /// Wrong codes count; the `maxAttempts`-th in a row locks the factor for a while. They also
     /// count toward the account's lock-out that wrong passwords count toward, and a locked
     /// account verifies no code.
@@ -86,11 +88,16 @@ extension AuthService {
             decideVerification(code: code, factor: factor, challenge: challenge, session: session, user: user, client: client, now: now)
         }
         switch decision {
-        case .accept(_, let session, _, let mail):
+        case .accept(_, let session, _, let mail, _):
             if !mail.isEmpty { outboxSignal.notify() }
             return try await sessionResponse(user: user, session: session)
         case .refuse(_, let error, _):
-            if let failureKey { try await limiter.record(failureKey, failureLimit) }
+            // The account-wide count that wrong passwords feed too (checklist D3).
+            if let failureKey, try await limiter.record(failureKey, failureLimit) == failureLimit.count {
+                try await store.appendAudit([
+                    auditEvent(.lockout, user: user, details: ["kind": "account", "via": "totp"], client: client)
+                ])
+            }
             throw error
         case .reject(let error, _): throw error
         }
@@ -133,6 +140,8 @@ extension AuthService {
             updated.status = .verified
             var next = session
             next.aal = "aal2"
+            // One entry per method, as GoTrue keeps them: a later verification moves its time on.
+            next.amr.removeAll { $0.method == "totp" }
             next.amr.append(AuthenticationMethod(method: "totp", timestamp: Int(now.timeIntervalSince1970)))
             next.refreshCounter += 2
             next.refreshedAt = now
@@ -144,7 +153,7 @@ extension AuthService {
                 // The factor counts from now on: tell the owner, in case it was not them.
                 mail = (try? notice(.factorEnrolled, to: user)) ?? []
             }
-            return .accept(updated, next, audit: audit, outbox: mail)
+            return .accept(updated, next, audit: audit, outbox: mail, endingOtherAAL1Sessions: factor.status == .unverified)
         }
         updated.failedAttempts += 1
         let remaining = max(0, configuration.mfa.maxAttempts - updated.failedAttempts)
@@ -200,10 +209,16 @@ extension AuthService {
         }
     }
 
+    /// Deletes the factor. Removing a verified one also brings every `aal2` session of the user
+    /// back to `aal1` (GoTrue's `DowngradeSessionsToAAL1`): sessions do not record which factor
+    /// raised them, so none keeps a level the removed factor may have given it.
     func deleteFactor(_ factor: FactorRecord, of user: UserRecord) async throws {
         let event = auditEvent(.factorUnenrolled, user: user, details: ["factor_id": .string(factor.id.uuidString.lowercased())])
         let mail = factor.status == .verified ? try notice(.factorUnenrolled, to: user) : []
-        guard try await store.deleteFactor(id: factor.id, userID: user.id, audit: [event], outbox: mail) != nil else {
+        guard
+            try await store.deleteFactor(
+                id: factor.id, userID: user.id, downgradingSessions: factor.status == .verified, audit: [event], outbox: mail) != nil
+        else {
             throw Self.factorNotFound
         }
         if !mail.isEmpty { outboxSignal.notify() }

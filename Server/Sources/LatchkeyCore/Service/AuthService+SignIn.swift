@@ -50,7 +50,13 @@ extension AuthService {
             throw AuthError.invalidCredentials
         }
         let now = time.now()
-        if !confirmed(user) { throw unconfirmed }
+        if !confirmed(user) {
+            try await store.appendAudit([
+                auditEvent(
+                    .loginFailed, user: user, details: ["method": "password", "reason": .string(unconfirmed.code.rawValue)], client: client)
+            ])
+            throw unconfirmed
+        }
         if user.isBanned(at: now) {
             try await store.appendAudit([
                 auditEvent(.loginFailed, user: user, details: ["method": "password", "reason": "user_banned"], client: client)

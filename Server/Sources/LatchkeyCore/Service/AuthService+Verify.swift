@@ -79,11 +79,16 @@ extension AuthService {
         } else {
             guard let user = try await store.user(email: email) else { throw AuthError.otpInvalid }
             let now = time.now()
-            outcome = try await store.redeemOneTimeToken(
-                .newest(userID: user.id, kinds: type.kinds), now: now, maxAttempts: configuration.otp.maxAttempts,
-                matches: { record in OneTimeSecrets.codeMatches(token, userID: record.userID, storedHash: record.codeHash) },
-                failed: codeFailureAudit(client: client),
-                complete: { user, _ in try redemption(user: user, method: type.method, client: client, now: now) })
+            do {
+                outcome = try await store.redeemOneTimeToken(
+                    .newest(userID: user.id, kinds: type.kinds), now: now, maxAttempts: configuration.otp.maxAttempts,
+                    matches: { record in OneTimeSecrets.codeMatches(token, userID: record.userID, storedHash: record.codeHash) },
+                    failed: codeFailureAudit(client: client),
+                    complete: { user, _ in try redemption(user: user, method: type.method, client: client, now: now) })
+            } catch let error as AuthError where error.code == .userBanned {
+                try await recordFailedSignIn(user.id, method: type.method, reason: error.code.rawValue, client: client)
+                throw error
+            }
         }
         let redeemed = try Self.redeemed(outcome)
         guard let session = redeemed.session else { return .pending(Self.emailChangeHalfway, redirectTo: redirect) }
@@ -127,7 +132,8 @@ extension AuthService {
     public func redeemLink(_ secret: String, type: VerificationType, client: ClientInfo, inBrowser: Bool) async throws -> LinkOutcome {
         guard secret.utf8.count <= 128 else { throw AuthError.linkInvalid }
         let now = time.now()
-        let redirectBox = RedirectBox()
+        let redirectBox = LockedBox<String>()
+        let subject = LockedBox<UUID>()
         let authCode = OneTimeSecrets.newLinkSecret()
         let flowExpiry = Double(configuration.flowStateExpiry)
         let method = type == .signup ? "otp" : type == .email ? "magiclink" : type.method
@@ -138,6 +144,7 @@ extension AuthService {
                 maxAttempts: configuration.otp.maxAttempts, matches: { _ in true },
                 complete: { user, record in
                     redirectBox.value = record.redirectTo
+                    subject.value = user.id
                     var result =
                         type == .emailChange
                         ? try emailChangeRedemption(user: user, token: record, client: client, now: now)
@@ -154,6 +161,9 @@ extension AuthService {
                 })
         } catch let error as StoreError where error.isDuplicate {
             throw AuthError.emailExists
+        } catch let error as AuthError where error.code == .userBanned {
+            try await recordFailedSignIn(subject.value, method: method, reason: error.code.rawValue, client: client)
+            throw error
         }
         guard case .redeemed(let redemption) = outcome else { throw AuthError.linkInvalid }
         let redirect = redirects.resolve(redirectBox.value)
@@ -175,9 +185,36 @@ extension AuthService {
             throw AuthError(.badCodeVerifier, "code challenge does not match previously saved code verifier")
         }
         let now = time.now()
-        let outcome = try await store.redeemFlowState(
+        let subject = LockedBox<UUID>()
+        let outcome: FlowRedemptionOutcome
+        do {
+            outcome = try await redeemFlowState(code: code, verifier: verifier, subject: subject, client: client, now: now)
+        } catch let error as AuthError where error.code == .userBanned {
+            try await recordFailedSignIn(subject.value, method: "pkce", reason: error.code.rawValue, client: client)
+            throw error
+        }
+        let refusal: AuthError
+        switch outcome {
+        case .redeemed(let user, let session): return try await sessionResponse(user: user, session: session)
+        case .notFound: refusal = AuthError(.flowStateNotFound, "invalid flow state, no valid flow state found")
+        case .expired: refusal = AuthError(.flowStateExpired, "invalid flow state, flow state has expired")
+        case .badVerifier: refusal = AuthError(.badCodeVerifier, "code challenge does not match previously saved code verifier")
+        }
+        try await recordFailedSignIn(subject.value, method: "pkce", reason: refusal.code.rawValue, client: client)
+        throw refusal
+    }
+
+    /// The store's one-try redemption of a PKCE authorization code; `subject` learns the flow's
+    /// user id, when there is a flow, for the audit log.
+    func redeemFlowState(
+        code: String, verifier: String, subject: LockedBox<UUID>, client: ClientInfo, now: Date
+    ) async throws -> FlowRedemptionOutcome {
+        try await store.redeemFlowState(
             authCodeHash: OneTimeSecrets.linkHash(code), now: now,
-            verify: { flow in PKCEVerifier.matches(verifier: verifier, challenge: flow.challenge) },
+            verify: { flow in
+                subject.value = flow.userID
+                return PKCEVerifier.matches(verifier: verifier, challenge: flow.challenge)
+            },
             complete: { user, flow in
                 let result = try redemption(user: user, method: flow.authenticationMethod, client: client, now: now)
                 return (
@@ -185,12 +222,6 @@ extension AuthService {
                     result.audit
                 )
             })
-        switch outcome {
-        case .redeemed(let user, let session): return try await sessionResponse(user: user, session: session)
-        case .notFound: throw AuthError(.flowStateNotFound, "invalid flow state, no valid flow state found")
-        case .expired: throw AuthError(.flowStateExpired, "invalid flow state, flow state has expired")
-        case .badVerifier: throw AuthError(.badCodeVerifier, "code challenge does not match previously saved code verifier")
-        }
     }
 
     /// What a successful redemption stores: the user confirmed and signed in, and a session.
@@ -210,9 +241,9 @@ extension AuthService {
 }
 
 /// Carries a value out of a `@Sendable` closure that the store calls synchronously.
-final class RedirectBox: Sendable {
-    private let storage = Mutex<String?>(nil)
-    var value: String? {
+final class LockedBox<Value: Sendable>: Sendable {
+    private let storage = Mutex<Value?>(nil)
+    var value: Value? {
         get { storage.withLock { $0 } }
         set { storage.withLock { $0 = newValue } }
     }

@@ -85,8 +85,9 @@ public enum AssertionRedemption: Sendable, Equatable {
 /// transaction (``AuthStore/verifyFactor(id:userID:challengeID:sessionID:decide:)``).
 public enum FactorDecision: Sendable {
     /// The code is right: store this factor and session, spend the challenge, record `audit` and
-    /// queue `outbox`.
-    case accept(FactorRecord, SessionRecord, audit: [AuditEvent], outbox: [OutboxRecord])
+    /// queue `outbox`; when `endingOtherAAL1Sessions`, delete the user's other sessions that are
+    /// below `aal2`.
+    case accept(FactorRecord, SessionRecord, audit: [AuditEvent], outbox: [OutboxRecord], endingOtherAAL1Sessions: Bool)
     /// The code is wrong: store this factor (its failure count, perhaps a lock), record `audit`
     /// and answer with the error.
     case refuse(FactorRecord, AuthError, audit: [AuditEvent])
@@ -191,12 +192,14 @@ public protocol AuthStore: Sendable {
 
     // MARK: Device keys
 
-    func createDeviceKey(_ key: DeviceKeyRecord) async throws
+    /// Stores the key and records `audit`.
+    func createDeviceKey(_ key: DeviceKeyRecord, audit: [AuditEvent]) async throws
     /// The user's device keys, oldest first.
     func deviceKeys(userID: UUID) async throws -> [DeviceKeyRecord]
     func deviceKey(id: UUID) async throws -> DeviceKeyRecord?
-    /// Deletes the user's key; `false` when the user has no such key.
-    func deleteDeviceKey(id: UUID, userID: UUID) async throws -> Bool
+    /// Deletes the user's key and records `audit`; `false` (nothing recorded) when the user has
+    /// no such key.
+    func deleteDeviceKey(id: UUID, userID: UUID, audit: [AuditEvent]) async throws -> Bool
     /// In one transaction: remembers the assertion `jti` of key `keyID` until `expiresAt` and,
     /// when it was not seen before and the key still exists, records the key's use and stores the
     /// session, the signed-in user and `audit`.
@@ -211,9 +214,12 @@ public protocol AuthStore: Sendable {
     func createFactor(_ factor: FactorRecord, limit: Int, audit: [AuditEvent]) async throws -> Bool
     /// The user's factors, oldest first.
     func factors(userID: UUID) async throws -> [FactorRecord]
-    /// Deletes the user's factor and its challenges, records `audit` and queues `outbox`; the
-    /// factor, or `nil` when the user has no such factor.
-    func deleteFactor(id: UUID, userID: UUID, audit: [AuditEvent], outbox: [OutboxRecord]) async throws -> FactorRecord?
+    /// Deletes the user's factor and its challenges, records `audit` and queues `outbox`; when
+    /// `downgradingSessions`, brings the user's `aal2` sessions back to `aal1` (and drops `totp`
+    /// from their `amr`). The factor, or `nil` when the user has no such factor (nothing changes).
+    func deleteFactor(
+        id: UUID, userID: UUID, downgradingSessions: Bool, audit: [AuditEvent], outbox: [OutboxRecord]
+    ) async throws -> FactorRecord?
     /// Stores a challenge and notes when its factor was challenged.
     func createChallenge(_ challenge: FactorChallengeRecord) async throws
     /// In one transaction: loads the user's factor, the factor's challenge and the user's session,

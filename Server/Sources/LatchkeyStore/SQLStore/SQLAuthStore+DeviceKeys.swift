@@ -12,7 +12,7 @@ extension SQLAuthStore {
             createdAt: created, lastUsedAt: row.date("last_used_at"))
     }
 
-    public func createDeviceKey(_ key: DeviceKeyRecord) async throws {
+    public func createDeviceKey(_ key: DeviceKeyRecord, audit: [AuditEvent]) async throws {
         try await translating {
             try await database.transaction { db in
                 try await db.query(
@@ -21,6 +21,7 @@ extension SQLAuthStore {
                         SQLValue(key.id), SQLValue(key.userID), .text(key.name), .text(Self.encode(key.publicKey)), SQLValue(key.createdAt),
                         SQLValue(key.lastUsedAt),
                     ])
+                try await Self.insert(audit, db)
             }
         }
     }
@@ -40,12 +41,13 @@ extension SQLAuthStore {
         }
     }
 
-    public func deleteDeviceKey(id: UUID, userID: UUID) async throws -> Bool {
+    public func deleteDeviceKey(id: UUID, userID: UUID, audit: [AuditEvent]) async throws -> Bool {
         try await database.transaction { db in
-            !(try await db.query(
-                "DELETE FROM device_keys WHERE id = ? AND user_id = ? RETURNING id", [SQLValue(id), SQLValue(userID)]
-            )
-            .isEmpty)
+            let deleted = try await db.query(
+                "DELETE FROM device_keys WHERE id = ? AND user_id = ? RETURNING id", [SQLValue(id), SQLValue(userID)])
+            guard !deleted.isEmpty else { return false }
+            try await Self.insert(audit, db)
+            return true
         }
     }
 

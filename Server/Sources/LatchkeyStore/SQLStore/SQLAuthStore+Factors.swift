@@ -47,12 +47,25 @@ extension SQLAuthStore {
         }
     }
 
-    public func deleteFactor(id: UUID, userID: UUID, audit: [AuditEvent], outbox: [OutboxRecord]) async throws -> FactorRecord? {
+    public func deleteFactor(
+        id: UUID, userID: UUID, downgradingSessions: Bool, audit: [AuditEvent], outbox: [OutboxRecord]
+    ) async throws -> FactorRecord? {
         try await database.transaction { db in
             let deleted = try await db.query(
                 "DELETE FROM mfa_factors WHERE id = ? AND user_id = ? RETURNING \(Self.factorColumns)", [SQLValue(id), SQLValue(userID)]
             ).first.flatMap(Self.factor)
             if deleted != nil {
+                if downgradingSessions {
+                    let sessions = try await db.query(
+                        "SELECT \(Self.sessionColumns) FROM sessions WHERE user_id = ? AND aal = 'aal2'", [SQLValue(userID)]
+                    ).compactMap(Self.session)
+                    for var session in sessions {
+                        session.amr.removeAll { $0.method == "totp" }
+                        try await db.query(
+                            "UPDATE sessions SET aal = 'aal1', amr = ? WHERE id = ?",
+                            [.text(Self.encodeAMR(session.amr)), SQLValue(session.id)])
+                    }
+                }
                 try await Self.insert(audit, db)
                 try await Self.insert(outbox, db)
             }
@@ -93,9 +106,13 @@ extension SQLAuthStore {
             ).first.flatMap(Self.session)
             let decision = decide(factor, challenge, session)
             switch decision {
-            case .accept(let factor, let session, let audit, let outbox):
+            case .accept(let factor, let session, let audit, let outbox, let endingOtherAAL1Sessions):
                 try await Self.update(factor, db)
                 try await db.query("DELETE FROM mfa_challenges WHERE id = ?", [SQLValue(challengeID)])
+                if endingOtherAAL1Sessions {
+                    try await db.query(
+                        "DELETE FROM sessions WHERE user_id = ? AND id <> ? AND aal <> 'aal2'", [SQLValue(userID), SQLValue(sessionID)])
+                }
                 try await db.query(
                     "UPDATE sessions SET aal = ?, amr = ?, refresh_counter = ?, refreshed_at = ?, updated_at = ? WHERE id = ?",
                     [
