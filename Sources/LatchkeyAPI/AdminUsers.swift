@@ -81,3 +81,18 @@ extension AdminUserAttributes {
         return fields.filter(\.1).map(\.0)
     }
 }
+
+/// The optional body of `DELETE /admin/users/{id}`.
+public struct AdminDeleteUserRequest: Codable, Sendable, Equatable {
+    /// GoTrue's soft delete, which Latchkey refuses (`should_soft_delete`).
+    public var shouldSoftDelete: Bool?
+
+    /// Creates a request.
+    public init(shouldSoftDelete: Bool? = nil) {
+        self.shouldSoftDelete = shouldSoftDelete
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case shouldSoftDelete = "should_soft_delete"
+    }
+}

@@ -10,7 +10,7 @@ struct Audit: AsyncParsableCommand {
         discussion: "Actions: \(AuditAction.allCases.map(\.rawValue).joined(separator: ", ")).")
 
     @OptionGroup var output: Users.Output
-    @Option(help: "Only events about this user (id or email).") var user: String?
+    @Option(help: "Only events about this user (id, email or phone; a deleted user by id).") var user: String?
     @Option(help: "Only these actions (repeat, or separate with commas).") var action: [String] = []
     @Option(help: "How many of the newest events to show (1–1000).") var limit = 20
     @Flag(help: "Keep printing new events as they are written (Ctrl-C stops).") var follow = false
@@ -23,25 +23,45 @@ struct Audit: AsyncParsableCommand {
             var userID = user
             if let key = user, UUID(uuidString: key) == nil { userID = try await Users.find(key, service).id.uuidString }
             let actions = action.flatMap { $0.split(separator: ",").map(String.init) }
-            var seen = Set<String>()
-            var first = true
-            repeat {
-                let (entries, _) = try await service.auditLog(page: 1, perPage: limit, userID: userID, actions: actions)
-                let fresh = entries.reversed().filter { !seen.contains($0.id) }
-                if first, !output.json { printHeader() }
-                for entry in fresh {
-                    seen.insert(entry.id)
-                    if output.json {
-                        print(String(decoding: try WireJSON.makeEncoder().encode(entry), as: UTF8.self))
-                    } else {
-                        printRow(entry)
-                    }
+            let (newest, _) = try await service.auditLog(page: 1, perPage: limit, userID: userID, actions: actions)
+            if !output.json { printHeader() }
+            try show(newest.reversed())
+            guard follow else { return }
+            // Each round reads everything written since a little before the newest event seen
+            // (a transaction can commit after a later one began), and prints what it has not.
+            var seen = Dictionary(newest.map { ($0.id, $0.createdAt) }, uniquingKeysWith: { first, _ in first })
+            var cursor = newest.first?.createdAt ?? Date()
+            while true {
+                try await Task.sleep(for: .seconds(interval))
+                let since = cursor.addingTimeInterval(-Self.overlap)
+                var fresh: [AuditLogEntry] = []
+                for page in 1... {
+                    let (entries, _) = try await service.auditLog(
+                        page: page, perPage: 1000, userID: userID, actions: actions, since: since)
+                    fresh += entries.filter { seen[$0.id] == nil }
+                    if entries.count < 1000 { break }
                 }
-                fflush(nil)
-                first = false
-                if follow { try await Task.sleep(for: .seconds(interval)) }
-            } while follow
+                fresh.sort { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+                try show(fresh)
+                for entry in fresh { seen[entry.id] = entry.createdAt }
+                cursor = max(cursor, fresh.last?.createdAt ?? cursor)
+                seen = seen.filter { $0.value >= since }
+            }
         }
+    }
+
+    /// How far back each `--follow` round looks past the newest event it saw.
+    static let overlap: TimeInterval = 10
+
+    func show(_ entries: some Sequence<AuditLogEntry>) throws {
+        for entry in entries {
+            if output.json {
+                print(String(decoding: try WireJSON.makeEncoder().encode(entry), as: UTF8.self))
+            } else {
+                printRow(entry)
+            }
+        }
+        fflush(nil)
     }
 
     static let columns = [("TIME", 19), ("ACTION", 20), ("ACTOR", 28), ("IP", 15)]

@@ -6,8 +6,9 @@ import LatchkeyCore
 /// `latchkey keys …`: the token signing keys.
 struct Keys: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "The keys that sign and verify access tokens: list, rotate, import (works with the server stopped).",
-        subcommands: [List.self, Rotate.self, Import.self])
+        abstract:
+            "The keys that sign and verify access tokens: list, rotate, import, retire; service-role tokens (works with the server stopped).",
+        subcommands: [List.self, Rotate.self, Import.self, Retire.self, ServiceToken.self])
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "The published keys, which one signs, and what is scheduled.")
@@ -89,11 +90,58 @@ struct Keys: AsyncParsableCommand {
         }
     }
 
-    static func seconds(_ text: String) throws -> TimeInterval {
+    struct Retire: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete a key that no longer signs, at once: every token it signed stops verifying (after a key leak).",
+            discussion:
+                "After a leak: `latchkey keys rotate --delay 0s`, then `latchkey keys retire <leaked kid>`. Sessions go on: refresh tokens are not signed by the key."
+        )
+        @OptionGroup var output: Users.Output
+        @Argument(help: "The key id (kid), as `latchkey keys list` shows it.") var kid: String
+
+        func run() async throws {
+            try await Users.withService(output.data) { service in
+                try await service.retireSigningKey(kid: kid)
+                if output.json { return try Users.printJSON(["retired": kid]) }
+                print("Retired key \(kid): tokens it signed no longer verify.")
+                print("A running server drops it within its keys-reload-interval (30 s by default).")
+            }
+        }
+    }
+
+    struct ServiceToken: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "service-token",
+            abstract: "Print a service-role token for the admin API (Supabase's service_role key); keep it secret.",
+            discussion: "It is signed by the key that signs now and verifies as long as that key does: mint a new one after a rotation.")
+        @OptionGroup var output: Users.Output
+        @Option(help: "The admin role it carries (one of GOTRUE_JWT_ADMIN_ROLES).") var role = "service_role"
+        @Option(name: .customLong("expires-in"), help: "Lifetime as a Go duration (1h, 720h) or none.") var expiresIn = "8760h"
+
+        func run() async throws {
+            let lifetime: TimeInterval? = expiresIn == "none" ? nil : try Keys.duration(expiresIn, option: "--expires-in")
+            try await Users.withService(output.data) { service in
+                let (token, expiresAt) = try await service.issueServiceToken(role: role, lifetime: lifetime)
+                if output.json {
+                    return try Users.printJSON([
+                        "token": JSONValue.string(token), "role": .string(role),
+                        "expires_at": expiresAt.map { .string(WireJSON.formatDate($0)) } ?? .null,
+                    ])
+                }
+                print(token)
+            }
+        }
+    }
+
+    static func duration(_ text: String, option: String) throws -> TimeInterval {
         guard let seconds = GoDuration.seconds(text), seconds >= 0 else {
-            throw ValidationError("--delay must be a duration such as 15m, 1h or 0s")
+            throw ValidationError("\(option) must be a duration such as 15m, 1h or 720h")
         }
         return seconds
+    }
+
+    static func seconds(_ text: String) throws -> TimeInterval {
+        try duration(text, option: "--delay")
     }
 
     static func date(_ date: Date) -> String { String(WireJSON.formatDate(date).prefix(19)) + "Z" }
@@ -105,7 +153,11 @@ struct Keys: AsyncParsableCommand {
                 "public_jwk": .object(key.publicJWK),
             ])
         }
-        print("\(verb) key \(key.kid): published now, signs from \(date(key.signsFrom)).")
-        print("A running server picks it up within its keys-reload-interval (30 s by default).")
+        print("\(verb) key \(key.kid): stored now, signs from \(date(key.signsFrom)).")
+        print("A running server publishes it within its keys-reload-interval (30 s by default); the key that signs")
+        print("now keeps verifying until the tokens it signed have expired.")
+        if key.signsFrom.timeIntervalSince(key.createdAt) < 600 {
+            print("Note: JWKS responses may be cached for 10 minutes; until then some verifiers may not know the new key.")
+        }
     }
 }

@@ -37,7 +37,7 @@ struct Users: AsyncParsableCommand {
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "One user, by id or email.")
         @OptionGroup var output: Output
-        @Argument(help: "The user's id or email address.") var user: String
+        @Argument(help: "The user's id, email address or phone number.") var user: String
 
         func run() async throws {
             try await Users.withService(output.data) { service in
@@ -58,12 +58,14 @@ struct Users: AsyncParsableCommand {
         @Flag(help: "Mark the email and phone as confirmed.") var confirm = false
         @Option(help: "user_metadata as a JSON object.") var data: String?
         @Option var role: String?
+        @Option(help: "The user's id (a UUID), to keep the one it had in GoTrue.") var id: String?
 
         func run() async throws {
             try await Users.withService(output.data) { service in
-                let attributes = AdminUserAttributes(
+                var attributes = AdminUserAttributes(
                     email: email, phone: phone, password: password, passwordHash: passwordHash, emailConfirm: confirm,
                     phoneConfirm: confirm, userMetadata: try Users.object(data), role: role)
+                attributes.id = id
                 let user = try await service.adminCreateUser(attributes)
                 if output.json { return try Users.printJSON(user) }
                 print("Created \(user.id.uuidString.lowercased()) \(Users.label(user))")
@@ -74,10 +76,11 @@ struct Users: AsyncParsableCommand {
     struct Update: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Change a user; an email or phone change applies at once.")
         @OptionGroup var output: Output
-        @Argument(help: "The user's id or email address.") var user: String
+        @Argument(help: "The user's id, email address or phone number.") var user: String
         @Option var email: String?
         @Option var phone: String?
         @Option var password: String?
+        @Option(name: .customLong("password-hash"), help: "A bcrypt hash imported from GoTrue.") var passwordHash: String?
         @Flag(help: "Mark the email and phone as confirmed.") var confirm = false
         @Option(help: "user_metadata keys to merge, as a JSON object (null deletes).") var data: String?
         @Option var role: String?
@@ -86,7 +89,7 @@ struct Users: AsyncParsableCommand {
             try await Users.withService(output.data) { service in
                 let found = try await Users.find(user, service)
                 let attributes = AdminUserAttributes(
-                    email: email, phone: phone, password: password, emailConfirm: confirm ? true : nil,
+                    email: email, phone: phone, password: password, passwordHash: passwordHash, emailConfirm: confirm ? true : nil,
                     phoneConfirm: confirm && (phone != nil || !found.phone.isEmpty) ? true : nil,
                     userMetadata: try Users.object(data), role: role)
                 let updated = try await service.adminUpdateUser(id: found.id.uuidString, attributes)
@@ -99,8 +102,8 @@ struct Users: AsyncParsableCommand {
     struct Ban: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Ban a user and end its sessions.")
         @OptionGroup var output: Output
-        @Argument(help: "The user's id or email address.") var user: String
-        @Option(help: "How long, as a Go duration: 24h, 1h30m, 8760h.") var duration = "876000h"
+        @Argument(help: "The user's id, email address or phone number.") var user: String
+        @Option(help: "How long, as a Go duration: 24h, 1h30m, 8760h (default: 100 years).") var duration = "876000h"
 
         func run() async throws {
             try await Users.withService(output.data) { service in
@@ -115,7 +118,7 @@ struct Users: AsyncParsableCommand {
     struct Unban: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Lift a ban.")
         @OptionGroup var output: Output
-        @Argument(help: "The user's id or email address.") var user: String
+        @Argument(help: "The user's id, email address or phone number.") var user: String
 
         func run() async throws {
             try await Users.withService(output.data) { service in
@@ -130,7 +133,7 @@ struct Users: AsyncParsableCommand {
     struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Delete a user and everything it owns.")
         @OptionGroup var output: Output
-        @Argument(help: "The user's id or email address.") var user: String
+        @Argument(help: "The user's id, email address or phone number.") var user: String
 
         func run() async throws {
             try await Users.withService(output.data) { service in
@@ -166,13 +169,9 @@ struct Users: AsyncParsableCommand {
         }
     }
 
-    /// A user by id, or by exact email address.
+    /// A user by id, exact email address or phone number.
     static func find(_ key: String, _ service: AuthService) async throws -> User {
-        if UUID(uuidString: key) != nil { return try await service.adminUser(id: key) }
-        let wanted = EmailAddress.canonical(key) ?? key.lowercased()
-        let (list, _) = try await service.adminListUsers(page: 1, perPage: 50, emailFilter: wanted)
-        guard let user = list.users.first(where: { $0.email == wanted }) else { throw AuthError.adminUserNotFound }
-        return user
+        try await service.adminUser(lookup: key)
     }
 
     /// The user's email, else its phone.

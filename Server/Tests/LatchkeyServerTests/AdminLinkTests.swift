@@ -20,6 +20,8 @@ import Testing
             #expect(invited.status == .ok)
             let user = try invited.decode(User.self)
             #expect(user.email == "new.hire@example.com" && user.invitedAt != nil && user.emailConfirmedAt == nil)
+            // GoTrue stamps the invitation as the address's confirmation mail too.
+            #expect(user.confirmationSentAt == user.invitedAt)
             #expect(user.userMetadata["team"] == "core")
             try await app.settleOutbox()
             let mail = try #require(try await app.store.mailbox(to: "new.hire@example.com", limit: 1).first)
@@ -106,24 +108,39 @@ import Testing
             #expect(taken.errorCode == "email_exists")
             let (_, change) = try await Self.generate(
                 client, admin, #"{"type":"email_change_new","email":"gen@example.com","new_email":"moved@example.com"}"#)
-            #expect(change?.verificationType == "email_change" && change?.user.newEmail == "moved@example.com")
+            // GoTrue answers with the type asked for; the link itself says email_change.
+            #expect(change?.verificationType == "email_change_new" && change?.user.newEmail == "moved@example.com")
+            #expect(change?.actionLink.contains("type=email_change&") == true)
             let moved = try await client.send(
                 .post, "/verify", json: #"{"type":"email_change","email":"moved@example.com","token":"\#(change?.emailOTP ?? "")"}"#)
             #expect(moved.status == .ok)
             #expect(try moved.decode(Session.self).user.email == "moved@example.com")
+
+            // email_change_current: the code goes to the address the user has now.
+            let (_, current) = try await Self.generate(
+                client, admin, #"{"type":"email_change_current","email":"moved@example.com","new_email":"again@example.com"}"#)
+            #expect(current?.verificationType == "email_change_current" && current?.user.newEmail == "again@example.com")
+            let fromCurrent = try await client.send(
+                .post, "/verify",
+                json: #"{"type":"email_change","email":"moved@example.com","token":"\#(current?.emailOTP ?? "")"}"#)
+            #expect(fromCurrent.status == .ok)
+            #expect(try fromCurrent.decode(Session.self).user.email == "again@example.com")
+            let (nobody, _) = try await Self.generate(
+                client, admin, #"{"type":"email_change_current","email":"nobody@example.com","new_email":"x@example.com"}"#)
+            #expect(nobody.status == .notFound && nobody.errorCode == "user_not_found")
 
             for (json, code) in [
                 (#"{"type":"teleport","email":"gen@example.com"}"#, "validation_failed"),
                 (#"{"type":"signup","email":"x@example.com"}"#, "validation_failed"),
                 (#"{"type":"signup","email":"x@example.com","password":"short"}"#, "weak_password"),
                 (#"{"type":"signup"}"#, "validation_failed"),
-                (#"{"type":"signup","email":"moved@example.com","password":"correct horse battery staple"}"#, "email_exists"),
+                (#"{"type":"signup","email":"again@example.com","password":"correct horse battery staple"}"#, "email_exists"),
             ] {
                 let (response, _) = try await Self.generate(client, admin, json)
                 #expect(response.errorCode == code, "\(json)")
             }
             let log = try await AuditLogTests.log(client, admin, query: "&action=link_generated")
-            #expect(log.count == 6)
+            #expect(log.count == 7)
             let raw = String(decoding: try WireJSON.makeEncoder().encode(log), as: UTF8.self)
             for secret in [link.emailOTP, link.hashedToken, recovery?.hashedToken ?? "", change?.emailOTP ?? ""] {
                 #expect(!raw.contains(secret))

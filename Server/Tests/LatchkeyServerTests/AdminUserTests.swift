@@ -125,4 +125,58 @@ import Testing
             }
         }
     }
+
+    @Test func updatesFollowGoTruesRules() async throws {
+        try await TestServer().run { client, app async throws in
+            let admin = try await Self.serviceRole(app)
+            // Both addresses at once: an identity for each, written together.
+            let both = try await client.send(
+                .post, "/admin/users", json: #"{"email":"both@example.com","phone":"+15550100","email_confirm":true}"#, bearer: admin)
+            #expect(both.status == .ok)
+            let user = try both.decode(User.self)
+            #expect(Set(user.identities?.map(\.provider) ?? []) == ["email", "phone"])
+            #expect(user.appMetadata["providers"] == ["email", "phone"])
+            let id = user.id.uuidString.lowercased()
+
+            // `email_confirm: false` un-confirms nothing (GoTrue ignores it).
+            let kept = try await client.send(.put, "/admin/users/\(id)", json: #"{"email_confirm":false}"#, bearer: admin)
+            let stillConfirmed = try #require(try kept.decode(User.self).emailConfirmedAt)
+            #expect(abs(stillConfirmed.timeIntervalSince(try #require(user.emailConfirmedAt))) < 0.01)
+            // A password, then an imported hash, each signs in; app_metadata merges and keeps the providers.
+            let password = try await client.send(
+                .put, "/admin/users/\(id)", json: #"{"password":"a long enough passphrase 9","app_metadata":{"tier":3}}"#,
+                bearer: admin)
+            #expect(try password.decode(User.self).appMetadata["tier"] == 3)
+            #expect(try password.decode(User.self).appMetadata["provider"] == "email")
+            let signIn = #"{"email":"both@example.com","password":"a long enough passphrase 9"}"#
+            #expect(try await client.send(.post, "/token?grant_type=password", json: signIn).status == .ok)
+            let imported = try await client.send(
+                .put, "/admin/users/\(id)", json: #"{"password_hash":"\#(Self.bcryptOfSecret)"}"#, bearer: admin)
+            #expect(imported.status == .ok)
+            #expect(
+                try await client.send(.post, "/token?grant_type=password", json: #"{"email":"both@example.com","password":"U*U"}"#)
+                    .status == .ok)
+            // An address another user has is refused, and nothing changes.
+            try await client.send(.post, "/admin/users", json: #"{"email":"taken@example.com"}"#, bearer: admin)
+            let clash = try await client.send(.put, "/admin/users/\(id)", json: #"{"email":"taken@example.com"}"#, bearer: admin)
+            #expect(clash.status == .unprocessableContent && clash.errorCode == "email_exists")
+            #expect(try await client.send(.get, "/admin/users/\(id)", bearer: admin).decode(User.self).email == "both@example.com")
+
+            // GoTrue's documented 100-year ban works; past Go's longest duration it is refused.
+            let century = try await client.send(.put, "/admin/users/\(id)", json: #"{"ban_duration":"876000h"}"#, bearer: admin)
+            #expect(century.status == .ok)
+            let until = try #require(try century.decode(User.self).bannedUntil)
+            #expect(until.timeIntervalSinceNow > 99 * 365 * 86400)
+            let tooLong = try await client.send(.put, "/admin/users/\(id)", json: #"{"ban_duration":"2562048h"}"#, bearer: admin)
+            #expect(tooLong.status == .badRequest && tooLong.errorCode == "validation_failed")
+
+            // A soft delete is refused, not done hard: the user is still there.
+            let soft = try await client.send(.delete, "/admin/users/\(id)", json: #"{"should_soft_delete":true}"#, bearer: admin)
+            #expect(soft.status == .badRequest && soft.errorCode == "validation_failed")
+            #expect(try await client.send(.get, "/admin/users/\(id)", bearer: admin).status == .ok)
+            let hard = try await client.send(.delete, "/admin/users/\(id)", json: #"{"should_soft_delete":false}"#, bearer: admin)
+            #expect(hard.status == .ok)
+            #expect(try await client.send(.get, "/admin/users/\(id)", bearer: admin).status == .notFound)
+        }
+    }
 }

@@ -61,6 +61,55 @@ import Testing
         }
     }
 
+    @Test func aLeakedKeyIsRetiredAtOnceAndSessionsGoOn() async throws {
+        try await TestServer().run { client, app async throws in
+            let leaked = try #require(app.service.issuer.signingKeyID)
+            let session = try await client.signUpConfirmed("leak@example.com", app: app)
+            // The signing key cannot be retired: nothing would sign.
+            await #expect(throws: AuthError.self) { try await Self.asOperator { try await app.service.retireSigningKey(kid: leaked) } }
+            let replacement = try await Self.asOperator { try await app.service.rotateSigningKey(after: 0) }
+            try await Self.asOperator { try await app.service.retireSigningKey(kid: leaked) }
+            #expect(try await Self.published(client) == [replacement.kid])
+            // Every token the leaked key signed is refused now; the session goes on by refresh.
+            let refused = try await client.send(.get, "/user", bearer: session.accessToken)
+            #expect(refused.status == .forbidden && refused.errorCode == "bad_jwt")
+            let renewed = try await client.send(
+                .post, "/token?grant_type=refresh_token", json: #"{"refresh_token":"\#(session.refreshToken)"}"#)
+            #expect(renewed.status == .ok)
+            #expect(try Self.kid(try renewed.decode(Session.self).accessToken) == replacement.kid)
+            await #expect(throws: AuthError.self) { try await Self.asOperator { try await app.service.retireSigningKey(kid: "nope") } }
+            let log = try await AuditLogTests.log(client, try await AdminUserTests.serviceRole(app), query: "&action=key_retired")
+            #expect(log.count == 1 && log.first?.payload.traits["kid"] == .string(leaked))
+        }
+    }
+
+    @Test func serviceTokensReachTheAdminAPIAndAreRecorded() async throws {
+        let time = ManualTimeSource(Date())
+        try await TestServer().run(time: time) { client, app async throws in
+            let (token, expiresAt) = try await Self.asOperator {
+                try await app.service.issueServiceToken(role: "service_role", lifetime: 3600)
+            }
+            #expect(expiresAt == time.now().addingTimeInterval(3600))
+            let claims = try #require(await app.service.issuer.verify(token))
+            #expect(claims.role == "service_role" && claims.sub == nil && claims.exp != nil)
+            #expect(try await client.send(.get, "/admin/users", bearer: token).status == .ok)
+            let (forever, never) = try await Self.asOperator {
+                try await app.service.issueServiceToken(role: "service_role", lifetime: nil)
+            }
+            let foreverClaims = await app.service.issuer.verify(forever)
+            #expect(never == nil && foreverClaims != nil && foreverClaims?.exp == nil)
+            for (role, lifetime) in [("authenticated", 3600.0), ("service_role", 1), ("service_role", 1e12)] {
+                await #expect(throws: AuthError.self) {
+                    try await Self.asOperator { _ = try await app.service.issueServiceToken(role: role, lifetime: lifetime) }
+                }
+            }
+            let log = try await AuditLogTests.log(client, token, query: "&action=service_token_issued")
+            #expect(log.count == 2 && log.allSatisfy { $0.payload.actorUsername == "cli:tests" && $0.payload.logType == "key" })
+            let raw = String(decoding: try WireJSON.makeEncoder().encode(log), as: UTF8.self)
+            #expect(!raw.contains(token) && !raw.contains(forever))
+        }
+    }
+
     @Test func importedKeysAndBadInput() async throws {
         let time = ManualTimeSource(Date())
         try await TestServer().run(time: time) { client, app async throws in

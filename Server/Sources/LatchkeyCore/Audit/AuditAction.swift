@@ -30,6 +30,8 @@ public enum AuditAction: String, Sendable, CaseIterable, Codable {
     case linkGenerated = "link_generated"
     case keyRotated = "key_rotated"
     case keyImported = "key_imported"
+    case keyRetired = "key_retired"
+    case serviceTokenIssued = "service_token_issued"
 
     /// GoTrue's grouping of actions: `account`, `token`, `factor`, `team` (operators) or `key`.
     public var logType: String {
@@ -40,7 +42,7 @@ public enum AuditAction: String, Sendable, CaseIterable, Codable {
         case .refreshTokenReuse: "token"
         case .factorEnrolled, .factorVerified, .factorUnenrolled, .mfaVerified, .deviceKeyRegistered, .deviceKeyRevoked: "factor"
         case .userCreated, .userModified, .userDeleted, .userInvited, .linkGenerated: "team"
-        case .keyRotated, .keyImported: "key"
+        case .keyRotated, .keyImported, .keyRetired, .serviceTokenIssued: "key"
         }
     }
 }

@@ -26,6 +26,19 @@ extension AuthService {
         try await wireUser(try await existingUser(raw))
     }
 
+    /// A user by id, exact email address or phone number (`latchkey users show ada@example.com`).
+    public func adminUser(lookup key: String) async throws -> User {
+        if UUID(uuidString: key) != nil { return try await adminUser(id: key) }
+        var found: UserRecord?
+        if key.contains("@") {
+            if let email = EmailAddress.canonical(key) { found = try await store.user(email: email) }
+        } else if let phone = try? canonicalPhone(key) {
+            found = try await store.user(phone: phone)
+        }
+        guard let found else { throw AuthError.adminUserNotFound }
+        return try await wireUser(found)
+    }
+
     /// `POST /admin/users`: a user with an email, a phone or both, confirmed when asked, with a
     /// password or an imported bcrypt hash. No mail is sent.
     public func adminCreateUser(_ request: AdminUserAttributes) async throws -> User {
@@ -61,7 +74,6 @@ extension AuthService {
         guard try await insert(user, identity: identity, token: nil) else {
             throw AuthError(.emailExists, "A user with this email address or id has already been registered")
         }
-        if user.phone != nil, email != nil { try await store.adminUpdateUser(user, endSessions: false, audit: []) }
         return try await wireUser(user)
     }
 
@@ -96,8 +108,9 @@ extension AuthService {
             }
         }
         if request.password != nil || request.passwordHash != nil { user.passwordHash = try await passwordHash(request) }
-        if let confirm = request.emailConfirm { user.emailConfirmedAt = confirm ? (user.emailConfirmedAt ?? time.now()) : nil }
-        if let confirm = request.phoneConfirm { user.phoneConfirmedAt = confirm ? (user.phoneConfirmedAt ?? time.now()) : nil }
+        // As GoTrue: `true` confirms, `false` changes nothing (an operator cannot un-confirm).
+        if request.emailConfirm == true { user.emailConfirmedAt = user.emailConfirmedAt ?? time.now() }
+        if request.phoneConfirm == true { user.phoneConfirmedAt = user.phoneConfirmedAt ?? time.now() }
         let wasBanned = user.isBanned(at: time.now())
         try apply(request, to: &user, creating: false)
         user.updatedAt = time.now()
@@ -109,12 +122,20 @@ extension AuthService {
         return try await wireUser(user)
     }
 
-    /// `DELETE /admin/users/{id}`: the user and everything that belongs to it.
-    public func adminDeleteUser(id raw: String) async throws {
+    /// `DELETE /admin/users/{id}`: the user and everything that belongs to it. GoTrue's soft
+    /// delete (`should_soft_delete: true`) is refused rather than done hard behind the caller's
+    /// back.
+    public func adminDeleteUser(id raw: String, softDelete: Bool = false) async throws {
+        guard !softDelete else {
+            throw AuthError.validation("should_soft_delete is not supported: Latchkey deletes a user whole (send false or leave it out)")
+        }
         guard let id = UUID(uuidString: raw), let user = try await store.user(id: id),
             try await store.deleteUser(id: id, audit: [auditEvent(.userDeleted, user: user)])
         else { throw AuthError.adminUserNotFound }
     }
+
+    /// Go's `time.Duration` maximum, in whole hours: what GoTrue's `ban_duration` can say.
+    static let longestBan: TimeInterval = 2_562_047 * 3600
 
     func existingUser(_ raw: String) async throws -> UserRecord {
         guard let id = UUID(uuidString: raw), let user = try await store.user(id: id) else {
@@ -153,7 +174,8 @@ extension AuthService {
             if ban == "none" {
                 user.bannedUntil = nil
             } else {
-                guard let seconds = GoDuration.seconds(ban), seconds >= 0, seconds < 100 * 365 * 86400 else {
+                // Up to Go's longest duration (about 292 years), so GoTrue's "876000h" (100 years) works.
+                guard let seconds = GoDuration.seconds(ban), seconds >= 0, seconds <= Self.longestBan else {
                     throw AuthError.validation("ban_duration must be a duration like 24h or none")
                 }
                 user.bannedUntil = seconds == 0 ? nil : time.now().addingTimeInterval(seconds)

@@ -58,8 +58,11 @@ extension AuthService {
         }
     }
 
-    /// `GET /admin/audit`: a page (1-based) of events, newest first, and the total.
-    public func auditLog(page: Int, perPage: Int, userID rawUser: String?, actions rawActions: [String]) async throws -> (
+    /// `GET /admin/audit`: a page (1-based) of events, newest first, and the total; only those
+    /// at or after `since` when it is set (`latchkey audit --follow`).
+    public func auditLog(
+        page: Int, perPage: Int, userID rawUser: String?, actions rawActions: [String], since: Date? = nil
+    ) async throws -> (
         [AuditLogEntry], total: Int
     ) {
         var userID: UUID?
@@ -75,7 +78,7 @@ extension AuthService {
             return action
         }
         let (events, total) = try await store.auditEvents(
-            AuditQuery(userID: userID, actions: actions, offset: (page - 1) * perPage, limit: perPage))
+            AuditQuery(userID: userID, actions: actions, since: since, offset: (page - 1) * perPage, limit: perPage))
         return (events.map(\.wire), total)
     }
 }

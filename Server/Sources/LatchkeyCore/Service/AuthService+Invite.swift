@@ -62,7 +62,9 @@ extension AuthService {
         return GeneratedLink(
             user: try await wireUser(made.user),
             actionLink: composer.link(secret: made.issued.linkSecret, type: made.verificationType, redirectTo: made.redirectTo),
-            emailOTP: made.issued.code, hashedToken: made.issued.linkSecret, verificationType: made.verificationType,
+            // GoTrue answers with the type asked for; only the link says `email_change`.
+            emailOTP: made.issued.code, hashedToken: made.issued.linkSecret,
+            verificationType: made.verificationType == "email_change" ? (request.type ?? "") : made.verificationType,
             redirectTo: made.redirectTo)
     }
 
@@ -88,7 +90,10 @@ extension AuthService {
         case .confirmation: updated.confirmationSentAt = now
         case .recovery, .magiclink: updated.recoverySentAt = now
         case .emailChangeCurrent, .emailChangeNew: updated.emailChangeSentAt = now
-        case .invite: updated.invitedAt = now
+        case .invite:
+            // GoTrue stamps both: the invitation is also the address's confirmation.
+            updated.invitedAt = now
+            updated.confirmationSentAt = now
         default: break
         }
         let issued = makeCode(for: updated, kind: kind, address: address, redirectTo: resolved, challenge: nil, now: now)

@@ -47,6 +47,52 @@ extension AuthService {
         return key
     }
 
+    /// `latchkey keys retire`: deletes a stored key that does not sign now, at once. Every token
+    /// it signed stops verifying (on other instances within their reload interval): after a key
+    /// leak, rotate with no delay, then retire the leaked key. Users keep their sessions, since
+    /// refresh tokens are not signed by it.
+    public func retireSigningKey(kid: String) async throws {
+        guard issuer.usesStoredKeys else {
+            throw AuthError.validation("Tokens are signed with keys from GOTRUE_JWT_KEYS or GOTRUE_JWT_SECRET: change them there")
+        }
+        try await reloadSigningKeys()
+        guard try await store.signingKeys().contains(where: { $0.kid == kid }) else {
+            throw AuthError(.notFound, "No stored signing key has the id \(kid)")
+        }
+        guard issuer.signingKeyID != kid else {
+            throw AuthError.validation("Key \(kid) signs now: rotate first (latchkey keys rotate --delay 0s), then retire it")
+        }
+        let event = auditEvent(.keyRetired, userID: nil, name: nil, details: ["kid": .string(kid)])
+        guard try await store.deleteSigningKeys(kids: [kid], audit: [event]) == 1 else {
+            throw AuthError(.notFound, "No stored signing key has the id \(kid)")
+        }
+        try await reloadSigningKeys()
+    }
+
+    /// `latchkey keys service-token`: a token for the admin API, as Supabase's `service_role`
+    /// key: an admin `role`, no `sub`, `exp` after `lifetime` seconds (none when `nil`), signed
+    /// by the key that signs now. It verifies for as long as that key does: after a rotation,
+    /// until the old key is retired. Recorded in the audit log (never the token).
+    public func issueServiceToken(role: String, lifetime: TimeInterval?) async throws -> (token: String, expiresAt: Date?) {
+        guard configuration.jwt.adminRoles.contains(role) else {
+            throw AuthError.validation("role must be one of the admin roles: \(configuration.jwt.adminRoles.joined(separator: ", "))")
+        }
+        if let lifetime, !(60...Self.longestBan).contains(lifetime) {
+            throw AuthError.validation("The lifetime must be at least a minute (or none)")
+        }
+        let now = time.now()
+        let expiresAt = lifetime.map { now.addingTimeInterval($0) }
+        let claims = AccessTokenClaims(
+            iss: configuration.jwt.issuer.isEmpty ? configuration.externalURL : configuration.jwt.issuer,
+            exp: expiresAt.map { Int($0.timeIntervalSince1970) }, iat: Int(now.timeIntervalSince1970), role: role)
+        let token = try await issuer.sign(claims)
+        var details: [String: JSONValue] = ["role": .string(role)]
+        details["expires_at"] = expiresAt.map { .string(WireJSON.formatDate($0)) } ?? .null
+        details["kid"] = issuer.signingKeyID.map(JSONValue.string) ?? .null
+        try await store.appendAudit([auditEvent(.serviceTokenIssued, userID: nil, name: nil, details: details)])
+        return (token, expiresAt)
+    }
+
     /// Re-reads the stored keys into the issuer (a rotation by another process, a key whose time
     /// to sign came) and deletes those no valid token can carry any more.
     public func reloadSigningKeys() async throws {

@@ -128,8 +128,9 @@ public protocol AuthStore: Sendable {
     /// The users whose pending email change goes to `newEmail`, oldest request first.
     func users(newEmail: String) async throws -> [UserRecord]
     func identities(userID: UUID) async throws -> [IdentityRecord]
-    /// Inserts a user, its identity, its first one-time token and the messages announcing it, all or
-    /// nothing. Throws ``StoreError/duplicate(_:)`` when the email is taken.
+    /// Inserts a user, its identity (and a phone identity too when an email user also has a
+    /// phone), its first one-time token and the messages announcing it, all or nothing. Throws
+    /// ``StoreError/duplicate(_:)`` when the email is taken.
     func createUser(
         _ user: UserRecord, identity: IdentityRecord, token: OneTimeTokenRecord?, outbox: [OutboxRecord], audit: [AuditEvent]
     ) async throws
@@ -288,8 +289,10 @@ public protocol AuthStore: Sendable {
     func signingKeys() async throws -> [SigningKeyRecord]
     /// Stores a key unless one with its `kid` is stored (`false` then), recording `audit`.
     func addSigningKey(_ key: SigningKeyRecord, audit: [AuditEvent]) async throws -> Bool
-    /// Deletes the keys with these ids (keys no token signed by can still be valid).
-    func deleteSigningKeys(kids: [String]) async throws
+    /// Deletes the keys with these ids (keys no token signed by can still be valid, or a key an
+    /// operator retires) and, when one was deleted, records `audit`; how many were deleted.
+    @discardableResult
+    func deleteSigningKeys(kids: [String], audit: [AuditEvent]) async throws -> Int
 
     // MARK: Audit log
 
@@ -308,6 +311,11 @@ public protocol AuthStore: Sendable {
 }
 
 extension AuthStore {
+    /// Deletes the keys with these ids, with nothing for the audit log.
+    public func deleteSigningKeys(kids: [String]) async throws {
+        try await deleteSigningKeys(kids: kids, audit: [])
+    }
+
     /// Inserts a user with nothing for the audit log.
     public func createUser(_ user: UserRecord, identity: IdentityRecord, token: OneTimeTokenRecord?, outbox: [OutboxRecord]) async throws {
         try await createUser(user, identity: identity, token: token, outbox: outbox, audit: [])

@@ -39,7 +39,8 @@ struct AdminController {
         }
         routes.on(.delete, "/admin/users/:id") { request, context in
             try await asOperator(request) {
-                try await service.adminDeleteUser(id: context.parameters.get("id") ?? "")
+                let body = try await request.decodeJSON(AdminDeleteUserRequest.self, context: context)
+                try await service.adminDeleteUser(id: context.parameters.get("id") ?? "", softDelete: body.shouldSoftDelete == true)
                 return try JSONResponse.make([String: String](), noStore: true)
             }
         }

@@ -34,10 +34,13 @@ extension SQLAuthStore {
         }
     }
 
-    public func deleteSigningKeys(kids: [String]) async throws {
-        guard !kids.isEmpty else { return }
-        try await database.transaction { db in
-            try await db.query("DELETE FROM signing_keys WHERE kid IN (\(Self.placeholders(kids.count)))", kids.map { .text($0) })
+    public func deleteSigningKeys(kids: [String], audit: [AuditEvent]) async throws -> Int {
+        guard !kids.isEmpty else { return 0 }
+        return try await database.transaction { db in
+            let deleted = try await db.query(
+                "DELETE FROM signing_keys WHERE kid IN (\(Self.placeholders(kids.count))) RETURNING kid", kids.map { .text($0) })
+            if !deleted.isEmpty { try await Self.insert(audit, db) }
+            return deleted.count
         }
     }
 }

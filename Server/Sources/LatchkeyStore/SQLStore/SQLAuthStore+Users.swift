@@ -142,6 +142,10 @@ extension SQLAuthStore {
                         .text(Self.encode(identity.identityData)), SQLValue(identity.email), SQLValue(identity.lastSignInAt),
                         SQLValue(identity.createdAt), SQLValue(identity.updatedAt),
                     ])
+                // A user made with both addresses (the admin API) has an identity for each.
+                if let phone = user.phone, identity.provider != "phone" {
+                    try await Self.upsertIdentity(userID: user.id, provider: "phone", value: phone, now: user.createdAt, db)
+                }
                 if let token { try await Self.insert(token, db) }
                 try await Self.insert(outbox, db)
                 try await Self.insert(audit, db)
