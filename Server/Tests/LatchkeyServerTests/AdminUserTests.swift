@@ -161,6 +161,14 @@ import Testing
             let clash = try await client.send(.put, "/admin/users/\(id)", json: #"{"email":"taken@example.com"}"#, bearer: admin)
             #expect(clash.status == .unprocessableContent && clash.errorCode == "email_exists")
             #expect(try await client.send(.get, "/admin/users/\(id)", bearer: admin).decode(User.self).email == "both@example.com")
+            // An operator's address change is recorded as one, with the address it replaced.
+            let moved = try await client.send(
+                .put, "/admin/users/\(id)", json: #"{"email":"moved@example.com","phone":"+15550111"}"#, bearer: admin)
+            #expect(try moved.decode(User.self).email == "moved@example.com")
+            let changes = try await AuditLogTests.log(client, admin, query: "&user_id=\(id)&action=email_changed,phone_changed")
+            #expect(Set(changes.map(\.payload.action)) == ["email_changed", "phone_changed"])
+            #expect(changes.first { $0.payload.action == "email_changed" }?.payload.traits["from"] == "both@example.com")
+            #expect(changes.allSatisfy { $0.payload.traits["via"] == "admin" && $0.payload.actorUsername == "service_role" })
 
             // GoTrue's documented 100-year ban works; past Go's longest duration it is refused.
             let century = try await client.send(.put, "/admin/users/\(id)", json: #"{"ban_duration":"876000h"}"#, bearer: admin)

@@ -131,6 +131,32 @@ def test_users_by_phone_kept_ids_the_default_ban_and_their_events(tmp_path):
     assert json.loads(run_cli("users", "show", *data, "other@example.com", "--json").stdout)["user_metadata"] == {}
 
 
+def test_keys_are_listed_rotated_imported_and_retired_with_the_server_stopped(tmp_path):
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    data = ["--data-dir", str(tmp_path)]
+    first = json.loads(run_cli("keys", "list", *data, "--json").stdout)
+    assert first["algorithm"] == "ES256" and [k["kid"] for k in first["keys"]] == [first["signing_kid"]]
+    rotated = json.loads(run_cli("keys", "rotate", *data, "--delay", "1h", "--json").stdout)["kid"]
+    pem = tmp_path / "mine.pem"
+    pem.write_bytes(ec.generate_private_key(ec.SECP256R1()).private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
+    imported = json.loads(run_cli("keys", "import", *data, str(pem), "--delay", "0s", "--json").stdout)["kid"]
+    listed = json.loads(run_cli("keys", "list", *data, "--json").stdout)
+    assert listed["signing_kid"] == imported
+    assert {k["kid"] for k in listed["keys"]} == {first["signing_kid"], rotated, imported}
+    # The scheduled key has not signed yet; retiring it cancels the rotation.
+    assert run_cli("keys", "retire", *data, rotated).returncode == 0
+    assert run_cli("keys", "retire", *data, first["signing_kid"]).returncode == 0
+    assert [k["kid"] for k in json.loads(run_cli("keys", "list", *data, "--json").stdout)["keys"]] == [imported]
+    table = run_cli("keys", "list", *data).stdout
+    assert f"{imported}  EC ES256  signs and verifies" in table
+    events = [json.loads(line)["payload"]["action"] for line in
+              run_cli("audit", *data, "--action", "key_rotated,key_imported,key_retired", "--json").stdout.splitlines()]
+    assert events == ["key_rotated", "key_imported", "key_retired", "key_retired"]
+
+
 def test_audit_follow_prints_every_event_of_a_burst(latchkey_server):
     data = ["--data-dir", str(latchkey_server.data_dir)]
     follower = subprocess.Popen([str(binary_path()), "audit", *data, "--follow", "--json", "--action", "user_signedup",

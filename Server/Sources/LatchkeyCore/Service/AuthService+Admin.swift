@@ -81,6 +81,7 @@ extension AuthService {
     /// confirmation); a ban ends the user's sessions.
     public func adminUpdateUser(id raw: String, _ request: AdminUserAttributes) async throws -> User {
         var user = try await existingUser(raw)
+        let before = user
         if let raw = request.email, !raw.isEmpty {
             let email = try canonicalEmail(raw)
             if email != user.email {
@@ -116,9 +117,15 @@ extension AuthService {
         user.updatedAt = time.now()
         var details: [String: JSONValue] = ["fields": .array(request.fieldsSet.map(JSONValue.string))]
         if let until = user.bannedUntil { details["banned_until"] = .string(WireJSON.formatDate(until)) }
-        try await store.adminUpdateUser(
-            user, endSessions: !wasBanned && user.isBanned(at: time.now()), audit: [auditEvent(.userModified, user: user, details: details)]
-        )
+        // An address change is also the event a user's own change records, marked as the operator's.
+        var audit = [auditEvent(.userModified, user: user, details: details)]
+        if user.email != before.email {
+            audit.append(auditEvent(.emailChanged, user: user, details: ["from": before.email.map(JSONValue.string) ?? .null, "via": "admin"]))
+        }
+        if user.phone != before.phone {
+            audit.append(auditEvent(.phoneChanged, user: user, details: ["from": before.phone.map(JSONValue.string) ?? .null, "via": "admin"]))
+        }
+        try await store.adminUpdateUser(user, endSessions: !wasBanned && user.isBanned(at: time.now()), audit: audit)
         return try await wireUser(user)
     }
 
