@@ -120,10 +120,12 @@ extension AuthService {
         // An address change is also the event a user's own change records, marked as the operator's.
         var audit = [auditEvent(.userModified, user: user, details: details)]
         if user.email != before.email {
-            audit.append(auditEvent(.emailChanged, user: user, details: ["from": before.email.map(JSONValue.string) ?? .null, "via": "admin"]))
+            audit.append(
+                auditEvent(.emailChanged, user: user, details: ["from": before.email.map(JSONValue.string) ?? .null, "via": "admin"]))
         }
         if user.phone != before.phone {
-            audit.append(auditEvent(.phoneChanged, user: user, details: ["from": before.phone.map(JSONValue.string) ?? .null, "via": "admin"]))
+            audit.append(
+                auditEvent(.phoneChanged, user: user, details: ["from": before.phone.map(JSONValue.string) ?? .null, "via": "admin"]))
         }
         try await store.adminUpdateUser(user, endSessions: !wasBanned && user.isBanned(at: time.now()), audit: audit)
         return try await wireUser(user)
