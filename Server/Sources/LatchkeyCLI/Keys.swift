@@ -63,7 +63,7 @@ struct Keys: AsyncParsableCommand {
         @Option(help: "How long clients have to fetch the new key before it signs: 15m, 1h, 0s.") var delay = "15m"
 
         func run() async throws {
-            let seconds = try Keys.seconds(delay)
+            let seconds = try Keys.duration(delay, option: "--delay")
             try await Users.withService(output.data) { service in
                 let key = try await service.rotateSigningKey(after: seconds)
                 try Keys.report(key, verb: "Rotated", json: output.json)
@@ -79,7 +79,7 @@ struct Keys: AsyncParsableCommand {
         @Option(help: "How long clients have to fetch the new key before it signs: 15m, 1h, 0s.") var delay = "15m"
 
         func run() async throws {
-            let seconds = try Keys.seconds(delay)
+            let seconds = try Keys.duration(delay, option: "--delay")
             guard let data = FileManager.default.contents(atPath: file), data.count < 64 * 1024 else {
                 throw ValidationError("Cannot read \(file)")
             }
@@ -138,10 +138,6 @@ struct Keys: AsyncParsableCommand {
             throw ValidationError("\(option) must be a duration such as 15m, 1h or 720h")
         }
         return seconds
-    }
-
-    static func seconds(_ text: String) throws -> TimeInterval {
-        try duration(text, option: "--delay")
     }
 
     static func date(_ date: Date) -> String { String(WireJSON.formatDate(date).prefix(19)) + "Z" }

@@ -35,7 +35,7 @@ struct Users: AsyncParsableCommand {
     }
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "One user, by id or email.")
+        static let configuration = CommandConfiguration(abstract: "One user, by id, email or phone.")
         @OptionGroup var output: Output
         @Argument(help: "The user's id, email address or phone number.") var user: String
 

@@ -145,7 +145,13 @@ import Testing
             await #expect { try await app.service.rotateSigningKey(after: 0) } throws: {
                 ($0 as? AuthError)?.message.contains("GOTRUE_JWT_SECRET") == true
             }
+            await #expect { try await app.service.retireSigningKey(kid: "any") } throws: {
+                ($0 as? AuthError)?.message.contains("GOTRUE_JWT_SECRET") == true
+            }
             #expect(try await app.store.signingKeys().isEmpty)
+            // A service token is signed with the configured secret like any other token.
+            let (token, _) = try await app.service.issueServiceToken(role: "service_role", lifetime: 3600)
+            #expect(await app.service.issuer.verify(token)?.role == "service_role")
         }
     }
 

@@ -143,8 +143,9 @@ extension AuthService {
         else { throw AuthError.adminUserNotFound }
     }
 
-    /// Go's `time.Duration` maximum, in whole hours: what GoTrue's `ban_duration` can say.
-    static let longestBan: TimeInterval = 2_562_047 * 3600
+    /// Go's `time.Duration` maximum, in whole hours: the longest `ban_duration` GoTrue reads,
+    /// and the longest service-token lifetime.
+    static let longestGoDuration: TimeInterval = 2_562_047 * 3600
 
     func existingUser(_ raw: String) async throws -> UserRecord {
         guard let id = UUID(uuidString: raw), let user = try await store.user(id: id) else {
@@ -184,7 +185,7 @@ extension AuthService {
                 user.bannedUntil = nil
             } else {
                 // Up to Go's longest duration (about 292 years), so GoTrue's "876000h" (100 years) works.
-                guard let seconds = GoDuration.seconds(ban), seconds >= 0, seconds <= Self.longestBan else {
+                guard let seconds = GoDuration.seconds(ban), seconds >= 0, seconds <= Self.longestGoDuration else {
                     throw AuthError.validation("ban_duration must be a duration like 24h or none")
                 }
                 user.bannedUntil = seconds == 0 ? nil : time.now().addingTimeInterval(seconds)

@@ -31,9 +31,7 @@ extension AuthService {
     }
 
     func addSigningKey(pem: String, after delay: TimeInterval, action: AuditAction) async throws -> SigningKeyRecord {
-        guard issuer.usesStoredKeys else {
-            throw AuthError.validation("Tokens are signed with keys from GOTRUE_JWT_KEYS or GOTRUE_JWT_SECRET: change them there")
-        }
+        try requireStoredKeys()
         guard (0...Self.maximumKeyDelay).contains(delay) else {
             throw AuthError.validation("The delay must be from 0 seconds to 30 days")
         }
@@ -52,9 +50,7 @@ extension AuthService {
     /// leak, rotate with no delay, then retire the leaked key. Users keep their sessions, since
     /// refresh tokens are not signed by it.
     public func retireSigningKey(kid: String) async throws {
-        guard issuer.usesStoredKeys else {
-            throw AuthError.validation("Tokens are signed with keys from GOTRUE_JWT_KEYS or GOTRUE_JWT_SECRET: change them there")
-        }
+        try requireStoredKeys()
         try await reloadSigningKeys()
         guard try await store.signingKeys().contains(where: { $0.kid == kid }) else {
             throw AuthError(.notFound, "No stored signing key has the id \(kid)")
@@ -71,26 +67,33 @@ extension AuthService {
 
     /// `latchkey keys service-token`: a token for the admin API, as Supabase's `service_role`
     /// key: an admin `role`, no `sub`, `exp` after `lifetime` seconds (none when `nil`), signed
-    /// by the key that signs now. It verifies for as long as that key does: after a rotation,
-    /// until the old key is retired. Recorded in the audit log (never the token).
+    /// by the key that signs now. It verifies for as long as that key does: until it is retired,
+    /// or a token lifetime after the next rotation takes over. Recorded in the audit log (never
+    /// the token).
     public func issueServiceToken(role: String, lifetime: TimeInterval?) async throws -> (token: String, expiresAt: Date?) {
         guard configuration.jwt.adminRoles.contains(role) else {
             throw AuthError.validation("role must be one of the admin roles: \(configuration.jwt.adminRoles.joined(separator: ", "))")
         }
-        if let lifetime, !(60...Self.longestBan).contains(lifetime) {
+        if let lifetime, !(60...Self.longestGoDuration).contains(lifetime) {
             throw AuthError.validation("The lifetime must be at least a minute (or none)")
         }
         let now = time.now()
         let expiresAt = lifetime.map { now.addingTimeInterval($0) }
         let claims = AccessTokenClaims(
-            iss: configuration.jwt.issuer.isEmpty ? configuration.externalURL : configuration.jwt.issuer,
-            exp: expiresAt.map { Int($0.timeIntervalSince1970) }, iat: Int(now.timeIntervalSince1970), role: role)
+            iss: issuerClaim, exp: expiresAt.map { Int($0.timeIntervalSince1970) }, iat: Int(now.timeIntervalSince1970), role: role)
         let token = try await issuer.sign(claims)
         var details: [String: JSONValue] = ["role": .string(role)]
         details["expires_at"] = expiresAt.map { .string(WireJSON.formatDate($0)) } ?? .null
         details["kid"] = issuer.signingKeyID.map(JSONValue.string) ?? .null
         try await store.appendAudit([auditEvent(.serviceTokenIssued, userID: nil, name: nil, details: details)])
         return (token, expiresAt)
+    }
+
+    /// Refuses to change keys that come from `GOTRUE_JWT_KEYS` or `GOTRUE_JWT_SECRET`.
+    func requireStoredKeys() throws {
+        guard issuer.usesStoredKeys else {
+            throw AuthError.validation("Tokens are signed with keys from GOTRUE_JWT_KEYS or GOTRUE_JWT_SECRET: change them there")
+        }
     }
 
     /// Re-reads the stored keys into the issuer (a rotation by another process, a key whose time

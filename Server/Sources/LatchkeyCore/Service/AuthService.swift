@@ -110,13 +110,15 @@ public struct AuthService: Sendable {
             createdAt: now, updatedAt: now)
     }
 
+    /// The `iss` of every token this server signs: `GOTRUE_JWT_ISSUER`, else the external URL.
+    var issuerClaim: String { configuration.jwt.issuer.isEmpty ? configuration.externalURL : configuration.jwt.issuer }
+
     /// The wire session for a stored session: a new access token and the current refresh token.
     func sessionResponse(user: UserRecord, session: SessionRecord, weakPassword: WeakPassword? = nil) async throws -> Session {
         let now = time.now()
         let expiresAt = Int(now.timeIntervalSince1970) + configuration.jwt.expiry
         let claims = AccessTokenClaims(
-            iss: configuration.jwt.issuer.isEmpty ? configuration.externalURL : configuration.jwt.issuer,
-            sub: user.id.uuidString.lowercased(), aud: configuration.jwt.audience, exp: expiresAt,
+            iss: issuerClaim, sub: user.id.uuidString.lowercased(), aud: configuration.jwt.audience, exp: expiresAt,
             iat: Int(now.timeIntervalSince1970), email: user.email ?? "", phone: user.phone ?? "",
             appMetadata: user.appMetadata, userMetadata: user.userMetadata, role: user.role, aal: session.aal,
             amr: session.amr, sessionID: session.id.uuidString.lowercased(), isAnonymous: user.isAnonymous)
