@@ -106,8 +106,13 @@ public func buildApplication(
         AuthController(
             service: service, trustedIPHeader: trustedIPHeader
         ).register(&routes)
-        if configuration.smtp == nil {
-            DevMailboxController(store: store, allowRemote: configuration.devMailboxPublic).register(&routes)
+        if DevMailboxController.isEnabled(
+            smtpConfigured: configuration.smtp != nil, host: configuration.host, trustedIPHeader: trustedIPHeader,
+            public: configuration.devMailboxPublic)
+        {
+            DevMailboxController(
+                store: store, allowRemote: configuration.devMailboxPublic, resolver: ClientResolver(trustedIPHeader: trustedIPHeader)
+            ).register(&routes)
         }
 
         var application = Application(

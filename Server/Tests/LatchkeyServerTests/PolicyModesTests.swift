@@ -45,7 +45,7 @@ import Testing
             let secret = try await client.latestLinkSecret(to: "direct@example.com", app: app)
             let first = try await client.send(.get, "/verify?token=\(secret)&type=signup")
             #expect(first.status == .seeOther)
-            #expect(first.headers[.location]?.hasPrefix("http://localhost:3000#access_token=") == true)
+            #expect(first.headers[.location]?.hasPrefix("http://localhost:3000/#access_token=") == true)
             let second = try await client.send(.get, "/verify?token=\(secret)&type=signup")
             #expect(second.headers[.location]?.contains("error_code=otp_expired") == true)
         }

@@ -202,4 +202,35 @@ import Testing
             #expect(log.first?.payload.action == "lockout" && log.first?.ipAddress == "10.0.0.2")
         }
     }
+
+    @Test func concurrentGuessesAllCountTowardsTheLockOut() async throws {
+        // Slow hashing (scrypt N = 2^14): every guess is in flight before the first is checked.
+        try await TestServer(configure: {
+            $0.auth.rateLimits.signInFailuresPerAccount = RateLimit(count: 5, period: 900)
+            $0.auth.password.scryptLogN = 14
+        }).run { client, app async throws in
+            _ = try await client.signUpConfirmed("burst@example.com", app: app)
+            let answers = try await client.concurrently(
+                20, .post, "/token?grant_type=password", json: #"{"email":"burst@example.com","password":"wrong wrong wrong wrong"}"#)
+            #expect(answers.filter { $0.errorCode == "invalid_credentials" }.count == 5)
+            #expect(answers.filter { $0.status == .tooManyRequests }.count == 15)
+            // A right password does not use up an attempt: after a release, the limit still holds.
+            let locked = try await client.send(
+                .post, "/token?grant_type=password", json: #"{"email":"burst@example.com","password":"correct horse battery staple"}"#)
+            #expect(locked.status == .tooManyRequests)
+        }
+    }
+
+    @Test func rightPasswordsDoNotCountTowardsTheLockOut() async throws {
+        try await TestServer(configure: {
+            $0.auth.rateLimits.signInFailuresPerAccount = RateLimit(count: 2, period: 900)
+        }).run { client, app async throws in
+            _ = try await client.signUpConfirmed("fine@example.com", app: app)
+            for _ in 0..<5 {
+                let answer = try await client.send(
+                    .post, "/token?grant_type=password", json: #"{"email":"fine@example.com","password":"correct horse battery staple"}"#)
+                #expect(answer.status == .ok)
+            }
+        }
+    }
 }

@@ -103,4 +103,23 @@ import Testing
             #expect(!published.contains("\"d\""))
         }
     }
+
+    @Test func aUsersTokenMustExpireAndNameThisServerAsItsIssuer() async throws {
+        try await TestServer().run { client, app async throws in
+            let session = try await client.signUpConfirmed("claims@example.com", app: app)
+            let claims = try #require(await app.service.issuer.verify(session.accessToken))
+            #expect(try await client.send(.get, "/user", bearer: try await app.service.issuer.sign(claims)).status == .ok)
+            var forever = claims
+            forever.exp = nil
+            let noExpiry = try await client.send(.get, "/user", bearer: try await app.service.issuer.sign(forever))
+            #expect(noExpiry.status == .forbidden && noExpiry.errorCode == "bad_jwt")
+            var foreign = claims
+            foreign.iss = "https://another-project.example.com/auth/v1"
+            let otherIssuer = try await client.send(.get, "/user", bearer: try await app.service.issuer.sign(foreign))
+            #expect(otherIssuer.status == .forbidden && otherIssuer.errorCode == "bad_jwt")
+            var none = claims
+            none.iss = nil
+            #expect(try await client.send(.get, "/user", bearer: try await app.service.issuer.sign(none)).status == .forbidden)
+        }
+    }
 }

@@ -7,6 +7,7 @@ needs the server is skipped (not errored).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
@@ -120,8 +121,9 @@ def _find_binary() -> Path:
     return Path(env_bin) if env_bin else DEFAULT_BIN
 
 
-@pytest.fixture(scope="session")
-def latchkey_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LatchkeyServer]:
+@contextlib.contextmanager
+def running_server(data_dir: Path, extra_env: dict[str, str] | None = None) -> Iterator[LatchkeyServer]:
+    """Starts ``latchkey serve`` on loopback over ``data_dir`` and stops it afterwards."""
     binary = _find_binary()
     if not (binary.is_file() and os.access(binary, os.X_OK)):
         pytest.skip(
@@ -130,11 +132,9 @@ def latchkey_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Latchk
         )
 
     port = _free_port()
-    data_dir = tmp_path_factory.mktemp("latchkey-data")
     log_path = data_dir / "server.log"
     url = f"http://127.0.0.1:{port}"
-    env = {**os.environ, **SERVER_ENV}
-
+    env = {**os.environ, **SERVER_ENV, **(extra_env or {})}
     log_file = open(log_path, "wb")
     process = subprocess.Popen(
         [
@@ -194,3 +194,9 @@ def latchkey_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Latchk
         yield LatchkeyServer(url=url, data_dir=data_dir, log_path=log_path, process=process)
     finally:
         stop()
+
+
+@pytest.fixture(scope="session")
+def latchkey_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LatchkeyServer]:
+    with running_server(tmp_path_factory.mktemp("latchkey-data")) as server:
+        yield server

@@ -4,6 +4,7 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case duplicate
         case notFound
         case unavailable
+        case conflict
     }
 
     let code: Code
@@ -17,7 +18,11 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The database could not be reached or answered with an error.
     public static func unavailable(_ detail: String) -> StoreError { StoreError(code: .unavailable, detail: detail) }
 
+    /// The row changed since the caller read it; the write was not made.
+    public static func conflict(_ detail: String) -> StoreError { StoreError(code: .conflict, detail: detail) }
+
     public var isDuplicate: Bool { code == .duplicate }
+    public var isConflict: Bool { code == .conflict }
     public var isNotFound: Bool { code == .notFound }
 
     public var description: String { "store \(code.rawValue): \(detail)" }

@@ -33,6 +33,9 @@ public struct UserRecord: Sendable, Equatable {
     public var phoneChangeSentAt: Date?
     /// When an operator last invited the user.
     public var invitedAt: Date?
+    /// The stored row's version when this copy was read: a write of the copy lands only while
+    /// the row is still at it (``StoreError/conflict(_:)`` otherwise).
+    public var version: Int64
 
     public init(
         id: UUID, aud: String, role: String, email: String?, phone: String? = nil, passwordHash: String?,
@@ -40,8 +43,10 @@ public struct UserRecord: Sendable, Equatable {
         recoverySentAt: Date? = nil, lastSignInAt: Date? = nil, appMetadata: [String: JSONValue],
         userMetadata: [String: JSONValue], isAnonymous: Bool = false, bannedUntil: Date? = nil, createdAt: Date,
         updatedAt: Date, newEmail: String? = nil, emailChangeSentAt: Date? = nil, emailChangeConfirmationsNeeded: Int = 0,
-        reauthenticationSentAt: Date? = nil, newPhone: String? = nil, phoneChangeSentAt: Date? = nil, invitedAt: Date? = nil
+        reauthenticationSentAt: Date? = nil, newPhone: String? = nil, phoneChangeSentAt: Date? = nil, invitedAt: Date? = nil,
+        version: Int64 = 0
     ) {
+        self.version = version
         self.invitedAt = invitedAt
         self.newEmail = newEmail
         self.emailChangeSentAt = emailChangeSentAt

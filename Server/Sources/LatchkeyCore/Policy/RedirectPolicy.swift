@@ -1,62 +1,49 @@
-import Foundation
-
 /// Where links may send a user after verification: the site URL, or a URL matching the allow
-/// list (GoTrue's `GOTRUE_URI_ALLOW_LIST`: `*` matches within one path segment or host label,
-/// `**` matches anything).
+/// list (GoTrue's `GOTRUE_URI_ALLOW_LIST`; `RedirectPattern` says how entries match).
+///
+/// Both sides are parsed by `RedirectURL`, whose strict rules make Foundation and a browser read
+/// the same host, and compared as parsed: scheme, case-folded host and port. An accepted redirect
+/// is answered with the URL rebuilt from its parts, never the text that was sent.
 public struct RedirectPolicy: Sendable {
     public let siteURL: String
     public let allowList: [String]
+    let site: RedirectURL?
+    let patterns: [RedirectPattern]
 
     public init(siteURL: String, allowList: [String]) {
         self.siteURL = siteURL
         self.allowList = allowList
+        self.site = RedirectURL(siteURL)
+        self.patterns = allowList.compactMap(RedirectPattern.init)
     }
 
-    /// `requested` when it is allowed, else the site URL.
+    /// The canonical form of `requested` when it is allowed, else the site URL.
     public func resolve(_ requested: String?) -> String {
-        guard let requested, !requested.isEmpty, requested.utf8.count <= 2048 else { return siteURL }
-        return isAllowed(requested) ? requested : siteURL
+        if let requested, let url = RedirectURL(requested), isAllowed(url) { return url.description }
+        return siteURL
+    }
+
+    /// The parsed form of `requested` when it is allowed, else of the site URL (`nil` only when
+    /// the site URL itself is not one `RedirectURL` reads).
+    public func resolvedURL(_ requested: String?) -> RedirectURL? {
+        if let requested, let url = RedirectURL(requested), isAllowed(url) { return url }
+        return site
     }
 
     /// Whether `url` may be redirected to.
     public func isAllowed(_ url: String) -> Bool {
-        guard let components = URLComponents(string: url), components.scheme != nil else { return false }
-        if let scheme = components.scheme?.lowercased(), scheme == "javascript" || scheme == "data" { return false }
-        if sameOrigin(url, siteURL) { return true }
-        for pattern in allowList where matches(pattern: pattern, url) { return true }
-        return false
+        RedirectURL(url).map(isAllowed) ?? false
     }
 
-    func sameOrigin(_ a: String, _ b: String) -> Bool {
-        guard let ua = URLComponents(string: a), let ub = URLComponents(string: b) else { return false }
-        return ua.scheme?.lowercased() == ub.scheme?.lowercased() && ua.host?.lowercased() == ub.host?.lowercased()
-            && ua.port == ub.port
+    func isAllowed(_ url: RedirectURL) -> Bool {
+        if let site, isSameSite(url, site) { return true }
+        return patterns.contains { $0.matches(url) }
     }
 
-    func matches(pattern: String, _ url: String) -> Bool {
-        if pattern == url { return true }
-        if !pattern.contains("*") {
-            // A plain entry allows the URL itself and anything below it.
-            return url.hasPrefix(pattern.hasSuffix("/") ? pattern : pattern + "/") || url == pattern
-        }
-        var regex = "^"
-        var index = pattern.startIndex
-        while index < pattern.endIndex {
-            let char = pattern[index]
-            if char == "*" {
-                let next = pattern.index(after: index)
-                if next < pattern.endIndex, pattern[next] == "*" {
-                    regex += ".*"
-                    index = pattern.index(after: next)
-                    continue
-                }
-                regex += "[^/.?#]*"
-            } else {
-                regex += NSRegularExpression.escapedPattern(for: String(char))
-            }
-            index = pattern.index(after: index)
-        }
-        regex += "$"
-        return url.range(of: regex, options: .regularExpression) != nil
+    /// Scheme, host and port as the site's; any port when the site is on loopback, as GoTrue
+    /// (RFC 8252 §7.3: a native app listens on a port it picks).
+    func isSameSite(_ url: RedirectURL, _ site: RedirectURL) -> Bool {
+        guard url.scheme == site.scheme, let host = url.hostKey, host == site.hostKey else { return false }
+        return url.port == site.port || site.isLoopback
     }
 }

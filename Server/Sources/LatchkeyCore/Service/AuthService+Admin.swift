@@ -79,8 +79,24 @@ extension AuthService {
 
     /// `PUT /admin/users/{id}`: changes applied at once (an email or phone change needs no
     /// confirmation); a ban ends the user's sessions.
+    ///
+    /// A new password (`password` or `password_hash`) or a ban also ends every session and device
+    /// key of the user, as GoTrue signs the user out: after a compromise, the attacker's refresh
+    /// tokens and keys stop working. The change is applied to the copy it lands on: a sign-in
+    /// that wrote in between does not undo it, nor does it undo the sign-in's new session.
     public func adminUpdateUser(id raw: String, _ request: AdminUserAttributes) async throws -> User {
-        var user = try await existingUser(raw)
+        let found = try await existingUser(raw)
+        let changesPassword = request.password != nil || request.passwordHash != nil
+        let newPasswordHash = changesPassword ? try await passwordHash(request) : nil
+        return try await onFreshCopies(of: found) { current in
+            try await adminUpdate(current, request, newPasswordHash: newPasswordHash, changesPassword: changesPassword)
+        }
+    }
+
+    private func adminUpdate(
+        _ current: UserRecord, _ request: AdminUserAttributes, newPasswordHash: String?, changesPassword: Bool
+    ) async throws -> User {
+        var user = current
         let before = user
         if let raw = request.email, !raw.isEmpty {
             let email = try canonicalEmail(raw)
@@ -108,7 +124,7 @@ extension AuthService {
                 user.appMetadata["providers"] = .array(providers)
             }
         }
-        if request.password != nil || request.passwordHash != nil { user.passwordHash = try await passwordHash(request) }
+        if changesPassword { user.passwordHash = newPasswordHash }
         // As GoTrue: `true` confirms, `false` changes nothing (an operator cannot un-confirm).
         if request.emailConfirm == true { user.emailConfirmedAt = user.emailConfirmedAt ?? time.now() }
         if request.phoneConfirm == true { user.phoneConfirmedAt = user.phoneConfirmedAt ?? time.now() }
@@ -127,7 +143,8 @@ extension AuthService {
             audit.append(
                 auditEvent(.phoneChanged, user: user, details: ["from": before.phone.map(JSONValue.string) ?? .null, "via": "admin"]))
         }
-        try await store.adminUpdateUser(user, endSessions: !wasBanned && user.isBanned(at: time.now()), audit: audit)
+        let endSessions = (!wasBanned && user.isBanned(at: time.now())) || changesPassword
+        try await store.adminUpdateUser(user, endSessions: endSessions, audit: audit)
         return try await wireUser(user)
     }
 

@@ -48,13 +48,18 @@ extension AuthService {
         try checkCooldown(lastSent: kind == .confirmation ? user.confirmationSentAt : user.recoverySentAt, now: now)
         try await countEmail(to: address)
         let resolved = redirects.resolve(redirectTo)
-        let issued = makeCode(for: user, kind: kind, address: address, redirectTo: resolved, challenge: challenge, now: now)
-        var updated = user
-        if kind == .confirmation { updated.confirmationSentAt = now } else { updated.recoverySentAt = now }
-        updated.updatedAt = now
-        try await store.replaceOneTimeTokens(
-            [issued.record], user: updated, outbox: try outbox(message(for: issued, user: updated, redirectTo: resolved)),
-            audit: codeSentEvents([issued.record], user: updated))
+        try await onFreshCopies(of: user) { user in
+            // A code sent by a concurrent request in between counts against the cooldown.
+            try checkCooldown(lastSent: kind == .confirmation ? user.confirmationSentAt : user.recoverySentAt, now: now)
+            guard user.email == address else { throw AuthError.emailRequired }
+            let issued = makeCode(for: user, kind: kind, address: address, redirectTo: resolved, challenge: challenge, now: now)
+            var updated = user
+            if kind == .confirmation { updated.confirmationSentAt = now } else { updated.recoverySentAt = now }
+            updated.updatedAt = now
+            try await store.replaceOneTimeTokens(
+                [issued.record], user: updated, outbox: try outbox(message(for: issued, user: updated, redirectTo: resolved)),
+                audit: codeSentEvents([issued.record], user: updated))
+        }
         outboxSignal.notify()
     }
 

@@ -98,20 +98,23 @@ extension AuthService {
             }
         }
         guard !claims.jti.value.isEmpty, claims.jti.value.utf8.count <= 255 else { throw Self.invalidGrant("jti required") }
-        guard let user = attempt.user, !user.isBanned(at: now) else { throw Self.invalidGrant("user not allowed") }
-        var signedIn = user
-        signedIn.lastSignInAt = now
-        signedIn.updatedAt = now
-        let session = newSession(for: signedIn, method: "device_key", client: client, now: now)
-        switch try await store.redeemAssertion(
-            keyID: key.id, jti: claims.jti.value, expiresAt: claims.exp.value, session: session, user: signedIn,
-            audit: [loginEvent(signedIn, method: "device_key", client: client)])
-        {
-        case .redeemed: break
-        case .replayed: throw Self.invalidGrant("the assertion was already used")
-        case .keyGone: throw Self.deviceKeyNotFound
+        guard let user = attempt.user else { throw Self.invalidGrant("user not allowed") }
+        return try await onFreshCopies(of: user) { user in
+            guard !user.isBanned(at: now) else { throw Self.invalidGrant("user not allowed") }
+            var signedIn = user
+            signedIn.lastSignInAt = now
+            signedIn.updatedAt = now
+            let session = newSession(for: signedIn, method: "device_key", client: client, now: now)
+            switch try await store.redeemAssertion(
+                keyID: key.id, jti: claims.jti.value, expiresAt: claims.exp.value, session: session, user: signedIn,
+                audit: [loginEvent(signedIn, method: "device_key", client: client)])
+            {
+            case .redeemed: break
+            case .replayed: throw Self.invalidGrant("the assertion was already used")
+            case .keyGone: throw Self.deviceKeyNotFound
+            }
+            return try await sessionResponse(user: signedIn, session: session)
         }
-        return try await sessionResponse(user: signedIn, session: session)
     }
 
     /// The `aud` an assertion must carry: this server's token endpoint.

@@ -48,6 +48,8 @@ extension AuthService {
         try await store.replaceOneTimeTokens(
             tokens, user: updated, outbox: try outbox(messages), audit: codeSentEvents(tokens, user: updated))
         outboxSignal.notify()
+        // The row moved on with this write; the caller may write the copy again.
+        updated.version += 1
         return updated
     }
 
@@ -123,13 +125,16 @@ extension AuthService {
         let now = time.now()
         try checkCooldown(lastSent: user.reauthenticationSentAt, now: now)
         try await countEmail(to: email)
-        let issued = makeCode(for: user, kind: .reauthentication, address: email, redirectTo: nil, challenge: nil, now: now)
-        var updated = user
-        updated.reauthenticationSentAt = now
-        updated.updatedAt = now
-        let mail = composer.email(.reauthentication, to: email, user: user, code: issued.code)
-        try await store.replaceOneTimeTokens(
-            [issued.record], user: updated, outbox: try outbox(mail), audit: codeSentEvents([issued.record], user: updated))
+        try await onFreshCopies(of: user) { user in
+            try checkCooldown(lastSent: user.reauthenticationSentAt, now: now)
+            let issued = makeCode(for: user, kind: .reauthentication, address: email, redirectTo: nil, challenge: nil, now: now)
+            var updated = user
+            updated.reauthenticationSentAt = now
+            updated.updatedAt = now
+            let mail = composer.email(.reauthentication, to: email, user: user, code: issued.code)
+            try await store.replaceOneTimeTokens(
+                [issued.record], user: updated, outbox: try outbox(mail), audit: codeSentEvents([issued.record], user: updated))
+        }
         outboxSignal.notify()
         return codeInfo(sentTo: email)
     }

@@ -42,14 +42,18 @@ extension AuthService {
             id: UUID(), userID: user.id, kind: kind, relatesTo: phone, codeHash: OneTimeSecrets.codeHash(code, userID: user.id),
             linkHash: OneTimeSecrets.linkHash(OneTimeSecrets.newLinkSecret()), redirectTo: nil, createdAt: now,
             expiresAt: now.addingTimeInterval(Double(settings.expiry)))
-        var updated = user
-        switch kind {
-        case .phoneChange: updated.phoneChangeSentAt = now
-        default: if user.phoneConfirmedAt == nil { updated.confirmationSentAt = now } else { updated.recoverySentAt = now }
-        }
-        updated.updatedAt = now
         do {
-            try await store.replaceOneTimeTokens([record], user: updated, outbox: [], audit: codeSentEvents([record], user: updated))
+            try await onFreshCopies(of: user) { user in
+                var updated = user
+                switch kind {
+                case .phoneChange:
+                    updated.newPhone = phone
+                    updated.phoneChangeSentAt = now
+                default: if user.phoneConfirmedAt == nil { updated.confirmationSentAt = now } else { updated.recoverySentAt = now }
+                }
+                updated.updatedAt = now
+                try await store.replaceOneTimeTokens([record], user: updated, outbox: [], audit: codeSentEvents([record], user: updated))
+            }
         } catch let error as StoreError where error.isDuplicate {
             throw AuthError.phoneExists
         }

@@ -33,11 +33,13 @@ extension AuthService {
         confirmed: (UserRecord) -> Bool, unconfirmed: AuthError
     ) async throws -> Session {
         let failureLimit = configuration.rateLimits.signInFailuresPerAccount
-        try await limiter.check(failureKey, failureLimit)
+        // The attempt counts as a failure before the hash is checked, so a burst of concurrent
+        // guesses cannot all pass the limit; a right password takes it back.
+        let reservation = try await limiter.reserve(failureKey, failureLimit)
         let user = try await lookup()
         let matched = try await hasher.verify(password, against: user?.passwordHash ?? decoyHash)
         guard let user, user.passwordHash != nil, matched else {
-            let failures = try await limiter.record(failureKey, failureLimit)
+            let failures = reservation.count
             var events = [
                 auditEvent(
                     .loginFailed, userID: user?.id, name: identifier,
@@ -49,33 +51,42 @@ extension AuthService {
             try await store.appendAudit(events)
             throw AuthError.invalidCredentials
         }
+        try await limiter.release(reservation)
         let now = time.now()
-        if !confirmed(user) {
-            try await store.appendAudit([
-                auditEvent(
-                    .loginFailed, user: user, details: ["method": "password", "reason": .string(unconfirmed.code.rawValue)], client: client)
-            ])
-            throw unconfirmed
+        let verifiedHash = user.passwordHash
+        let original = user
+        let rehash: String? = if let hash = verifiedHash, hasher.needsRehash(hash) { try await hasher.hash(password) } else { nil }
+        return try await onFreshCopies(of: user) { user in
+            // Decided on a fresh copy after a concurrent write: a password changed since it was
+            // checked, or an address moved away, refuses as a wrong password would.
+            guard user.passwordHash == verifiedHash, user.email == original.email, user.phone == original.phone else {
+                throw AuthError.invalidCredentials
+            }
+            if !confirmed(user) {
+                try await store.appendAudit([
+                    auditEvent(
+                        .loginFailed, user: user, details: ["method": "password", "reason": .string(unconfirmed.code.rawValue)],
+                        client: client)
+                ])
+                throw unconfirmed
+            }
+            if user.isBanned(at: now) {
+                try await store.appendAudit([
+                    auditEvent(.loginFailed, user: user, details: ["method": "password", "reason": "user_banned"], client: client)
+                ])
+                throw AuthError.userBanned
+            }
+            var signedIn = user
+            signedIn.lastSignInAt = now
+            signedIn.updatedAt = now
+            if let rehash { signedIn.passwordHash = rehash }
+            let session = newSession(for: signedIn, method: "password", client: client, now: now)
+            try await store.createSession(session, user: signedIn, audit: [loginEvent(signedIn, method: "password", client: client)])
+            let weak = passwordPolicy.check(password).map {
+                WeakPassword(message: $0.message, reasons: $0.weakPasswordReasons ?? [])
+            }
+            return try await sessionResponse(user: signedIn, session: session, weakPassword: weak)
         }
-        if user.isBanned(at: now) {
-            try await store.appendAudit([
-                auditEvent(.loginFailed, user: user, details: ["method": "password", "reason": "user_banned"], client: client)
-            ])
-            throw AuthError.userBanned
-        }
-
-        var signedIn = user
-        signedIn.lastSignInAt = now
-        signedIn.updatedAt = now
-        if let hash = user.passwordHash, hasher.needsRehash(hash) {
-            signedIn.passwordHash = try await hasher.hash(password)
-        }
-        let session = newSession(for: signedIn, method: "password", client: client, now: now)
-        try await store.createSession(session, user: signedIn, audit: [loginEvent(signedIn, method: "password", client: client)])
-        let weak = passwordPolicy.check(password).map {
-            WeakPassword(message: $0.message, reasons: $0.weakPasswordReasons ?? [])
-        }
-        return try await sessionResponse(user: signedIn, session: session, weakPassword: weak)
     }
 
     /// `POST /token?grant_type=refresh_token`.

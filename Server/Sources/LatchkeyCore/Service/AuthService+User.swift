@@ -19,7 +19,12 @@ extension AuthService {
     public func authenticate(authorization: String?) async throws -> Principal {
         let claims = try await bearerClaims(authorization)
         let isAdmin = claims.role.map { configuration.jwt.adminRoles.contains($0) } ?? false
-        if !isAdmin, claims.aud != configuration.jwt.audience { throw AuthError.badJWT("unexpected audience") }
+        if !isAdmin {
+            // A user's token is one this server issued, for this audience, and it expires.
+            if claims.aud != configuration.jwt.audience { throw AuthError.badJWT("unexpected audience") }
+            guard claims.exp != nil else { throw AuthError.badJWT("invalid claim: missing exp claim") }
+            guard claims.iss == issuerClaim else { throw AuthError.badJWT("invalid claim: unexpected issuer") }
+        }
         guard let sub = claims.sub, let userID = UUID(uuidString: sub) else {
             throw AuthError.badJWT("invalid claim: missing sub claim")
         }
@@ -62,7 +67,28 @@ extension AuthService {
     ) async throws -> User {
         try await limiter.hit("ip:otp:\(client.ip)", configuration.rateLimits.otpPerIP)
         if request.appMetadata != nil, !principal.isAdmin { throw AuthError.notAdmin }
-        var user = principal.user
+        // A credential change needs aal2 and, from an old session, a fresh nonce (spent once,
+        // here, not again if the write below is retried).
+        var changesEmail = false
+        if let raw = request.email, !raw.isEmpty { changesEmail = try canonicalEmail(raw) != principal.user.email }
+        var changesPhone = false
+        if let raw = request.phone, !raw.isEmpty { changesPhone = try canonicalPhone(raw) != principal.user.phone }
+        if request.password != nil || changesEmail || changesPhone {
+            try await requireAAL2ForCredentialChange(principal)
+            try await checkReauthentication(request.nonce, principal: principal)
+        }
+        // Decided on the copy the write lands on: a ban or a password change by another request
+        // in between is seen, not overwritten.
+        return try await onFreshCopies(of: principal.user) { current in
+            if current.isBanned(at: time.now()) { throw AuthError.userBanned }
+            return try await updateUser(current, request, principal: principal, client: client, redirectTo: redirectTo)
+        }
+    }
+
+    private func updateUser(
+        _ current: UserRecord, _ request: UpdateUserRequest, principal: Principal, client: ClientInfo, redirectTo: String?
+    ) async throws -> User {
+        var user = current
         var newEmail: String?
         if let raw = request.email, !raw.isEmpty {
             let email = try canonicalEmail(raw)
@@ -75,10 +101,6 @@ extension AuthService {
             if phone != user.phone { newPhone = phone }
         }
         let channel = try smsChannel(request.channel)
-        if request.password != nil || newEmail != nil || newPhone != nil {
-            try await requireAAL2ForCredentialChange(principal)
-            try await checkReauthentication(request.nonce, principal: principal)
-        }
         var passwordChanged = false
         if let password = request.password {
             if let refusal = passwordPolicy.check(password) { throw refusal }

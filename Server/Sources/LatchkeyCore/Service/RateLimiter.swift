@@ -24,6 +24,35 @@ public struct RateLimiter: Sendable {
         if count >= limit.count { throw error(window.secondsLeft) }
     }
 
+    /// Reserves one attempt before the work it limits (a password hash): the count moves first,
+    /// so concurrent attempts all count, and past the limit the attempt is refused unhashed.
+    /// Returns the count including this attempt; ``release(_:_:count:)`` takes it back when the
+    /// attempt turns out not to count (a right password).
+    public func reserve(_ key: String, _ limit: RateLimit, error: (Int) -> AuthError = AuthError.rateLimited) async throws
+        -> Reservation
+    {
+        let window = self.window(limit)
+        let count = try await store.incrementRateLimit(key: key, windowStart: window.start, expiresAt: window.end)
+        if count > limit.count {
+            try await store.decrementRateLimit(key: key, windowStart: window.start)
+            throw error(window.secondsLeft)
+        }
+        return Reservation(key: key, windowStart: window.start, count: count)
+    }
+
+    /// An attempt counted by ``reserve(_:_:error:)``.
+    public struct Reservation: Sendable {
+        let key: String
+        let windowStart: Date
+        /// The count in the window including this attempt.
+        public let count: Int
+    }
+
+    /// Takes back a reserved attempt.
+    public func release(_ reservation: Reservation) async throws {
+        try await store.decrementRateLimit(key: reservation.key, windowStart: reservation.windowStart)
+    }
+
     /// Counts one event without judging it, and returns the count in the window including it.
     @discardableResult
     public func record(_ key: String, _ limit: RateLimit) async throws -> Int {

@@ -146,7 +146,7 @@ public protocol AuthStore: Sendable {
     /// Deletes a user and everything that belongs to it; `false` when there is no such user.
     func deleteUser(id: UUID, audit: [AuditEvent]) async throws -> Bool
     /// An operator's change, in one transaction: the user, its `email`/`phone` identities following
-    /// its address and number, when `endSessions` every session ended (a ban), and `audit`.
+    /// its address and number, when `endSessions` every session and device key ended (a ban, a new password), and `audit`.
     func adminUpdateUser(_ user: UserRecord, endSessions: Bool, audit: [AuditEvent]) async throws
 
     // MARK: One-time tokens
@@ -262,6 +262,9 @@ public protocol AuthStore: Sendable {
     func incrementRateLimit(key: String, windowStart: Date, expiresAt: Date) async throws -> Int
     /// The count for `key` in the window starting at `windowStart`.
     func rateLimitCount(key: String, windowStart: Date) async throws -> Int
+    /// Takes one back from the count for `key` in the window starting at `windowStart` (never
+    /// below zero): a reserved attempt that turned out not to count.
+    func decrementRateLimit(key: String, windowStart: Date) async throws
 
     // MARK: Outbox
 

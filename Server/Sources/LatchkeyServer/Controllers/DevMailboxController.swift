@@ -6,16 +6,36 @@ import LatchkeyCore
 import Logging
 
 /// `GET /_dev/mailbox`: what the development mailbox caught, newest first, as JSON or a page.
-/// Registered only while no mail transport is configured, and answered only to clients on this
-/// machine (loopback), unless `LATCHKEY_DEV_MAILBOX_PUBLIC` allows everyone: the messages carry
-/// sign-in codes.
+/// The messages carry sign-in codes, so it is there only when `LATCHKEY_DEV_MAILBOX_PUBLIC`
+/// allows everyone, or when no mail transport is configured, the server listens on loopback and
+/// no proxy header is trusted (`isEnabled`); and then it answers only requests from this machine
+/// that came through no proxy: behind a reverse proxy on the same host every request's socket is
+/// from 127.0.0.1, so a request carrying a forwarding header is refused, and the address is the
+/// one the proxy header resolves to.
 struct DevMailboxController {
     let store: any AuthStore
     let allowRemote: Bool
+    let resolver: ClientResolver
+
+    /// Whether the server offers the mailbox at all.
+    static func isEnabled(smtpConfigured: Bool, host: String, trustedIPHeader: HTTPField.Name?, public: Bool) -> Bool {
+        guard !smtpConfigured else { return false }
+        return `public` || (isLoopbackHost(host) && trustedIPHeader == nil)
+    }
+
+    static func isLoopbackHost(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+
+    static let forwardingHeaders: [HTTPField.Name] = [
+        HTTPField.Name("X-Forwarded-For")!, HTTPField.Name("Forwarded")!, HTTPField.Name("X-Real-IP")!,
+        HTTPField.Name("X-Forwarded-Host")!,
+    ]
 
     func register(_ routes: inout RouteRegistrar) {
         routes.on(.get, "/_dev/mailbox") { request, context in
-            guard allowRemote || Self.isLoopback(context.peerAddress) else {
+            let proxied = Self.forwardingHeaders.contains { request.headers[$0] != nil }
+            guard allowRemote || (!proxied && Self.isLoopback(resolver.client(request, context).ip)) else {
                 throw AuthError(.notFound, "Not found")
             }
             let to = request.queryValue("to").map { EmailAddress.canonical($0) ?? $0 }

@@ -85,20 +85,28 @@ struct VerifyController {
         return "error=\(kind)&error_code=\(error.code.rawValue)&error_description=\(description)&sb="
     }
 
+    /// A 303 to `target` (a resolved redirect: canonical, or the site URL) with `query` added.
     static func redirect(to target: String, query: String) -> Response {
-        let base = target.split(separator: "#", maxSplits: 1).first.map(String.init) ?? target
-        return Response(
-            status: .seeOther,
-            headers: [
-                .location: "\(base)\(base.contains("?") ? "&" : "?")\(query)", .cacheControl: "no-store", .referrerPolicy: "no-referrer",
-            ])
+        let location =
+            RedirectURL(target)?.appendingQuery(query).description
+            ?? { base in "\(base)\(base.contains("?") ? "&" : "?")\(query)" }(Self.withoutFragment(target))
+        return seeOther(location)
     }
 
+    /// A 303 to `target` (a resolved redirect: canonical, or the site URL) with `fragment` in
+    /// place of its own.
     static func redirect(to target: String, fragment: String) -> Response {
-        let base = target.split(separator: "#", maxSplits: 1).first.map(String.init) ?? target
-        return Response(
+        seeOther(RedirectURL(target)?.replacingFragment(fragment).description ?? "\(Self.withoutFragment(target))#\(fragment)")
+    }
+
+    static func withoutFragment(_ target: String) -> String {
+        target.split(separator: "#", maxSplits: 1).first.map(String.init) ?? target
+    }
+
+    static func seeOther(_ location: String) -> Response {
+        Response(
             status: .seeOther,
-            headers: [.location: "\(base)#\(fragment)", .cacheControl: "no-store", .referrerPolicy: "no-referrer"])
+            headers: [.location: location, .cacheControl: "no-store", .referrerPolicy: "no-referrer"])
     }
 
     /// The scanner-safe confirmation page: nothing happens until the button is pressed.

@@ -5,7 +5,7 @@ import LatchkeyCore
 import Logging
 
 /// Catches every error below it and answers in the API's error format: a domain error with its
-/// code, a bad body with `bad_json`, an oversized one with 413, and anything else with a 500
+/// code, a store write that lost a race with 409 `conflict`, a bad body with `bad_json`, an oversized one with 413, and anything else with a 500
 /// whose details go to the log only, with the request id.
 struct ErrorMiddleware: RouterMiddleware {
     typealias Context = APIRequestContext
@@ -15,6 +15,12 @@ struct ErrorMiddleware: RouterMiddleware {
             return try await next(request, context)
         } catch let error as AuthError {
             return APIErrorResponder.response(for: error, request: request, requestID: context.id)
+        } catch let error as StoreError where error.isConflict {
+            // Another request kept changing the same user while this one retried: GoTrue's 409.
+            context.logger.info("write conflict", metadata: ["error": "\(error)", "path": "\(request.uri.path)"])
+            return APIErrorResponder.response(
+                for: AuthError(.conflict, "The user was changed by another request; try again"), request: request,
+                requestID: context.id)
         } catch let error as HTTPError {
             let mapped: AuthError
             switch error.status {

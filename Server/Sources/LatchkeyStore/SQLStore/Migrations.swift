@@ -283,5 +283,8 @@ enum Migrations {
                 )
                 """
             ]),
+        Migration(
+            version: 11, name: "a version on users: writes land only on the copy they were decided from",
+            statements: ["ALTER TABLE users ADD COLUMN version BIGINT NOT NULL DEFAULT 0"]),
     ]
 }

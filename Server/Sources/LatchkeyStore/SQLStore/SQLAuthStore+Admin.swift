@@ -41,7 +41,7 @@ extension SQLAuthStore {
                 if let phone = user.phone {
                     try await Self.upsertIdentity(userID: user.id, provider: "phone", value: phone, now: user.updatedAt, db)
                 }
-                if endSessions { try await db.query("DELETE FROM sessions WHERE user_id = ?", [SQLValue(user.id)]) }
+                if endSessions { try await Self.deleteSessions(userID: user.id, except: nil, db) }
                 try await Self.insert(audit, db)
             }
         }

@@ -14,6 +14,14 @@ extension SQLAuthStore {
         }
     }
 
+    public func decrementRateLimit(key: String, windowStart: Date) async throws {
+        try await database.transaction { db in
+            try await db.query(
+                "UPDATE rate_limits SET count = count - 1 WHERE key = ? AND window_start = ? AND count > 0",
+                [.text(key), SQLValue(windowStart)])
+        }
+    }
+
     public func rateLimitCount(key: String, windowStart: Date) async throws -> Int {
         try await database.read { db in
             let rows = try await db.query(

@@ -66,7 +66,9 @@ extension SQLAuthStore {
         complete: @Sendable (UserRecord, OneTimeTokenRecord) throws -> TokenRedemption
     ) async throws -> RedemptionOutcome {
         try await translating {
-            try await redeem(selector, now: now, maxAttempts: maxAttempts, matches: matches, failed: failed, complete: complete)
+            try await retryingConflicts {
+                try await redeem(selector, now: now, maxAttempts: maxAttempts, matches: matches, failed: failed, complete: complete)
+            }
         }
     }
 
@@ -148,6 +150,13 @@ extension SQLAuthStore {
 
     public func redeemFlowState(
         authCodeHash: String, now: Date, verify: @Sendable (FlowStateRecord) -> Bool,
+        complete: @Sendable (UserRecord, FlowStateRecord) throws -> (UserRecord, SessionRecord, [AuditEvent])
+    ) async throws -> FlowRedemptionOutcome {
+        try await retryingConflicts { try await redeemFlowState(authCodeHash, now: now, verify: verify, complete: complete) }
+    }
+
+    private func redeemFlowState(
+        _ authCodeHash: String, now: Date, verify: @Sendable (FlowStateRecord) -> Bool,
         complete: @Sendable (UserRecord, FlowStateRecord) throws -> (UserRecord, SessionRecord, [AuditEvent])
     ) async throws -> FlowRedemptionOutcome {
         try await database.transaction { db in

@@ -7,7 +7,7 @@ extension SQLAuthStore {
         id, aud, role, email, phone, encrypted_password, email_confirmed_at, phone_confirmed_at, \
         confirmation_sent_at, recovery_sent_at, last_sign_in_at, raw_app_meta_data, raw_user_meta_data, \
         is_anonymous, banned_until, created_at, updated_at, email_change, email_change_sent_at, \
-        email_change_confirm_needed, reauthentication_sent_at, phone_change, phone_change_sent_at, invited_at
+        email_change_confirm_needed, reauthentication_sent_at, phone_change, phone_change_sent_at, invited_at, version
         """
 
     static func userBinds(_ user: UserRecord) -> [SQLValue] {
@@ -18,7 +18,7 @@ extension SQLAuthStore {
             .text(encode(user.appMetadata)), .text(encode(user.userMetadata)), SQLValue(user.isAnonymous),
             SQLValue(user.bannedUntil), SQLValue(user.createdAt), SQLValue(user.updatedAt), SQLValue(user.newEmail),
             SQLValue(user.emailChangeSentAt), SQLValue(user.emailChangeConfirmationsNeeded), SQLValue(user.reauthenticationSentAt),
-            SQLValue(user.newPhone), SQLValue(user.phoneChangeSentAt), SQLValue(user.invitedAt),
+            SQLValue(user.newPhone), SQLValue(user.phoneChangeSentAt), SQLValue(user.invitedAt), .int(user.version),
         ]
     }
 
@@ -37,7 +37,7 @@ extension SQLAuthStore {
             emailChangeSentAt: row.date("email_change_sent_at"),
             emailChangeConfirmationsNeeded: Int(row.int("email_change_confirm_needed") ?? 0),
             reauthenticationSentAt: row.date("reauthentication_sent_at"), newPhone: row.string("phone_change"),
-            phoneChangeSentAt: row.date("phone_change_sent_at"), invitedAt: row.date("invited_at"))
+            phoneChangeSentAt: row.date("phone_change_sent_at"), invitedAt: row.date("invited_at"), version: row.int("version") ?? 0)
     }
 
     public func user(id: UUID) async throws -> UserRecord? {
@@ -173,14 +173,34 @@ extension SQLAuthStore {
         }
     }
 
+    /// Writes what the caller changed on its copy of the user, and only that, provided the row
+    /// is still the version the copy was read at; `StoreError.conflict` when another write came
+    /// in between (the caller reads again and decides anew). The version moves on every write, so
+    /// a transaction that wrote here serialises with every other that did.
     static func update(_ user: UserRecord, _ db: any SQLExecutor) async throws {
-        let columns = userColumns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-        let assignments = columns.dropFirst().map { "\($0) = ?" }.joined(separator: ", ")
-        var binds = Array(userBinds(user).dropFirst())
-        binds.append(SQLValue(user.id))
-        let updated = try await db.query("UPDATE users SET \(assignments) WHERE id = ? RETURNING id", binds)
-        if updated.isEmpty { throw StoreError.notFound("user \(user.id)") }
+        guard
+            let current = try await db.query("SELECT \(userColumns) FROM users WHERE id = ?", [SQLValue(user.id)]).first
+                .flatMap(Self.user)
+        else { throw StoreError.notFound("user \(user.id)") }
+        guard current.version == user.version else {
+            throw StoreError.conflict("user \(user.id) changed since it was read (version \(user.version), now \(current.version))")
+        }
+        let old = userBinds(current)
+        let new = userBinds(user)
+        var assignments = ["version = version + 1"]
+        var binds: [SQLValue] = []
+        // Skip the id (first) and the version (last).
+        for index in 1..<(userColumnNames.count - 1) where old[index] != new[index] {
+            assignments.append("\(userColumnNames[index]) = ?")
+            binds.append(new[index])
+        }
+        binds += [SQLValue(user.id), .int(user.version)]
+        let updated = try await db.query(
+            "UPDATE users SET \(assignments.joined(separator: ", ")) WHERE id = ? AND version = ? RETURNING id", binds)
+        if updated.isEmpty { throw StoreError.conflict("user \(user.id) changed since it was read") }
     }
+
+    static let userColumnNames = userColumns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
 
     static func placeholders(_ count: Int) -> String {
         Array(repeating: "?", count: count).joined(separator: ", ")

@@ -45,6 +45,19 @@ public struct SQLAuthStore: AuthStore {
         }
     }
 
+    /// Runs `work` again, up to three more times, when a row it read changed before it wrote:
+    /// for transactions that read what they decide on themselves.
+    func retryingConflicts<T>(_ work: () async throws -> T) async throws -> T {
+        var retries = 0
+        while true {
+            do {
+                return try await work()
+            } catch let error as StoreError where error.isConflict && retries < 3 {
+                retries += 1
+            }
+        }
+    }
+
     // MARK: JSON columns
 
     static func encode(_ object: [String: JSONValue]) -> String {
