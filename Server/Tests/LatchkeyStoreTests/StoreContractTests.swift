@@ -71,6 +71,40 @@ import Testing
         }
     }
 
+    @Test func aUserWriteLandsOnlyOnTheVersionItWasReadAt() async throws {
+        try await Self.eachStore { store in
+            let (user, identity) = Self.user("versioned@example.com")
+            try await store.createUser(user, identity: identity, token: nil, outbox: [])
+            let read = try #require(try await store.user(id: user.id))
+            var banned = read
+            banned.bannedUntil = Date().addingTimeInterval(3600)
+            try await store.updateUser(banned)
+            // A copy read before the ban, written after it: refused, and the ban stays.
+            var stale = read
+            stale.lastSignInAt = Date()
+            do {
+                try await store.updateUser(stale)
+                Issue.record("a stale copy was written over the ban")
+            } catch let error as StoreError {
+                #expect(error.isConflict)
+            }
+            let stored = try #require(try await store.user(id: user.id))
+            #expect(stored.bannedUntil != nil && stored.lastSignInAt == nil)
+            #expect(stored.version == read.version + 1)
+            // A fresh copy writes; a deleted user is not found, not a conflict.
+            var fresh = stored
+            fresh.lastSignInAt = Date()
+            try await store.updateUser(fresh)
+            #expect(try await store.deleteUser(id: user.id))
+            do {
+                try await store.updateUser(fresh)
+                Issue.record("a deleted user was written")
+            } catch let error as StoreError {
+                #expect(error.isNotFound)
+            }
+        }
+    }
+
     @Test func redemptionCountsAttemptsAndConsumesOnce() async throws {
         try await Self.eachStore { store async throws in
             let now = Date()

@@ -15,7 +15,9 @@ struct RedirectPattern: Sendable {
     let host: NSRegularExpression?
     let anyPort: Bool
     let port: Int?
-    let path: String
+    /// Without a wildcard: the path the entry allows, with everything below it.
+    let pathPrefix: String
+    /// With one: the expression the path and query must match.
     let pathExpression: NSRegularExpression?
 
     init?(_ entry: String) {
@@ -51,8 +53,8 @@ struct RedirectPattern: Sendable {
             anyPort = false
             port = nil
         }
-        let pathAndQuery = rest.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        path = String(pathAndQuery)
+        let path = String(rest.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+        pathPrefix = String(path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
         if path.contains("*") {
             guard let expression = try? NSRegularExpression(pattern: Self.pathExpression(path)) else { return nil }
             pathExpression = expression
@@ -74,10 +76,8 @@ struct RedirectPattern: Sendable {
             let target = url.query.map { url.path + "?" + $0 } ?? url.path
             return Self.wholeMatch(pathExpression, target)
         }
-        let base = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
-        if base.isEmpty || base == "/" { return true }
-        if url.path == base { return true }
-        return url.path.hasPrefix(base.hasSuffix("/") ? base : base + "/")
+        if pathPrefix.isEmpty || pathPrefix == "/" || url.path == pathPrefix { return true }
+        return url.path.hasPrefix(pathPrefix.hasSuffix("/") ? pathPrefix : pathPrefix + "/")
     }
 
     static func wholeMatch(_ expression: NSRegularExpression, _ text: String) -> Bool {

@@ -23,13 +23,6 @@ public struct RedirectPolicy: Sendable {
         return siteURL
     }
 
-    /// The parsed form of `requested` when it is allowed, else of the site URL (`nil` only when
-    /// the site URL itself is not one `RedirectURL` reads).
-    public func resolvedURL(_ requested: String?) -> RedirectURL? {
-        if let requested, let url = RedirectURL(requested), isAllowed(url) { return url }
-        return site
-    }
-
     /// Whether `url` may be redirected to.
     public func isAllowed(_ url: String) -> Bool {
         RedirectURL(url).map(isAllowed) ?? false

@@ -26,7 +26,7 @@ public struct RateLimiter: Sendable {
 
     /// Reserves one attempt before the work it limits (a password hash): the count moves first,
     /// so concurrent attempts all count, and past the limit the attempt is refused unhashed.
-    /// Returns the count including this attempt; ``release(_:_:count:)`` takes it back when the
+    /// Returns the count including this attempt; ``release(_:)`` takes it back when the
     /// attempt turns out not to count (a right password).
     public func reserve(_ key: String, _ limit: RateLimit, error: (Int) -> AuthError = AuthError.rateLimited) async throws
         -> Reservation

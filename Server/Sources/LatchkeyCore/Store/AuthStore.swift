@@ -146,7 +146,8 @@ public protocol AuthStore: Sendable {
     /// Deletes a user and everything that belongs to it; `false` when there is no such user.
     func deleteUser(id: UUID, audit: [AuditEvent]) async throws -> Bool
     /// An operator's change, in one transaction: the user, its `email`/`phone` identities following
-    /// its address and number, when `endSessions` every session and device key ended (a ban, a new password), and `audit`.
+    /// its address and number, when `endSessions` every session and device key ended (a ban, a
+    /// new password), and `audit`.
     func adminUpdateUser(_ user: UserRecord, endSessions: Bool, audit: [AuditEvent]) async throws
 
     // MARK: One-time tokens

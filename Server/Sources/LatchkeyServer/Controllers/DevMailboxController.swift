@@ -24,7 +24,7 @@ struct DevMailboxController {
     }
 
     static func isLoopbackHost(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+        host == "localhost" || isLoopback(host)
     }
 
     static let forwardingHeaders: [HTTPField.Name] = [

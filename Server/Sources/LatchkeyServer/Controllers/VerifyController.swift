@@ -87,16 +87,17 @@ struct VerifyController {
 
     /// A 303 to `target` (a resolved redirect: canonical, or the site URL) with `query` added.
     static func redirect(to target: String, query: String) -> Response {
-        let location =
-            RedirectURL(target)?.appendingQuery(query).description
-            ?? { base in "\(base)\(base.contains("?") ? "&" : "?")\(query)" }(Self.withoutFragment(target))
-        return seeOther(location)
+        if let url = RedirectURL(target) { return seeOther(url.appendingQuery(query).description) }
+        // A site URL that `RedirectURL` does not read, as the operator configured it.
+        let base = withoutFragment(target)
+        return seeOther("\(base)\(base.contains("?") ? "&" : "?")\(query)")
     }
 
     /// A 303 to `target` (a resolved redirect: canonical, or the site URL) with `fragment` in
     /// place of its own.
     static func redirect(to target: String, fragment: String) -> Response {
-        seeOther(RedirectURL(target)?.replacingFragment(fragment).description ?? "\(Self.withoutFragment(target))#\(fragment)")
+        if let url = RedirectURL(target) { return seeOther(url.replacingFragment(fragment).description) }
+        return seeOther("\(withoutFragment(target))#\(fragment)")
     }
 
     static func withoutFragment(_ target: String) -> String {

@@ -5,8 +5,9 @@ import LatchkeyCore
 import Logging
 
 /// Catches every error below it and answers in the API's error format: a domain error with its
-/// code, a store write that lost a race with 409 `conflict`, a bad body with `bad_json`, an oversized one with 413, and anything else with a 500
-/// whose details go to the log only, with the request id.
+/// code, a store write that kept losing a race with 409 `conflict`, a bad body with `bad_json`,
+/// an oversized one with 413, and anything else with a 500 whose details go to the log only,
+/// with the request id.
 struct ErrorMiddleware: RouterMiddleware {
     typealias Context = APIRequestContext
 

@@ -173,33 +173,25 @@ extension SQLAuthStore {
         }
     }
 
-    /// Writes what the caller changed on its copy of the user, and only that, provided the row
-    /// is still the version the copy was read at; `StoreError.conflict` when another write came
-    /// in between (the caller reads again and decides anew). The version moves on every write, so
-    /// a transaction that wrote here serialises with every other that did.
+    /// Writes the caller's copy of the user, provided the row is still at the version the copy
+    /// was read at; `StoreError.conflict` when another write came in between (the caller reads
+    /// again and decides anew). Every write moves the version on, so while it matches, each
+    /// column the caller did not change still holds the value it read: only what the caller
+    /// decided changes. A transaction that wrote here serialises with every other that did.
     static func update(_ user: UserRecord, _ db: any SQLExecutor) async throws {
-        guard
-            let current = try await db.query("SELECT \(userColumns) FROM users WHERE id = ?", [SQLValue(user.id)]).first
-                .flatMap(Self.user)
-        else { throw StoreError.notFound("user \(user.id)") }
-        guard current.version == user.version else {
-            throw StoreError.conflict("user \(user.id) changed since it was read (version \(user.version), now \(current.version))")
+        let assignments = (userColumnNames.dropFirst().dropLast().map { "\($0) = ?" } + ["version = version + 1"])
+            .joined(separator: ", ")
+        let binds = Array(userBinds(user).dropFirst().dropLast()) + [SQLValue(user.id), .int(user.version)]
+        let updated = try await db.query("UPDATE users SET \(assignments) WHERE id = ? AND version = ? RETURNING id", binds)
+        guard updated.isEmpty else { return }
+        // Only on failure: tell a deleted user from one that changed.
+        if try await db.query("SELECT id FROM users WHERE id = ?", [SQLValue(user.id)]).isEmpty {
+            throw StoreError.notFound("user \(user.id)")
         }
-        let old = userBinds(current)
-        let new = userBinds(user)
-        var assignments = ["version = version + 1"]
-        var binds: [SQLValue] = []
-        // Skip the id (first) and the version (last).
-        for index in 1..<(userColumnNames.count - 1) where old[index] != new[index] {
-            assignments.append("\(userColumnNames[index]) = ?")
-            binds.append(new[index])
-        }
-        binds += [SQLValue(user.id), .int(user.version)]
-        let updated = try await db.query(
-            "UPDATE users SET \(assignments.joined(separator: ", ")) WHERE id = ? AND version = ? RETURNING id", binds)
-        if updated.isEmpty { throw StoreError.conflict("user \(user.id) changed since it was read") }
+        throw StoreError.conflict("user \(user.id) changed since it was read at version \(user.version)")
     }
 
+    /// The columns of `userColumns`, in order: the id first, the version last.
     static let userColumnNames = userColumns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
 
     static func placeholders(_ count: Int) -> String {
