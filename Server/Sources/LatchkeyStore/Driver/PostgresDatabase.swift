@@ -17,6 +17,8 @@ public final class PostgresDatabase: SQLDatabase {
     public let schema: String
     let logger: Logger
     let running: Task<Void, Never>
+    /// What runs on the pool now; `close()` lets it finish before the pool shuts down.
+    let operations = InFlightOperations()
 
     /// Where and how to connect.
     public struct Options: Sendable {
@@ -86,7 +88,7 @@ public final class PostgresDatabase: SQLDatabase {
         let running = Task { await client.run() }
         let opened = PostgresDatabase(client: client, schema: options.schema, logger: logger, running: running)
         do {
-            try await opened.withTimeout(.seconds(15)) {
+            try await withTimeout(.seconds(15)) {
                 try await client.withConnection { connection in
                     _ = try await connection.query(
                         PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(options.schema)"), logger: logger)
@@ -107,22 +109,11 @@ public final class PostgresDatabase: SQLDatabase {
         return configuration
     }
 
-    func withTimeout<T: Sendable>(_ limit: Duration, _ work: @escaping @Sendable () async throws -> T) async throws -> T {
-        try await withThrowingTaskGroup(of: T.self) { group in
-            group.addTask { try await work() }
-            group.addTask {
-                try await Task.sleep(for: limit)
-                throw StoreSetupError("timed out after \(limit)")
-            }
-            let first = try await group.next()!
-            group.cancelAll()
-            return first
-        }
-    }
-
     public func read<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
-        try await client.withConnection { connection in
-            try await body(PostgresExecutor(connection: connection, logger: logger))
+        try await operations.run {
+            try await client.withConnection { connection in
+                try await body(PostgresExecutor(connection: connection, logger: logger))
+            }
         }
     }
 
@@ -159,18 +150,31 @@ public final class PostgresDatabase: SQLDatabase {
     /// Runs `body` between `BEGIN ISOLATION LEVEL isolation` and `COMMIT` on one connection,
     /// rolling back when it throws.
     func inTransaction<T: Sendable>(_ isolation: String, _ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
-        try await client.withConnection { connection in
-            let executor = PostgresExecutor(connection: connection, logger: logger)
-            try await executor.query("BEGIN ISOLATION LEVEL \(isolation)", [])
-            do {
-                let result = try await body(executor)
-                try await executor.query("COMMIT", [])
-                return result
-            } catch {
-                _ = try? await executor.query("ROLLBACK", [])
-                throw error
+        try await operations.run {
+            try await client.withConnection { connection in
+                let executor = PostgresExecutor(connection: connection, logger: logger)
+                try await executor.query("BEGIN ISOLATION LEVEL \(isolation)", [])
+                do {
+                    let result = try await body(executor)
+                    try await executor.query("COMMIT", [])
+                    return result
+                } catch {
+                    // A connection that is gone rolled back on the server already; a statement
+                    // written to it would wait for an answer for ever (postgres-nio loses it).
+                    if !Self.connectionIsGone(error) {
+                        _ = try? await executor.query("ROLLBACK", [])
+                    }
+                    throw error
+                }
             }
         }
+    }
+
+    /// Whether `error` says the connection closed (ours or the server's side).
+    static func connectionIsGone(_ error: any Error) -> Bool {
+        if error is ConnectionClosedError { return true }
+        guard let error = error as? PSQLError else { return false }
+        return [.clientClosedConnection, .serverClosedConnection, .connectionError, .uncleanShutdown].contains(error.code)
     }
 
     static func isRetryable(_ error: PSQLError) -> Bool {
@@ -188,7 +192,11 @@ public final class PostgresDatabase: SQLDatabase {
         (try? await withTimeout(.seconds(2)) { try await self.read { try await $0.query("SELECT 1 AS one", []) } }) != nil
     }
 
+    /// Refuses new work at once (``ConnectionClosedError``), lets the statements under way
+    /// finish (10 s at most), then shuts the pool down.
     public func close() async throws {
+        let abandoned = await operations.close(waitingAtMost: .seconds(10))
+        if abandoned > 0 { logger.warning("closing with statements still running", metadata: ["count": "\(abandoned)"]) }
         running.cancel()
     }
 }
@@ -199,6 +207,9 @@ struct PostgresExecutor: SQLExecutor {
     let logger: Logger
 
     func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
+        // postgres-nio writes a statement to a closed channel without failing it, and the
+        // caller would wait for ever: refuse here instead (the pool's shutdown, a lost server).
+        guard !connection.isClosed else { throw ConnectionClosedError() }
         var bindings = PostgresBindings(capacity: binds.count)
         for value in binds {
             switch value {

@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+@testable import LatchkeyStore
+
+@Suite(.timeLimit(.minutes(2))) struct PostgresCloseTests {
+    /// Reads and transactions in flight when the database closes all end, a ping after the
+    /// close answers `false` at once, and nothing waits for ever on a pool that is gone (CI once
+    /// hung for an hour on a statement written to a connection the pool had closed under it).
+    @Test func everythingInFlightEndsWhenTheDatabaseCloses() async throws {
+        for _ in 0..<20 {
+            guard let postgres = try await TestPostgres.open(poolSize: 3) else { return }
+            let database = postgres.database
+            let workers = (0..<12).map { worker in
+                Task {
+                    var done = 0
+                    while true {
+                        do {
+                            if worker.isMultiple(of: 2) {
+                                _ = try await database.read { try await $0.query("SELECT pg_sleep(0.002)", []) }
+                            } else {
+                                _ = try await database.transaction { db in
+                                    _ = try await db.query("SELECT 1 AS one", [])
+                                    return try await db.query("SELECT pg_sleep(0.001)", [])
+                                }
+                            }
+                            done += 1
+                        } catch {
+                            #expect(error is ConnectionClosedError)
+                            return done
+                        }
+                    }
+                }
+            }
+            try await Task.sleep(for: .milliseconds(Int.random(in: 5...60)))
+            try await database.close()
+            #expect(await database.ping() == false)
+            for worker in workers { _ = await worker.value }
+            try await postgres.drop()
+        }
+    }
+
+    /// A statement that never answers (and ignores cancellation) holds its caller no longer
+    /// than the limit: what `/health` relies on when the database hangs.
+    @Test func aTimeoutDoesNotWaitForWorkThatIgnoresCancellation() async throws {
+        let started = ContinuousClock.now
+        await #expect(throws: StoreSetupError.self) {
+            try await withTimeout(.milliseconds(200)) {
+                let end = ContinuousClock.now.advanced(by: .seconds(5))
+                while ContinuousClock.now < end { try? await Task.sleep(for: .milliseconds(50)) }
+                return 1
+            }
+        }
+        #expect(ContinuousClock.now - started < .seconds(3))
+        #expect(try await withTimeout(.seconds(5)) { 7 } == 7)
+    }
+}
