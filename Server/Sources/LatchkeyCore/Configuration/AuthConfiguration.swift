@@ -24,6 +24,9 @@ public struct AuthConfiguration: Sendable {
     /// Seconds a PKCE authorization code waits to be exchanged
     /// (`GOTRUE_EXTERNAL_FLOW_STATE_EXPIRY_DURATION`).
     public var flowStateExpiry: Int
+    /// The largest `user_metadata`, in bytes of JSON (`LATCHKEY_USER_METADATA_MAX_BYTES`): it is
+    /// copied into every access token, and sign-ups set it without an account.
+    public var userMetadataMaxBytes: Int
 
     public var jwt: JWTSettings
     public var otp: OTPSettings
@@ -41,7 +44,7 @@ public struct AuthConfiguration: Sendable {
         siteURL: String = "http://localhost:3000", externalURL: String = "http://127.0.0.1:9999",
         uriAllowList: [String] = [], appName: String = "Latchkey", disableSignup: Bool = false,
         mailerAutoconfirm: Bool = false, linkConfirmationPage: Bool = true, secureEmailChange: Bool = true, flowStateExpiry: Int = 300,
-        jwt: JWTSettings = .init(),
+        userMetadataMaxBytes: Int = 16384, jwt: JWTSettings = .init(),
         otp: OTPSettings = .init(), password: PasswordSettings = .init(), sessions: SessionSettings = .init(),
         rateLimits: RateLimitSettings = .init(), templates: MessageTemplates = .defaults,
         sms: SMSSettings = .init(), mfa: MFASettings = .init()
@@ -58,6 +61,7 @@ public struct AuthConfiguration: Sendable {
         self.linkConfirmationPage = linkConfirmationPage
         self.secureEmailChange = secureEmailChange
         self.flowStateExpiry = flowStateExpiry
+        self.userMetadataMaxBytes = userMetadataMaxBytes
         self.jwt = jwt
         self.otp = otp
         self.password = password
@@ -179,6 +183,9 @@ public struct RateLimitSettings: Sendable {
     public var verifyPerIP: RateLimit
     /// `/signup`, `/otp`, `/resend`, `PUT /user` per client IP (`GOTRUE_RATE_LIMIT_OTP`, per 5 minutes).
     public var otpPerIP: RateLimit
+    /// The same requests per client IP per hour (`LATCHKEY_RATE_LIMIT_OTP_PER_HOUR`): well under
+    /// `emailSent`, so a few addresses cannot spend every user's email budget.
+    public var otpPerIPHourly: RateLimit
     /// Emails sent in total (`GOTRUE_RATE_LIMIT_EMAIL_SENT`, per hour).
     public var emailSent: RateLimit
     /// Emails sent to one address (`LATCHKEY_RATE_LIMIT_EMAIL_PER_ADDRESS`, per hour).
@@ -195,7 +202,8 @@ public struct RateLimitSettings: Sendable {
 
     public init(
         tokenPerIP: RateLimit = .init(count: 150, period: 300), verifyPerIP: RateLimit = .init(count: 30, period: 300),
-        otpPerIP: RateLimit = .init(count: 30, period: 300), emailSent: RateLimit = .init(count: 1000, period: 3600),
+        otpPerIP: RateLimit = .init(count: 30, period: 300), otpPerIPHourly: RateLimit = .init(count: 60, period: 3600),
+        emailSent: RateLimit = .init(count: 1000, period: 3600),
         emailPerAddress: RateLimit = .init(count: 10, period: 3600),
         signInFailuresPerAccount: RateLimit = .init(count: 10, period: 900), smsSent: RateLimit = .init(count: 100, period: 3600),
         smsPerNumber: RateLimit = .init(count: 5, period: 3600), mfaPerIP: RateLimit = .init(count: 15, period: 60)
@@ -206,6 +214,7 @@ public struct RateLimitSettings: Sendable {
         self.tokenPerIP = tokenPerIP
         self.verifyPerIP = verifyPerIP
         self.otpPerIP = otpPerIP
+        self.otpPerIPHourly = otpPerIPHourly
         self.emailSent = emailSent
         self.emailPerAddress = emailPerAddress
         self.signInFailuresPerAccount = signInFailuresPerAccount
@@ -215,7 +224,7 @@ public struct RateLimitSettings: Sendable {
     public static var unlimited: RateLimitSettings {
         let huge = RateLimit(count: 1_000_000_000, period: 60)
         return .init(
-            tokenPerIP: huge, verifyPerIP: huge, otpPerIP: huge, emailSent: huge, emailPerAddress: huge,
+            tokenPerIP: huge, verifyPerIP: huge, otpPerIP: huge, otpPerIPHourly: huge, emailSent: huge, emailPerAddress: huge,
             signInFailuresPerAccount: huge, smsSent: huge, smsPerNumber: huge, mfaPerIP: huge)
     }
 }

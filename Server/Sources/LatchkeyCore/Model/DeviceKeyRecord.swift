@@ -10,14 +10,21 @@ public struct DeviceKeyRecord: Sendable, Equatable {
     public var publicKey: [String: JSONValue]
     public var createdAt: Date
     public var lastUsedAt: Date?
+    /// The session that registered the key or last signed in with it: the key of the device that
+    /// session runs on, which "sign out my other devices" keeps.
+    public var sessionID: UUID?
 
-    public init(id: UUID, userID: UUID, name: String, publicKey: [String: JSONValue], createdAt: Date, lastUsedAt: Date? = nil) {
+    public init(
+        id: UUID, userID: UUID, name: String, publicKey: [String: JSONValue], createdAt: Date, lastUsedAt: Date? = nil,
+        sessionID: UUID? = nil
+    ) {
         self.id = id
         self.userID = userID
         self.name = name
         self.publicKey = publicKey
         self.createdAt = createdAt
         self.lastUsedAt = lastUsedAt
+        self.sessionID = sessionID
     }
 
     /// The key as the API shows it.

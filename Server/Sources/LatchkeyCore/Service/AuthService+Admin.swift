@@ -190,6 +190,7 @@ extension AuthService {
         for (key, value) in request.userMetadata ?? [:] {
             if value.isNull { user.userMetadata.removeValue(forKey: key) } else { user.userMetadata[key] = value }
         }
+        try checkMetadataSize(user.userMetadata)
         for (key, value) in request.appMetadata ?? [:] where key != "provider" && key != "providers" {
             if value.isNull { user.appMetadata.removeValue(forKey: key) } else { user.appMetadata[key] = value }
         }

@@ -68,9 +68,10 @@ extension AuthService {
     /// account exists (`signin`: `user_not_found`; `signup`: `user_already_exists`); without it,
     /// known and unknown addresses answer alike.
     public func sendOTP(_ request: OTPRequest, redirectTo: String?, client: ClientInfo) async throws -> OTPResponse {
-        try await limiter.hit("ip:otp:\(client.ip)", configuration.rateLimits.otpPerIP)
+        try await hitSendLimits(client)
         if request.phone != nil, request.email == nil { return try await sendPhoneOTP(request) }
         let email = try canonicalEmail(request.email)
+        try checkMetadataSize(request.data ?? [:])
         let challenge = try PKCEChallenge.parse(challenge: request.codeChallenge, method: request.codeChallengeMethod)
         let intent = request.intent
         guard intent == nil || intent == "signin" || intent == "signup" else {
@@ -101,7 +102,7 @@ extension AuthService {
     /// `POST /resend` for `signup`: a new confirmation code for an unconfirmed user. Unknown or
     /// already confirmed addresses get the same answer.
     public func resend(_ request: ResendRequest, redirectTo: String?, client: ClientInfo) async throws -> OTPResponse {
-        try await limiter.hit("ip:otp:\(client.ip)", configuration.rateLimits.otpPerIP)
+        try await hitSendLimits(client)
         guard let type = request.type else {
             throw AuthError.validation("Missing one of these types: signup, email_change, sms, phone_change")
         }

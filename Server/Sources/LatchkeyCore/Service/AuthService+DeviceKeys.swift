@@ -9,17 +9,20 @@ extension AuthService {
 
     /// `POST /device-keys`: registers a P-256 public key for the signed-in user.
     public func registerDeviceKey(_ request: RegisterDeviceKeyRequest, principal: Principal) async throws -> DeviceKey {
-        guard principal.session != nil else { throw AuthError(.noAuthorization, "Registering a device key needs a user session") }
+        guard let session = principal.session else {
+            throw AuthError(.noAuthorization, "Registering a device key needs a user session")
+        }
+        try await requireAAL2(principal, to: "register a device key")
         let name = (request.name ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard (1...100).contains(name.count) else { throw AuthError.validation("name must be 1 to 100 characters") }
         let publicKey = try Self.p256JWK(request.publicKey)
-        guard try await store.deviceKeys(userID: principal.user.id).count < Self.maxDeviceKeys else {
-            throw AuthError(.validationFailed, "A user can register at most \(Self.maxDeviceKeys) device keys")
-        }
-        let key = DeviceKeyRecord(id: UUID(), userID: principal.user.id, name: name, publicKey: publicKey, createdAt: time.now())
+        let key = DeviceKeyRecord(
+            id: UUID(), userID: principal.user.id, name: name, publicKey: publicKey, createdAt: time.now(), sessionID: session.id)
         let event = auditEvent(
             .deviceKeyRegistered, user: principal.user, details: ["key_id": .string(key.id.uuidString.lowercased()), "name": .string(name)])
-        try await store.createDeviceKey(key, audit: [event])
+        guard try await store.createDeviceKey(key, limit: Self.maxDeviceKeys, audit: [event]) else {
+            throw AuthError(.validationFailed, "A user can register at most \(Self.maxDeviceKeys) device keys")
+        }
         return key.wire
     }
 

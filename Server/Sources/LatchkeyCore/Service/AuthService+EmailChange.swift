@@ -117,7 +117,7 @@ extension AuthService {
     /// `GET /reauthenticate`: emails the signed-in user a code to send as `nonce` with a
     /// sensitive change.
     public func reauthenticate(principal: Principal, client: ClientInfo) async throws -> OTPResponse {
-        try await limiter.hit("ip:otp:\(client.ip)", configuration.rateLimits.otpPerIP)
+        try await hitSendLimits(client)
         let user = principal.user
         guard let email = user.email else {
             throw AuthError(.validationFailed, "Reauthentication requires the user to have an email address")

@@ -20,6 +20,7 @@ extension AuthService {
     public func generateLink(_ request: GenerateLinkRequest) async throws -> GeneratedLink {
         let email = try canonicalEmail(request.email)
         let data = request.data ?? [:]
+        try checkMetadataSize(data)
         let made: PendingCode
         switch request.type ?? "" {
         case "signup":
@@ -102,6 +103,7 @@ extension AuthService {
 
     /// An invitation for `email`: a new user, or the unconfirmed one already there.
     func invitation(email: String, data: [String: JSONValue], redirectTo: String?) async throws -> PendingCode {
+        try checkMetadataSize(data)
         if let existing = try await store.user(email: email) {
             guard !existing.isEmailConfirmed else { throw AuthError.emailExists }
             return pendingCode(for: existing, kind: .invite, address: email, type: "invite", redirectTo: redirectTo)

@@ -11,17 +11,17 @@ extension AuthService {
     /// share the device combines with the PIN.
     public func createVault(_ request: CreateVaultRequest, principal: Principal) async throws -> KeyVault {
         guard principal.session != nil else { throw AuthError(.noAuthorization, "A PIN vault needs a user session") }
+        try await requireAAL2(principal, to: "create a PIN vault")
         let verifier = try Self.verifier(request.verifier)
-        guard try await store.vaults(userID: principal.user.id).count < Self.maxVaults else {
-            throw AuthError(.validationFailed, "A user can keep at most \(Self.maxVaults) PIN vaults")
-        }
         let now = time.now()
         let id = UUID()
         let share = SecureRandom.bytes(32)
         let vault = KeyVaultRecord(
             id: id, userID: principal.user.id, verifierMAC: vaultBox.mac(Self.macInput(id, verifier)),
             sealedShare: try vaultBox.seal(share, context: id.uuidString.lowercased()), createdAt: now, updatedAt: now)
-        try await store.createVault(vault)
+        guard try await store.createVault(vault, limit: Self.maxVaults) else {
+            throw AuthError(.validationFailed, "A user can keep at most \(Self.maxVaults) PIN vaults")
+        }
         return vault.wire(share: share, maxAttempts: Self.maxVaultAttempts)
     }
 
@@ -36,6 +36,7 @@ extension AuthService {
         -> KeyVault
     {
         guard principal.session != nil else { throw AuthError(.noAuthorization, "Unlocking a PIN vault needs a user session") }
+        try await requireAAL2(principal, to: "unlock a PIN vault")
         try await limiter.hit("ip:vault:\(client.ip)", configuration.rateLimits.verifyPerIP)
         guard let id = UUID(uuidString: raw) else { throw AuthError(.notFound, "PIN vault not found") }
         let verifier = try Self.verifier(request.verifier)
@@ -61,6 +62,7 @@ extension AuthService {
 
     /// `DELETE /vaults/{id}`.
     public func deleteVault(id raw: String, principal: Principal) async throws {
+        try await requireAAL2(principal, to: "delete a PIN vault")
         guard let id = UUID(uuidString: raw), try await store.deleteVault(id: id, userID: principal.user.id) else {
             throw AuthError(.notFound, "PIN vault not found")
         }

@@ -203,9 +203,15 @@ extension AuthService {
     /// Whether changing the password, email or phone needs an `aal2` session first: the user has
     /// a verified factor. Recovery links sign in at `aal1`, so a reset needs the second factor too.
     func requireAAL2ForCredentialChange(_ principal: Principal) async throws {
+        try await requireAAL2(principal, to: "update email or password")
+    }
+
+    /// `insufficient_aal` unless the session is `aal2` or the user has no verified factor: what a
+    /// stolen password alone must not reach (credentials, device keys, vaults, signer keys).
+    func requireAAL2(_ principal: Principal, to action: String) async throws {
         guard !principal.isAdmin, principal.session?.aal != "aal2" else { return }
         if try await store.factors(userID: principal.user.id).contains(where: { $0.status == .verified }) {
-            throw AuthError(.insufficientAAL, "AAL2 session is required to update email or password when MFA is enabled.")
+            throw AuthError(.insufficientAAL, "AAL2 session is required to \(action) when MFA is enabled.")
         }
     }
 

@@ -83,6 +83,7 @@ extension AuthService {
     func sendPhoneOTP(_ request: OTPRequest) async throws -> OTPResponse {
         let phone = try canonicalPhone(request.phone)
         let channel = try smsChannel(request.channel)
+        try checkMetadataSize(request.data ?? [:])
         let intent = request.intent
         guard intent == nil || intent == "signin" || intent == "signup" else {
             throw AuthError.validation("intent must be signin or signup")
@@ -121,6 +122,9 @@ extension AuthService {
         }
         if let refusal = passwordPolicy.check(password) { throw refusal }
         let data = request.data ?? [:]
+        try checkMetadataSize(data)
+        // Hashed for a known number too: the answer's timing must not tell which it is.
+        let hash = try await hasher.hash(password)
         if let existing = try await store.user(phone: phone) {
             if existing.phoneConfirmedAt != nil {
                 if configuration.sms.autoconfirm { throw AuthError.userAlreadyExists }
@@ -130,7 +134,6 @@ extension AuthService {
             return .user(try await wireUser(try await store.user(id: existing.id) ?? existing))
         }
         let confirmed = configuration.sms.autoconfirm
-        let hash = try await hasher.hash(password)
         let (user, identity) = newPhoneUser(phone: phone, passwordHash: hash, data: data, confirmed: confirmed)
         guard try await insert(user, identity: identity, token: nil) else {
             guard let winner = try await store.user(phone: phone) else { throw AuthError.userAlreadyExists }

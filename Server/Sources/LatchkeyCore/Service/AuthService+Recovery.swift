@@ -11,7 +11,7 @@ extension AuthService {
     public func recover(email raw: String?, challenge rawChallenge: (String?, String?), redirectTo: String?, client: ClientInfo)
         async throws -> OTPResponse
     {
-        try await limiter.hit("ip:otp:\(client.ip)", configuration.rateLimits.otpPerIP)
+        try await hitSendLimits(client)
         let email = try canonicalEmail(raw)
         let challenge = try PKCEChallenge.parse(challenge: rawChallenge.0, method: rawChallenge.1)
         let service = self

@@ -15,7 +15,7 @@ extension AuthService {
     /// autoconfirm on it answers `user_already_exists`. An unconfirmed address gets a new
     /// confirmation code; its password is not changed.
     public func signUp(_ request: SignUpRequest, redirectTo: String?, client: ClientInfo) async throws -> SignUpResult {
-        try await limiter.hit("ip:otp:\(client.ip)", configuration.rateLimits.otpPerIP)
+        try await hitSendLimits(client)
         guard !configuration.disableSignup else { throw AuthError.signupDisabled }
         if request.email == nil {
             if request.phone != nil { return try await signUpWithPhone(request, client: client) }
@@ -27,15 +27,17 @@ extension AuthService {
         }
         if let refusal = passwordPolicy.check(password) { throw refusal }
         let data = request.data ?? [:]
+        try checkMetadataSize(data)
         let challenge = try PKCEChallenge.parse(challenge: request.codeChallenge, method: request.codeChallengeMethod)
 
+        // Hashed for a known address too: the answer's timing must not tell which it is.
+        let hash = try await hasher.hash(password)
         if let existing = try await store.user(email: email) {
             return try await repeatedSignUp(existing, data: data, redirectTo: redirectTo, challenge: challenge)
         }
 
         let confirmed = configuration.mailerAutoconfirm
         if !confirmed { try await countEmail(to: email) }
-        let hash = try await hasher.hash(password)
         let (user, identity) = newUser(email: email, passwordHash: hash, data: data, confirmed: confirmed)
         let now = time.now()
 

@@ -6,6 +6,7 @@ extension AuthService {
     /// backup of another key is never overwritten (`409 conflict`): delete it first.
     public func putSignerBackup(_ request: SignerBackup, principal: Principal) async throws -> SignerBackup {
         guard principal.session != nil else { throw AuthError(.noAuthorization, "A signer backup needs a user session") }
+        try await requireAAL2(principal, to: "back up a signer")
         guard let publicKey = request.publicKey, Base64URL.decode(publicKey)?.count == 32 else {
             throw AuthError.validation("public_key must be an Ed25519 public key: 32 bytes, base64url")
         }
@@ -40,6 +41,7 @@ extension AuthService {
 
     /// `GET /signer/backup`.
     public func signerBackup(principal: Principal) async throws -> SignerBackup {
+        try await requireAAL2(principal, to: "read a signer backup")
         guard let backup = try await store.signerBackup(userID: principal.user.id) else {
             throw AuthError(.notFound, "The user has no signer backup")
         }
@@ -49,6 +51,7 @@ extension AuthService {
     /// `DELETE /signer/backup`.
     public func deleteSignerBackup(principal: Principal) async throws {
         guard principal.session != nil else { throw AuthError(.noAuthorization, "Deleting a signer backup needs a user session") }
+        try await requireAAL2(principal, to: "delete a signer backup")
         guard try await store.deleteSignerBackup(userID: principal.user.id) else {
             throw AuthError(.notFound, "The user has no signer backup")
         }
@@ -58,6 +61,7 @@ extension AuthService {
     /// sealed under the server secret; released only to the user's own session.
     public func signerRecoveryKey(principal: Principal) async throws -> SignerRecoveryKey {
         guard principal.session != nil else { throw AuthError(.noAuthorization, "The recovery key needs a user session") }
+        try await requireAAL2(principal, to: "read the signer recovery key")
         let context = "signer-recovery|" + principal.user.id.uuidString.lowercased()
         let fresh = try signerBox.seal(SecureRandom.bytes(32), context: context)
         let sealed = try await store.signerRecoveryKey(userID: principal.user.id, creating: fresh, at: time.now())

@@ -65,7 +65,7 @@ extension AuthService {
     public func updateUser(
         _ request: UpdateUserRequest, principal: Principal, client: ClientInfo, redirectTo: String? = nil
     ) async throws -> User {
-        try await limiter.hit("ip:otp:\(client.ip)", configuration.rateLimits.otpPerIP)
+        try await hitSendLimits(client)
         if request.appMetadata != nil, !principal.isAdmin { throw AuthError.notAdmin }
         // A credential change needs aal2 and, from an old session, a fresh nonce (spent once,
         // here, not again if the write below is retried).
@@ -122,6 +122,7 @@ extension AuthService {
             for (key, value) in data {
                 if value.isNull { user.userMetadata.removeValue(forKey: key) } else { user.userMetadata[key] = value }
             }
+            try checkMetadataSize(user.userMetadata)
         }
         if let appData = request.appMetadata {
             for (key, value) in appData {

@@ -77,7 +77,8 @@ extension AuthService {
         if type == .emailChange {
             outcome = try await verifyEmailChange(email: email, token: token, client: client)
         } else {
-            guard let user = try await store.user(email: email) else { throw AuthError.otpInvalid }
+            // An unknown address answers exactly as a known one with no code.
+            guard let user = try await store.user(email: email) else { throw Self.noCodeRefusal }
             let now = time.now()
             do {
                 outcome = try await store.redeemOneTimeToken(
@@ -103,9 +104,12 @@ extension AuthService {
             throw AuthError.codeRefused(reason: remaining > 0 ? "invalid" : "exhausted", attemptsRemaining: remaining)
         case .expired: throw AuthError.codeRefused(reason: "expired", attemptsRemaining: nil)
         case .exhausted: throw AuthError.codeRefused(reason: "exhausted", attemptsRemaining: 0)
-        case .notFound: throw AuthError.codeRefused(reason: "invalid", attemptsRemaining: nil)
+        case .notFound: throw noCodeRefusal
         }
     }
+
+    /// What a code answers when its address has no code to compare with, known or not.
+    static let noCodeRefusal = AuthError.codeRefused(reason: "invalid", attemptsRemaining: nil)
 
     /// What redeeming a link gives: a session, or (a PKCE link opened in a browser) a code for the
     /// app to exchange with its verifier.

@@ -139,6 +139,22 @@ public struct AuthService: Sendable {
         return wire
     }
 
+    /// Counts a request that may send a code or a link against the client's budgets: GoTrue's per
+    /// 5 minutes and Latchkey's per hour.
+    func hitSendLimits(_ client: ClientInfo) async throws {
+        try await limiter.hit("ip:otp:\(client.ip)", configuration.rateLimits.otpPerIP)
+        try await limiter.hit("ip:otp-hour:\(client.ip)", configuration.rateLimits.otpPerIPHourly)
+    }
+
+    /// `validation_failed` for `user_metadata` larger than the configured bytes of JSON.
+    func checkMetadataSize(_ metadata: [String: JSONValue]) throws {
+        guard !metadata.isEmpty else { return }
+        let size = (try? JSONEncoder().encode(metadata).count) ?? .max
+        guard size <= configuration.userMetadataMaxBytes else {
+            throw AuthError.validation("user metadata must be at most \(configuration.userMetadataMaxBytes) bytes of JSON, not \(size)")
+        }
+    }
+
     /// Counts one email to `address` against the per-address and total limits.
     func countEmail(to address: String) async throws {
         if configuration.mailerAutoconfirm { return }

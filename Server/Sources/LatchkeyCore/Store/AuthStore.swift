@@ -86,7 +86,7 @@ public enum AssertionRedemption: Sendable, Equatable {
 public enum FactorDecision: Sendable {
     /// The code is right: store this factor and session, spend the challenge, record `audit` and
     /// queue `outbox`; when `endingOtherAAL1Sessions`, delete the user's other sessions that are
-    /// below `aal2`.
+    /// below `aal2` and every device key but this session's device's.
     case accept(FactorRecord, SessionRecord, audit: [AuditEvent], outbox: [OutboxRecord], endingOtherAAL1Sessions: Bool)
     /// The code is wrong: store this factor (its failure count, perhaps a lock), record `audit`
     /// and answer with the error.
@@ -188,14 +188,16 @@ public protocol AuthStore: Sendable {
     ) async throws -> (RefreshDecision, UserRecord?)
     /// Deletes a session and records `audit`.
     func deleteSession(id: UUID, audit: [AuditEvent]) async throws
-    /// Deletes every session of a user except `keeping` (without `keeping`, a global sign-out, its
-    /// device keys too) and records `audit`.
+    /// Deletes every session of a user except `keeping`, and every device key but the one of
+    /// `keeping`'s device (without `keeping`, a global sign-out: every key), and records `audit`.
     func deleteSessions(userID: UUID, except keeping: UUID?, audit: [AuditEvent]) async throws
 
     // MARK: Device keys
 
-    /// Stores the key and records `audit`.
-    func createDeviceKey(_ key: DeviceKeyRecord, audit: [AuditEvent]) async throws
+    /// Stores the key and records `audit`, unless the user has `limit` keys already (`false`
+    /// then, nothing stored): counted in the same transaction, so concurrent registrations
+    /// cannot pass the cap together.
+    func createDeviceKey(_ key: DeviceKeyRecord, limit: Int, audit: [AuditEvent]) async throws -> Bool
     /// The user's device keys, oldest first.
     func deviceKeys(userID: UUID) async throws -> [DeviceKeyRecord]
     func deviceKey(id: UUID) async throws -> DeviceKeyRecord?
@@ -204,7 +206,7 @@ public protocol AuthStore: Sendable {
     func deleteDeviceKey(id: UUID, userID: UUID, audit: [AuditEvent]) async throws -> Bool
     /// In one transaction: remembers the assertion `jti` of key `keyID` until `expiresAt` and,
     /// when it was not seen before and the key still exists, records the key's use and stores the
-    /// session, the signed-in user and `audit`.
+    /// session, the signed-in user and `audit`; the key now belongs to the new session's device.
     func redeemAssertion(
         keyID: UUID, jti: String, expiresAt: Date, session: SessionRecord, user: UserRecord, audit: [AuditEvent]
     ) async throws -> AssertionRedemption
@@ -233,7 +235,9 @@ public protocol AuthStore: Sendable {
 
     // MARK: Key vaults
 
-    func createVault(_ vault: KeyVaultRecord) async throws
+    /// Stores the vault unless the user has `limit` vaults already (`false` then), counted in the
+    /// same transaction.
+    func createVault(_ vault: KeyVaultRecord, limit: Int) async throws -> Bool
     /// The user's vaults, oldest first.
     func vaults(userID: UUID) async throws -> [KeyVaultRecord]
     /// Deletes the user's vault; `false` when the user has no such vault.

@@ -133,6 +133,9 @@ extension ServerConfiguration {
             throw ConfigurationError("sms-provider \(other) is not supported; use twilio")
         }
 
+        // An operator who set GoTrue's 5-minute limit gets what it allows in an hour, as on GoTrue.
+        let otpPerFiveMinutes = try reader.int("rate-limit-otp")
+        let otpPerHour = try reader.int("rate-limit-otp-per-hour") ?? otpPerFiveMinutes.map { min($0, Int.max / 12) * 12 } ?? 60
         let auth = AuthConfiguration(
             siteURL: reader.string("site-url") ?? "http://localhost:3000", externalURL: externalURL,
             uriAllowList: reader.list("uri-allow-list"), appName: reader.string("app-name") ?? "Latchkey",
@@ -141,6 +144,7 @@ extension ServerConfiguration {
             linkConfirmationPage: try reader.bool("link-confirmation-page") ?? true,
             secureEmailChange: try reader.bool("mailer-secure-email-change") ?? true,
             flowStateExpiry: try reader.seconds("flow-state-expiry") ?? 300,
+            userMetadataMaxBytes: try reader.int("user-metadata-max-bytes") ?? 16384,
             jwt: JWTSettings(
                 expiry: try reader.int("jwt-exp") ?? 3600, audience: reader.string("jwt-aud") ?? "authenticated",
                 issuer: reader.string("jwt-issuer") ?? "",
@@ -160,7 +164,8 @@ extension ServerConfiguration {
             rateLimits: RateLimitSettings(
                 tokenPerIP: .init(count: try reader.int("rate-limit-token") ?? 150, period: 300),
                 verifyPerIP: .init(count: try reader.int("rate-limit-verify") ?? 30, period: 300),
-                otpPerIP: .init(count: try reader.int("rate-limit-otp") ?? 30, period: 300),
+                otpPerIP: .init(count: otpPerFiveMinutes ?? 30, period: 300),
+                otpPerIPHourly: .init(count: otpPerHour, period: 3600),
                 emailSent: .init(count: try reader.int("rate-limit-email-sent") ?? 1000, period: 3600),
                 emailPerAddress: .init(count: try reader.int("rate-limit-email-per-address") ?? 10, period: 3600),
                 signInFailuresPerAccount: .init(count: try reader.int("rate-limit-signin-failures") ?? 10, period: 900),

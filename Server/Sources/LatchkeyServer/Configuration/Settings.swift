@@ -159,6 +159,16 @@ public struct Setting: Sendable {
             key: "rate-limit-otp", environment: ["LATCHKEY_RATE_LIMIT_OTP", "GOTRUE_RATE_LIMIT_OTP"], defaultValue: "30",
             summary: "`/signup`, `/otp`, `/resend`, `PUT /user` per client IP per 5 minutes."),
         .init(
+            key: "rate-limit-otp-per-hour", environment: ["LATCHKEY_RATE_LIMIT_OTP_PER_HOUR"], defaultValue: "60",
+            summary:
+                "The same requests per client IP per hour, well under `rate-limit-email-sent`, so that a few addresses cannot spend every user's email budget. GoTrue has no such limit: when `rate-limit-otp` is set and this is not, it is 12 times `rate-limit-otp` (what that allows in an hour, GoTrue's behaviour)."
+        ),
+        .init(
+            key: "user-metadata-max-bytes", environment: ["LATCHKEY_USER_METADATA_MAX_BYTES"], defaultValue: "16384",
+            summary:
+                "Largest `user_metadata` (`data` at sign-up and `/otp`, `PUT /user`, the admin API's `user_metadata`), in bytes of JSON after merging; larger is `400 validation_failed`. It is copied into every access token. GoTrue has no limit below the request size."
+        ),
+        .init(
             key: "rate-limit-email-sent", environment: ["LATCHKEY_RATE_LIMIT_EMAIL_SENT", "GOTRUE_RATE_LIMIT_EMAIL_SENT"],
             defaultValue: "1000", summary: "Emails per hour in total (all instances)."),
         .init(
@@ -170,7 +180,7 @@ public struct Setting: Sendable {
         .init(
             key: "dev-mailbox-public", environment: ["LATCHKEY_DEV_MAILBOX_PUBLIC"], defaultValue: "false",
             summary:
-                "Let clients on other machines read `/_dev/mailbox` (only while no mail transport is configured). Off: loopback clients only, since the messages carry sign-in codes."
+                "Let clients on other machines read `/_dev/mailbox` (only while no mail transport is configured). Off: the mailbox exists only while the server listens on loopback (`127.0.0.1`, `::1`, `localhost`) and no rate-limit header is trusted, and answers only loopback requests that carry no forwarding header (`X-Forwarded-For`, `Forwarded`, `X-Real-IP`): behind a reverse proxy on the same host it is off, since the messages carry sign-in codes."
         ),
         .init(
             key: "templates-dir", environment: ["LATCHKEY_TEMPLATES_DIR"], defaultValue: "",
@@ -287,6 +297,8 @@ public struct Setting: Sendable {
             summary: "Seconds before the first retry of a failed delivery."),
         .init(
             key: "rate-limit-header", environment: ["LATCHKEY_RATE_LIMIT_HEADER", "GOTRUE_RATE_LIMIT_HEADER"], defaultValue: "",
-            summary: "Header carrying the client IP, trusted only when set (behind a proxy you run). Unset: the socket's peer address."),
+            summary:
+                "Header carrying the client IP, trusted only when set (behind a proxy you run). Its **right-most** entry is the client: proxies append the address they saw, and the entries left of it are whatever the client sent (GoTrue takes the left-most, which a client behind an appending proxy forges). Unset: the socket's peer address."
+        ),
     ]
 }

@@ -286,5 +286,8 @@ enum Migrations {
         Migration(
             version: 11, name: "a version on users: writes land only on the copy they were decided from",
             statements: ["ALTER TABLE users ADD COLUMN version BIGINT NOT NULL DEFAULT 0"]),
+        Migration(
+            version: 12, name: "device keys remember their device's session: ending other sessions ends other devices' keys",
+            statements: ["ALTER TABLE device_keys ADD COLUMN session_id TEXT"]),
     ]
 }

@@ -3,26 +3,40 @@ import LatchkeyAPI
 import LatchkeyCore
 
 extension SQLAuthStore {
-    static let deviceKeyColumns = "id, user_id, name, public_key, created_at, last_used_at"
+    static let deviceKeyColumns = "id, user_id, name, public_key, created_at, last_used_at, session_id"
 
     static func deviceKey(from row: SQLRow) -> DeviceKeyRecord? {
         guard let id = row.uuid("id"), let userID = row.uuid("user_id"), let created = row.date("created_at") else { return nil }
         return DeviceKeyRecord(
             id: id, userID: userID, name: row.string("name") ?? "", publicKey: decodeObject(row.string("public_key")),
-            createdAt: created, lastUsedAt: row.date("last_used_at"))
+            createdAt: created, lastUsedAt: row.date("last_used_at"), sessionID: row.uuid("session_id"))
     }
 
-    public func createDeviceKey(_ key: DeviceKeyRecord, audit: [AuditEvent]) async throws {
+    public func createDeviceKey(_ key: DeviceKeyRecord, limit: Int, audit: [AuditEvent]) async throws -> Bool {
         try await translating {
             try await database.transaction { db in
+                guard try await Self.count("device_keys", userID: key.userID, db) < limit else { return false }
                 try await db.query(
-                    "INSERT INTO device_keys (\(Self.deviceKeyColumns)) VALUES (?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO device_keys (\(Self.deviceKeyColumns)) VALUES (\(Self.placeholders(7)))",
                     [
                         SQLValue(key.id), SQLValue(key.userID), .text(key.name), .text(Self.encode(key.publicKey)), SQLValue(key.createdAt),
-                        SQLValue(key.lastUsedAt),
+                        SQLValue(key.lastUsedAt), key.sessionID.map(SQLValue.init) ?? .null,
                     ])
                 try await Self.insert(audit, db)
+                return true
             }
+        }
+    }
+
+    /// Deletes the user's device keys but the one `session` registered or last signed in with
+    /// (all of them without a session).
+    static func deleteDeviceKeys(userID: UUID, exceptOfSession session: UUID?, _ db: any SQLExecutor) async throws {
+        if let session {
+            try await db.query(
+                "DELETE FROM device_keys WHERE user_id = ? AND (session_id IS NULL OR session_id <> ?)",
+                [SQLValue(userID), SQLValue(session)])
+        } else {
+            try await db.query("DELETE FROM device_keys WHERE user_id = ?", [SQLValue(userID)])
         }
     }
 
@@ -63,7 +77,9 @@ extension SQLAuthStore {
                 "INSERT INTO device_key_assertions (key_id, jti, expires_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING RETURNING jti",
                 [SQLValue(keyID), .text(jti), SQLValue(expiresAt)])
             guard !fresh.isEmpty else { return .replayed }
-            try await db.query("UPDATE device_keys SET last_used_at = ? WHERE id = ?", [SQLValue(session.createdAt), SQLValue(keyID)])
+            try await db.query(
+                "UPDATE device_keys SET last_used_at = ?, session_id = ? WHERE id = ?",
+                [SQLValue(session.createdAt), SQLValue(session.id), SQLValue(keyID)])
             try await Self.insert(session, db)
             try await Self.update(user, db)
             try await Self.insert(audit, db)

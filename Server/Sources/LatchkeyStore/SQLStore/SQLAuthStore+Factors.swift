@@ -21,10 +21,7 @@ extension SQLAuthStore {
     public func createFactor(_ factor: FactorRecord, limit: Int, audit: [AuditEvent]) async throws -> Bool {
         try await translating {
             try await database.transaction { db in
-                let count =
-                    try await db.query("SELECT COUNT(*) AS n FROM mfa_factors WHERE user_id = ?", [SQLValue(factor.userID)])
-                    .first?.int("n") ?? 0
-                guard count < limit else { return false }
+                guard try await Self.count("mfa_factors", userID: factor.userID, db) < limit else { return false }
                 try await db.query(
                     "INSERT INTO mfa_factors (\(Self.factorColumns)) VALUES (\(Self.placeholders(12)))",
                     [
@@ -112,6 +109,7 @@ extension SQLAuthStore {
                 if endingOtherAAL1Sessions {
                     try await db.query(
                         "DELETE FROM sessions WHERE user_id = ? AND id <> ? AND aal <> 'aal2'", [SQLValue(userID), SQLValue(sessionID)])
+                    try await Self.deleteDeviceKeys(userID: userID, exceptOfSession: sessionID, db)
                 }
                 try await db.query(
                     "UPDATE sessions SET aal = ?, amr = ?, refresh_counter = ?, refreshed_at = ?, updated_at = ? WHERE id = ?",

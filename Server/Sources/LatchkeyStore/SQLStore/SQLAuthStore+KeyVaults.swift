@@ -14,15 +14,17 @@ extension SQLAuthStore {
             failedAttempts: Int(row.int("failed_attempts") ?? 0), createdAt: created, updatedAt: updated)
     }
 
-    public func createVault(_ vault: KeyVaultRecord) async throws {
+    public func createVault(_ vault: KeyVaultRecord, limit: Int) async throws -> Bool {
         try await translating {
             try await database.transaction { db in
+                guard try await Self.count("key_vaults", userID: vault.userID, db) < limit else { return false }
                 try await db.query(
                     "INSERT INTO key_vaults (\(Self.vaultColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)",
                     [
                         SQLValue(vault.id), SQLValue(vault.userID), .text(vault.verifierMAC), SQLValue(vault.sealedShare),
                         SQLValue(vault.failedAttempts), SQLValue(vault.createdAt), SQLValue(vault.updatedAt),
                     ])
+                return true
             }
         }
     }

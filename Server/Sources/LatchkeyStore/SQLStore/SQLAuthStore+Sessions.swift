@@ -91,12 +91,13 @@ extension SQLAuthStore {
         }
     }
 
+    /// Every session of the user but `keeping`, and every device key but `keeping`'s device's.
     static func deleteSessions(userID: UUID, except keeping: UUID?, _ db: any SQLExecutor) async throws {
         if let keeping {
             try await db.query("DELETE FROM sessions WHERE user_id = ? AND id <> ?", [SQLValue(userID), SQLValue(keeping)])
         } else {
             try await db.query("DELETE FROM sessions WHERE user_id = ?", [SQLValue(userID)])
-            try await db.query("DELETE FROM device_keys WHERE user_id = ?", [SQLValue(userID)])
         }
+        try await deleteDeviceKeys(userID: userID, exceptOfSession: keeping, db)
     }
 }

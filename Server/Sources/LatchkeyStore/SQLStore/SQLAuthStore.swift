@@ -58,6 +58,11 @@ public struct SQLAuthStore: AuthStore {
         }
     }
 
+    /// How many rows of `table` the user owns, for caps checked in the transaction that inserts.
+    static func count(_ table: String, userID: UUID, _ db: any SQLExecutor) async throws -> Int {
+        Int(try await db.query("SELECT COUNT(*) AS n FROM \(table) WHERE user_id = ?", [SQLValue(userID)]).first?.int("n") ?? 0)
+    }
+
     // MARK: JSON columns
 
     static func encode(_ object: [String: JSONValue]) -> String {
