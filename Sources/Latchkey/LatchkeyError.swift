@@ -11,7 +11,7 @@ import Foundation
 ///     showWrongPassword()
 /// }
 /// ```
-public struct LatchkeyError: Error, Sendable, LocalizedError, CustomStringConvertible {
+public struct LatchkeyError: Error, Sendable, Equatable, LocalizedError, CustomStringConvertible {
     /// The stable code, e.g. `invalid_credentials`. An open set: unknown codes still decode.
     public var code: ErrorCode
     /// A message from the server or the SDK, fit for logs and, usually, for people.
@@ -22,8 +22,9 @@ public struct LatchkeyError: Error, Sendable, LocalizedError, CustomStringConver
     public var retryAfter: Int?
     /// Why a password was refused, for ``isWeakPassword``.
     public var weakPasswordReasons: [WeakPassword.Reason]
-    /// Why a one-time code was refused (`invalid`, `expired`, `exhausted`), when the server says.
-    public var codeRefusal: String?
+    /// Why a one-time code was refused. A server that does not say (GoTrue) is read by the code's
+    /// expiry: before it, the code was wrong; after it, it expired.
+    public var codeRefusal: CodeRefusal?
     /// Wrong submissions the code still survives, when the server says.
     public var attemptsRemaining: Int?
     /// After a wrong code: the state to submit the next try from.
@@ -32,7 +33,7 @@ public struct LatchkeyError: Error, Sendable, LocalizedError, CustomStringConver
     /// Creates an error. The SDK makes these itself; apps mostly need one for test doubles.
     public init(
         code: ErrorCode, message: String, status: Int? = nil, retryAfter: Int? = nil,
-        weakPasswordReasons: [WeakPassword.Reason] = [], codeRefusal: String? = nil, attemptsRemaining: Int? = nil,
+        weakPasswordReasons: [WeakPassword.Reason] = [], codeRefusal: CodeRefusal? = nil, attemptsRemaining: Int? = nil,
         retryState: CodeRequired? = nil
     ) {
         self.code = code
@@ -56,10 +57,20 @@ public struct LatchkeyError: Error, Sendable, LocalizedError, CustomStringConver
     public var isUserNotFound: Bool { code == .userNotFound }
     /// The address is not a valid email address.
     public var isInvalidUsername: Bool { code == .emailAddressInvalid || code == .emailAddressNotProvided }
-    /// The code was wrong (not merely expired).
-    public var isInvalidCode: Bool { code == .otpExpired && codeRefusal != "expired" }
-    /// The code or link has expired (GoTrue servers report wrong and expired codes alike).
-    public var isCodeExpired: Bool { code == .otpExpired && (codeRefusal == nil || codeRefusal == "expired" || codeRefusal == "exhausted") }
+    /// The code was wrong and may be tried again: true exactly when ``retryState`` is there to try
+    /// from. Never true together with ``isCodeExpired`` or ``isCodeAttemptsExhausted``.
+    ///
+    /// ```swift
+    /// } catch let error as LatchkeyError where error.isInvalidCode {
+    ///     if let retry = error.retryState { state = retry }
+    /// }
+    /// ```
+    public var isInvalidCode: Bool { code == .otpExpired && retryState != nil }
+    /// Too many wrong codes used the code up: ask for a new one.
+    public var isCodeAttemptsExhausted: Bool { code == .otpExpired && codeRefusal == .exhausted }
+    /// The code or link has expired (or is unknown): ask for a new one. Neither
+    /// ``isInvalidCode`` nor ``isCodeAttemptsExhausted``.
+    public var isCodeExpired: Bool { code == .otpExpired && !isInvalidCode && !isCodeAttemptsExhausted }
     /// Wrong email or password.
     public var isInvalidCredentials: Bool { code == .invalidCredentials }
     /// The email address is not confirmed yet.
@@ -146,6 +157,8 @@ extension ErrorCode {
     public static let weakPIN: ErrorCode = "weak_pin"
     /// SDK: a local vault makes the user wait after wrong PINs; see ``LatchkeyError/retryAfter``.
     public static let pinDelayed: ErrorCode = "pin_delayed"
+    /// SDK: a ``CodeRequired`` decoded by the app was submitted before ``AuthClient/resume(_:)``.
+    public static let codeStateDetached: ErrorCode = "code_state_detached"
     /// SDK: the embedded signer is not configured (or not on this device).
     public static let signerNotConfigured: ErrorCode = "signer_not_configured"
     /// SDK: the recovery password does not open the signer backup.

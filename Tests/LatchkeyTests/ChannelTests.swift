@@ -55,7 +55,7 @@ import Testing
             json: Fixtures.error("otp_expired", "Token has expired or is invalid", extra: #","reason":"invalid","attempts_remaining":4"#))
         await transport.respond(to: "POST", path: "/verify", json: Fixtures.sessionJSON())
         let auth = try await Fixtures.client(transport: transport)
-        let state = try await auth.requestSMSCode(phone: "+15551234567", channel: "whatsapp")
+        let state = try await auth.requestSMSCode(phone: "+15551234567", channel: .whatsapp)
         #expect(await transport.requests[0].json == ["phone": "+15551234567", "create_user": true, "channel": "whatsapp"])
         #expect(state.phone == "+15551234567")
         #expect(state.channel == .sms)

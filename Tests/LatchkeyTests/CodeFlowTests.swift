@@ -100,21 +100,35 @@ import Testing
         await transport.respond(to: "POST", path: "/verify", json: Fixtures.sessionJSON())
         let auth = try await Fixtures.client(transport: transport)
         let flow = auth.emailCodeFlow()
+        // Two observers (a view and its re-mounted twin) each see every state.
+        let observers = [flow.states, flow.states].map { stream in
+            Task {
+                var names: [String] = []
+                for await state in stream {
+                    switch state {
+                    case .initial: names.append("initial")
+                    case .sendingCode: names.append("sending")
+                    case .awaitingCodeInput: names.append("awaiting")
+                    case .submittingCode: names.append("submitting")
+                    case .incorrectCode(let retry): names.append("incorrect(\(retry.attemptsRemaining ?? -1))")
+                    case .done: names.append("done")
+                    case .sendCodeFailure, .signInError: names.append("error")
+                    }
+                }
+                return names
+            }
+        }
         try await flow.sendCode(to: "ada@example.com")
         await #expect(throws: LatchkeyError.self) { try await flow.submit(code: "000000") }
         try await flow.submit(code: "123456")
-        var names: [String] = []
-        for await state in flow.states {
-            switch state {
-            case .initial: names.append("initial")
-            case .sendingCode: names.append("sending")
-            case .awaitingCodeInput: names.append("awaiting")
-            case .submittingCode: names.append("submitting")
-            case .incorrectCode(let retry): names.append("incorrect(\(retry.attemptsRemaining ?? -1))")
-            case .done: names.append("done")
-            case .sendCodeFailure, .signInError: names.append("error")
-            }
+        for observer in observers {
+            #expect(await observer.value == ["initial", "sending", "awaiting", "submitting", "incorrect(4)", "submitting", "done"])
         }
-        #expect(names == ["initial", "sending", "awaiting", "submitting", "incorrect(4)", "submitting", "done"])
+        // A late observer gets the state now, and the stream ends with the flow.
+        var late: [CodeFlowState] = []
+        for await state in flow.states { late.append(state) }
+        #expect(late.count == 1)
+        if case .done(let session) = late.first { #expect(session.accessToken == "access-1") } else { Issue.record("not done") }
+        #expect(flow.state == late.first)
     }
 }

@@ -18,7 +18,7 @@ import Testing
         Case(code: "email_exists", status: 422) { $0.isUserAlreadyExists },
         Case(code: "user_not_found", status: 422) { $0.isUserNotFound },
         Case(code: "email_address_invalid", status: 400) { $0.isInvalidUsername },
-        Case(code: "otp_expired", status: 403) { $0.isCodeExpired && $0.isInvalidCode },
+        Case(code: "otp_expired", status: 403) { $0.isCodeExpired && !$0.isInvalidCode && !$0.isCodeAttemptsExhausted },
         Case(code: "over_request_rate_limit", status: 429) { $0.isRateLimited && $0.retryAfter == 30 },
         Case(code: "over_email_send_rate_limit", status: 429) { $0.isRateLimited },
         Case(code: "weak_password", status: 422) { $0.isWeakPassword },

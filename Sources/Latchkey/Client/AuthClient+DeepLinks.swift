@@ -42,9 +42,15 @@ extension AuthClient {
     }
 
     /// Hands a link to ``session(from:)`` without waiting; the outcome arrives on
-    /// ``authStateChanges``.
+    /// ``authStateChanges``: the session's event, or ``AuthEvent/linkFailed`` with the error.
     public nonisolated func handle(_ url: URL) {
-        Task { _ = try? await self.session(from: url) }
+        Task {
+            do {
+                _ = try await self.session(from: url)
+            } catch {
+                await self.emit(.linkFailed, error: error as? LatchkeyError ?? LatchkeyError.network(error))
+            }
+        }
     }
 
     /// Query and fragment parameters of a link, the fragment winning.

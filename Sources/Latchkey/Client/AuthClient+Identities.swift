@@ -26,19 +26,16 @@ extension AuthClient {
     }
 
     /// Confirms an email change with the code sent to `email` (the current or the new address).
+    /// A wrong code's ``LatchkeyError/retryState`` submits the next try (its
+    /// ``CodeRequired/submit(code:)`` throws ``LatchkeyError/isEmailChangePending`` when the other
+    /// address has yet to confirm).
     public func confirmEmailChange(email: String, code: String) async throws -> EmailChangeResult {
-        try await ready()
-        let data = try await api.sendRaw(
-            try api.request("POST", "verify", body: VerifyRequest(type: "email_change", email: email, token: code)))
-        let decoder = WireJSON.makeDecoder()
-        if let session = try? decoder.decode(Session.self, from: data) {
-            await setSession(session, event: .userUpdated)
-            return .completed(session)
+        do {
+            let state = resumedState(email: email, phone: nil, codeLength: code.count, purpose: .emailLink)
+            return .completed(try await submitCode(code, state: state))
+        } catch let error as LatchkeyError where error.isEmailChangePending {
+            return .waitingForOtherAddress
         }
-        guard (try? decoder.decode(EmailChangePending.self, from: data)) != nil else {
-            throw LatchkeyError(code: .invalidResponse, message: "Unexpected answer to an email-change confirmation")
-        }
-        return .waitingForOtherAddress
     }
 
     /// Adds an email address to a signed-in user who has none (Privy's `linkWithCode`): a code
@@ -63,34 +60,36 @@ extension AuthClient {
 
     /// Adds or changes the signed-in user's phone number: a code goes to the number, and
     /// ``CodeRequired/submit(code:)`` confirms it, with a `phone` identity.
-    public func link(phone: String, channel: String = "sms") async throws -> CodeRequired {
+    public func link(phone: String, channel: SMSChannel = .sms) async throws -> CodeRequired {
         let sentAt = now
         let user = try await withSession { session in
             try await api.send(
-                try api.request("PUT", "user", body: UpdateUserRequest(phone: phone, channel: channel), bearer: session.accessToken),
+                try api.request(
+                    "PUT", "user", body: UpdateUserRequest(phone: phone, channel: channel.rawValue), bearer: session.accessToken),
                 as: User.self)
         }
         await replaceUser(user)
         return codeState(
-            OTPResponse(channel: channel), email: "", phone: user.newPhone ?? phone, sentAt: sentAt, intent: .signIn, redirectTo: nil,
+            OTPResponse(channel: channel.rawValue), email: "", phone: user.newPhone ?? phone, sentAt: sentAt, intent: .signIn,
+            redirectTo: nil,
             purpose: .phoneChange)
     }
 
     /// Creates an account with a phone number and a password; unless the server confirms numbers
     /// itself, an SMS code is on its way: finish with ``verifyPhone(phone:code:)``.
-    public func signUp(phone: String, password: String, data: [String: JSONValue]? = nil, channel: String = "sms") async throws
+    public func signUp(phone: String, password: String, data: [String: JSONValue]? = nil, channel: SMSChannel = .sms) async throws
         -> SignUpResult
     {
         try await ready()
         let request = try api.request(
-            "POST", "signup", body: SignUpRequest(phone: phone, password: password, data: data, channel: channel))
+            "POST", "signup", body: SignUpRequest(phone: phone, password: password, data: data, channel: channel.rawValue))
         return try await signUpResult(api.sendRaw(request))
     }
 
     /// Confirms a phone number with the SMS code, and signs in.
     @discardableResult
     public func verifyPhone(phone: String, code: String) async throws -> Session {
-        try await verify(VerifyRequest(type: "sms", phone: phone, token: code))
+        try await verifySMSCode(phone: phone, code: code)
     }
 
     /// Signs in with a phone number and a password.

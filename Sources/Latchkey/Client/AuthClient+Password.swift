@@ -38,12 +38,20 @@ extension AuthClient {
 
     /// Sends the address a new verification email (link and code).
     public func requestEmailVerification(email: String, redirectTo: URL? = nil) async throws {
+        _ = try await resendConfirmation(email: email, redirectTo: redirectTo)
+    }
+
+    /// `POST /resend` type `signup`: the state the new confirmation code is submitted from.
+    func resendConfirmation(email: String, redirectTo: URL?) async throws -> CodeRequired {
         try await ready()
         let pkce = await newChallenge()
-        try await api.sendRaw(
+        let sentAt = now
+        let info = try await api.send(
             try api.request(
                 "POST", "resend", query: redirectQuery(redirectTo),
-                body: ResendRequest(type: "signup", email: email, codeChallenge: pkce?.challenge, codeChallengeMethod: pkce?.method)))
+                body: ResendRequest(type: "signup", email: email, codeChallenge: pkce?.challenge, codeChallengeMethod: pkce?.method)),
+            as: OTPResponse.self)
+        return codeState(info, email: email, sentAt: sentAt, intent: .signUp, redirectTo: redirectTo, purpose: .confirmation)
     }
 
     /// Verifies an address with the token from a verification link that opened the app, and
@@ -53,10 +61,12 @@ extension AuthClient {
         try await verify(VerifyRequest(type: "signup", tokenHash: token))
     }
 
-    /// Verifies an address with the code from the verification email, and signs in.
+    /// Verifies an address with the code from the sign-up confirmation email, and signs in
+    /// (`type` `signup`; a sign-in code is ``verifyEmailCode(email:code:)``). A wrong code's
+    /// ``LatchkeyError/retryState`` submits the next try.
     @discardableResult
     public func verifyEmail(email: String, code: String) async throws -> Session {
-        try await verify(VerifyRequest(type: "signup", email: email, token: code))
+        try await submitCode(code, state: resumedState(email: email, phone: nil, codeLength: code.count, purpose: .confirmation))
     }
 
     /// Signs in with an email address and a password.
@@ -73,9 +83,18 @@ extension AuthClient {
         return session
     }
 
+    /// `POST /verify`, signing in with the answer; the first of two email-change confirmations
+    /// throws ``LatchkeyError/isEmailChangePending``.
     func verify(_ body: VerifyRequest, event: AuthEvent = .signedIn) async throws -> Session {
         try await ready()
-        let session = try await api.send(try api.request("POST", "verify", body: body), as: Session.self)
+        let data = try await api.sendRaw(try api.request("POST", "verify", body: body))
+        let decoder = WireJSON.makeDecoder()
+        guard let session = try? decoder.decode(Session.self, from: data) else {
+            if let pending = try? decoder.decode(EmailChangePending.self, from: data) {
+                throw LatchkeyError(code: .emailChangePending, message: pending.msg)
+            }
+            throw LatchkeyError(code: .invalidResponse, message: "The server's answer to POST /verify is not a session")
+        }
         await setSession(session, event: event)
         return session
     }

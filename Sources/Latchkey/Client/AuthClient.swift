@@ -58,7 +58,7 @@ public actor AuthClient {
         /// The Secure Enclave behind biometrics where there is one; elsewhere the keys are kept
         /// in `storage`.
         public static func defaultDeviceKeyStore(storage: any SessionStorage) -> any DeviceKeyStore {
-            #if canImport(CryptoKit) && canImport(LocalAuthentication) && canImport(Security)
+            #if canImport(CryptoKit) && canImport(LocalAuthentication) && canImport(Security) && !os(tvOS) && !os(watchOS)
                 if SecureEnclaveDeviceKeyStore.isAvailable { return SecureEnclaveDeviceKeyStore() }
             #endif
             return SoftwareDeviceKeyStore(storage: storage)
@@ -166,9 +166,9 @@ public actor AuthClient {
         greeted.remove(id)
     }
 
-    func emit(_ event: AuthEvent) {
+    func emit(_ event: AuthEvent, error: LatchkeyError? = nil) {
         for (id, continuation) in listeners where greeted.contains(id) {
-            continuation.yield(AuthStateChange(event: event, session: stored))
+            continuation.yield(AuthStateChange(event: event, session: stored, error: error))
         }
     }
 

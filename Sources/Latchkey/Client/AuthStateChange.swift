@@ -18,19 +18,26 @@ public enum AuthEvent: String, Sendable {
     /// A second factor was verified (``MFA/verify(factorID:challengeID:code:)``): the session
     /// is now ``AAL/aal2``, with new tokens.
     case mfaChallengeVerified
+    /// A link handed to ``AuthClient/handle(_:)`` could not be used (expired, used, from another
+    /// install, or carrying the server's error): ``AuthStateChange/error`` says why, and the
+    /// session is unchanged.
+    case linkFailed
 }
 
 /// One change of the client's auth state, with the session after it.
-public struct AuthStateChange: Sendable {
+public struct AuthStateChange: Sendable, Equatable {
     /// What happened.
     public let event: AuthEvent
     /// The session after the change; `nil` when signed out.
     public let session: Session?
+    /// Why, for ``AuthEvent/linkFailed``.
+    public let error: LatchkeyError?
 
     /// Creates a change.
-    public init(event: AuthEvent, session: Session?) {
+    public init(event: AuthEvent, session: Session?, error: LatchkeyError? = nil) {
         self.event = event
         self.session = session
+        self.error = error
     }
 }
 

@@ -44,18 +44,19 @@ extension AuthClient {
 
     /// Texts a one-time code that signs the user in (creating the account unless `createUser`
     /// is `false`, in which case an unknown number throws ``LatchkeyError/isUserNotFound``).
-    /// `channel` is `sms` or `whatsapp`; the number is E.164 (`+15551234567`).
-    public func requestSMSCode(phone: String, createUser: Bool = true, channel: String = "sms") async throws -> CodeRequired {
+    /// The number is E.164 (`+15551234567`).
+    public func requestSMSCode(phone: String, createUser: Bool = true, channel: SMSChannel = .sms) async throws -> CodeRequired {
         try await requestSMSCode(phone: phone, intent: createUser ? .signInOrSignUp : .signIn, data: nil, channel: channel)
     }
 
     /// Texts a one-time code that creates an account; a known number throws
     /// ``LatchkeyError/isUserAlreadyExists``.
-    public func signUpWithSMSCode(phone: String, data: [String: JSONValue]? = nil, channel: String = "sms") async throws -> CodeRequired {
+    public func signUpWithSMSCode(phone: String, data: [String: JSONValue]? = nil, channel: SMSChannel = .sms) async throws -> CodeRequired
+    {
         try await requestSMSCode(phone: phone, intent: .signUp, data: data, channel: channel)
     }
 
-    func requestSMSCode(phone: String, intent: CodeIntent, data: [String: JSONValue]?, channel: String) async throws -> CodeRequired {
+    func requestSMSCode(phone: String, intent: CodeIntent, data: [String: JSONValue]?, channel: SMSChannel) async throws -> CodeRequired {
         try await ready()
         var body: OTPRequest
         switch intent {
@@ -63,7 +64,7 @@ extension AuthClient {
         case .signIn: body = OTPRequest(phone: phone, createUser: false, intent: "signin")
         case .signUp: body = OTPRequest(phone: phone, createUser: true, data: data, intent: "signup")
         }
-        body.channel = channel
+        body.channel = channel.rawValue
         let sentAt = now
         let info: OTPResponse
         do {
@@ -94,18 +95,44 @@ extension AuthClient {
             ?? VerifyRequest(type: state.verificationType, email: state.email, token: code)
         let event: AuthEvent =
             switch state.purpose {
-            case .signIn: .signedIn
+            case .signIn, .confirmation: .signedIn
             case .recovery: .passwordRecovery
             case .phoneChange, .emailLink: .userUpdated
             }
         do {
             return try await verify(request, event: event)
         } catch var error as LatchkeyError where error.code == .otpExpired {
-            if error.codeRefusal == nil || error.codeRefusal == "invalid" {
-                error.retryState = state.with(attemptsRemaining: error.attemptsRemaining)
-            }
+            // A server that does not say why (GoTrue answers wrong and expired codes alike) is
+            // read by the code's expiry.
+            let refusal = error.codeRefusal ?? (now >= state.expiresAt ? .expired : .invalid)
+            error.codeRefusal = refusal
+            if refusal == .invalid { error.retryState = state.with(attemptsRemaining: error.attemptsRemaining) }
             throw error
         }
+    }
+
+    /// Signs in with a code emailed by ``signInWithEmailCode(email:createUser:redirectTo:)`` when
+    /// its ``CodeRequired`` is gone (the app was relaunched and did not keep it): the same
+    /// request, `type` `email`. A wrong code's ``LatchkeyError/retryState`` knows only the
+    /// address (its expiry is unknown: `Date.distantFuture`).
+    @discardableResult
+    public func verifyEmailCode(email: String, code: String) async throws -> Session {
+        try await submitCode(code, state: resumedState(email: email, phone: nil, codeLength: code.count, purpose: .signIn))
+    }
+
+    /// Signs in with a texted code (``requestSMSCode(phone:createUser:channel:)``) without its
+    /// ``CodeRequired``: `type` `sms`.
+    @discardableResult
+    public func verifySMSCode(phone: String, code: String) async throws -> Session {
+        try await submitCode(code, state: resumedState(email: "", phone: phone, codeLength: code.count, purpose: .signIn))
+    }
+
+    /// A state for a code whose request this client did not see: only the address is known.
+    func resumedState(email: String, phone: String?, codeLength: Int, purpose: CodeRequired.Purpose) -> CodeRequired {
+        CodeRequired(
+            email: email, phone: phone, sentTo: phone ?? Self.mask(email), channel: phone == nil ? .email : .sms,
+            codeLength: max(1, codeLength), expiresAt: .distantFuture, resendAvailableAt: now, attemptsRemaining: nil,
+            intent: .signInOrSignUp, client: self, redirectTo: nil, purpose: purpose)
     }
 
     static func mask(_ email: String) -> String {

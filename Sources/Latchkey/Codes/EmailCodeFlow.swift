@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where an email-code sign-in stands (the Privy seed's `OtpFlowState`).
-public enum CodeFlowState: Sendable {
+public enum CodeFlowState: Sendable, Equatable {
     /// Nothing sent yet.
     case initial
     /// A code is being requested.
@@ -24,38 +24,40 @@ public enum CodeFlowState: Sendable {
 ///
 /// ```swift
 /// let flow = auth.emailCodeFlow()
-/// Task { for await state in flow.states { render(state) } }
+/// Task { for await state in flow.states { render(state) } }   // any number of observers
 /// try await flow.sendCode(to: "ada@example.com")
 /// try await flow.submit(code: "123456")
 /// ```
 public actor EmailCodeFlow {
-    /// Every state the flow passes through, starting with ``CodeFlowState/initial``.
-    public nonisolated let states: AsyncStream<CodeFlowState>
-    let continuation: AsyncStream<CodeFlowState>.Continuation
+    /// The state now, then every state the flow passes through: a new stream for each access,
+    /// so any number of observers (a re-mounted SwiftUI `.task`) see every state. Streams end
+    /// after ``CodeFlowState/done(_:)``.
+    public nonisolated var states: AsyncStream<CodeFlowState> { broadcast.stream() }
+    /// The state now.
+    public nonisolated var state: CodeFlowState { broadcast.current }
+    let broadcast = StateBroadcast(CodeFlowState.initial)
     let client: AuthClient
     let intent: CodeIntent
     /// The state codes are submitted from, once a code was sent.
     public private(set) var pending: CodeRequired?
 
     init(client: AuthClient, intent: CodeIntent) {
-        (states, continuation) = AsyncStream.makeStream(of: CodeFlowState.self, bufferingPolicy: .bufferingNewest(32))
         self.client = client
         self.intent = intent
-        continuation.yield(.initial)
     }
 
     /// Sends a code to `email`.
     @discardableResult
     public func sendCode(to email: String) async throws -> CodeRequired {
-        continuation.yield(.sendingCode)
+        broadcast.send(.sendingCode)
         do {
             let state = try await client.requestEmailCode(email: email, intent: intent, data: nil, redirectTo: nil)
             pending = state
-            continuation.yield(.awaitingCodeInput(state))
+            broadcast.send(.awaitingCodeInput(state))
             return state
         } catch {
             let failure = error as? LatchkeyError ?? LatchkeyError.network(error)
-            continuation.yield(.sendCodeFailure(failure))
+            broadcast.send(.sendCodeFailure(failure))
             throw failure
         }
     }
@@ -65,21 +67,21 @@ public actor EmailCodeFlow {
     public func submit(code: String) async throws -> Session {
         guard let pending else {
             let error = LatchkeyError(code: .validationFailed, message: "Send a code before submitting one")
-            continuation.yield(.signInError(error))
+            broadcast.send(.signInError(error))
             throw error
         }
-        continuation.yield(.submittingCode)
+        broadcast.send(.submittingCode)
         do {
             let session = try await pending.submit(code: code)
-            continuation.yield(.done(session))
-            continuation.finish()
+            broadcast.send(.done(session))
+            broadcast.finish()
             return session
         } catch let error as LatchkeyError {
             if let retry = error.retryState {
                 self.pending = retry
-                continuation.yield(.incorrectCode(retry))
+                broadcast.send(.incorrectCode(retry))
             } else {
-                continuation.yield(.signInError(error))
+                broadcast.send(.signInError(error))
             }
             throw error
         }

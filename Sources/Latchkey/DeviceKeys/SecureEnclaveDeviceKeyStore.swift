@@ -1,4 +1,4 @@
-#if canImport(CryptoKit) && canImport(LocalAuthentication) && canImport(Security)
+#if canImport(CryptoKit) && canImport(LocalAuthentication) && canImport(Security) && !os(tvOS) && !os(watchOS)
     import CryptoKit
     import Foundation
     import LocalAuthentication
@@ -6,6 +6,10 @@
 
     /// Keeps device keys in the Secure Enclave: the private key never leaves it, and each
     /// signature needs the user's biometrics (or, with ``Biometry/userPresence``, the passcode).
+    ///
+    /// On iOS, iPadOS, Mac Catalyst, macOS and visionOS. tvOS and watchOS have no Touch ID or Face
+    /// ID (and no `LAContext.localizedReason`): there the SDK keeps device keys in its storage
+    /// (``SoftwareDeviceKeyStore``).
     ///
     /// Only the enclave's opaque handle for the key is kept in the keychain. A handle restored
     /// from a backup onto another phone is useless there, so the key counts as lost and

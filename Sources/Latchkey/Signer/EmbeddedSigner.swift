@@ -46,8 +46,10 @@ public actor EmbeddedSigner {
     let storage: any SessionStorage
     let kdf: ScryptParameters
     /// The current state; ``states`` streams its changes.
-    public private(set) var state: State = .locked
-    var listeners: [UUID: AsyncStream<State>.Continuation] = [:]
+    public nonisolated var state: State { broadcast.current }
+    let broadcast = StateBroadcast(State.locked)
+    /// Follows `auth`'s changes while the signer exists.
+    let following = TaskHandle()
     /// Counts the changes this device made (configure, recover, forget), so a refresh that raced
     /// one of them does not publish what it saw before.
     var generation = 0
@@ -62,12 +64,18 @@ public actor EmbeddedSigner {
         self.storage = storage ?? auth.configuration.storage
         self.kdf = kdf
         let changes = auth.authStateChanges
-        Task { [weak self] in
-            for await change in changes {
-                guard let self else { return }
-                await self.follow(change)
-            }
-        }
+        following.set(
+            Task { [weak self] in
+                for await change in changes {
+                    guard let self else { return }
+                    await self.follow(change)
+                }
+            })
+    }
+
+    deinit {
+        // A released signer stops listening at once, not at the next auth event.
+        following.cancel()
     }
 
     func follow(_ change: AuthStateChange) async {
@@ -83,25 +91,11 @@ public actor EmbeddedSigner {
     }
 
     /// The state now and after every change.
-    public nonisolated var states: AsyncStream<State> {
-        let (stream, continuation) = AsyncStream.makeStream(of: State.self)
-        let id = UUID()
-        continuation.onTermination = { _ in Task { await self.removeListener(id) } }
-        Task { await self.addListener(id, continuation) }
-        return stream
-    }
-
-    func addListener(_ id: UUID, _ continuation: AsyncStream<State>.Continuation) {
-        listeners[id] = continuation
-        continuation.yield(state)
-    }
-
-    func removeListener(_ id: UUID) { listeners[id] = nil }
+    public nonisolated var states: AsyncStream<State> { broadcast.stream() }
 
     func publish(_ new: State) {
-        guard new != state else { return }
-        state = new
-        for continuation in listeners.values { continuation.yield(new) }
+        guard new != broadcast.current else { return }
+        broadcast.send(new)
     }
 
     /// The public key of the key on this device, when ready.

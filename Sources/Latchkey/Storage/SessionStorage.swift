@@ -45,17 +45,27 @@ public struct FileSessionStorage: SessionStorage {
     /// The folder that holds the session files.
     public let directory: URL
 
-    /// - Parameter directory: defaults to `~/.config/latchkey` (`$XDG_CONFIG_HOME/latchkey`).
+    /// - Parameter directory: defaults to ``defaultDirectory``.
     public init(directory: URL? = nil) {
-        if let directory {
-            self.directory = directory
-        } else {
+        self.directory = directory ?? Self.defaultDirectory
+    }
+
+    /// `$XDG_CONFIG_HOME/latchkey` or `~/.config/latchkey` on macOS and Linux; on iOS, tvOS,
+    /// watchOS, visionOS and Mac Catalyst, whose apps have no home folder of their own, `latchkey`
+    /// in the app's Application Support folder.
+    public static var defaultDirectory: URL {
+        #if os(macOS) || os(Linux)
             let environment = ProcessInfo.processInfo.environment
             let base =
                 environment["XDG_CONFIG_HOME"].map { URL(fileURLWithPath: $0) }
                 ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config")
-            self.directory = base.appendingPathComponent("latchkey")
-        }
+            return base.appendingPathComponent("latchkey")
+        #else
+            let support =
+                FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+                ?? FileManager.default.temporaryDirectory
+            return support.appendingPathComponent("latchkey")
+        #endif
     }
 
     func file(_ key: String) -> URL {

@@ -74,13 +74,13 @@ struct APIClient: Sendable {
         if structured, let body = try? decoder.decode(APIErrorBody.self, from: data) {
             return LatchkeyError(
                 code: body.code, message: body.message, status: status, retryAfter: retryAfter,
-                weakPasswordReasons: body.weakPassword?.reasons ?? [], codeRefusal: body.reason,
+                weakPasswordReasons: body.weakPassword?.reasons ?? [], codeRefusal: body.reason.flatMap(CodeRefusal.init(rawValue:)),
                 attemptsRemaining: body.attemptsRemaining)
         }
         if let body = try? decoder.decode(LegacyAPIErrorBody.self, from: data) {
             return LatchkeyError(
                 code: body.errorCode, message: body.msg, status: status, retryAfter: retryAfter,
-                weakPasswordReasons: body.weakPassword?.reasons ?? [], codeRefusal: body.reason,
+                weakPasswordReasons: body.weakPassword?.reasons ?? [], codeRefusal: body.reason.flatMap(CodeRefusal.init(rawValue:)),
                 attemptsRemaining: body.attemptsRemaining)
         }
         if let body = try? decoder.decode(OAuthErrorBody.self, from: data) {
