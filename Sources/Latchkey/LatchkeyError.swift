@@ -87,8 +87,8 @@ public struct LatchkeyError: Error, Sendable, Equatable, LocalizedError, CustomS
     public var isNetworkError: Bool { code == .networkError }
     /// The phone number is not confirmed yet.
     public var isPhoneNotConfirmed: Bool { code == .phoneNotConfirmed }
-    /// The phone number is not E.164, or the request named no number.
-    public var isInvalidPhoneNumber: Bool { code == .validationFailed && message.contains("E.164") }
+    /// The phone number is not E.164 (`+15551234567`): the SDK checks before it sends.
+    public var isInvalidPhoneNumber: Bool { code == .phoneNumberInvalid }
     /// The SMS provider refused the message; no code was sent.
     public var isSMSSendFailed: Bool { code == .smsSendFailed }
     /// The change needs a code from ``AuthClient/reauthenticate()`` as `nonce`.
@@ -157,6 +157,8 @@ extension ErrorCode {
     public static let weakPIN: ErrorCode = "weak_pin"
     /// SDK: a local vault makes the user wait after wrong PINs; see ``LatchkeyError/retryAfter``.
     public static let pinDelayed: ErrorCode = "pin_delayed"
+    /// SDK: the phone number is not E.164; nothing was sent.
+    public static let phoneNumberInvalid: ErrorCode = "phone_number_invalid"
     /// SDK: a ``CodeRequired`` decoded by the app was submitted before ``AuthClient/resume(_:)``.
     public static let codeStateDetached: ErrorCode = "code_state_detached"
     /// SDK: the embedded signer is not configured (or not on this device).
@@ -167,6 +169,14 @@ extension ErrorCode {
 
 extension LatchkeyError {
     static let sessionMissing = LatchkeyError(code: .sessionMissing, message: "Auth session missing")
+
+    /// `raw` in E.164 with its `+`, or `phone_number_invalid` before anything is sent.
+    static func phoneNumber(_ raw: String) throws -> String {
+        guard let number = E164.normalized(raw) else {
+            throw LatchkeyError(code: .phoneNumberInvalid, message: "\(raw) is not a phone number in E.164 form, e.g. +15551234567")
+        }
+        return number
+    }
 
     static func network(_ error: any Error) -> LatchkeyError {
         LatchkeyError(code: .networkError, message: "The server could not be reached: \(error.localizedDescription)")

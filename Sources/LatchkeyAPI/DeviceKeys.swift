@@ -3,8 +3,8 @@ import Foundation
 /// A device key registered to a user (Latchkey extension): the public half of a P-256 key pair
 /// whose private half stays on the device and signs sign-in assertions.
 public struct DeviceKey: Codable, Sendable, Equatable {
-    /// The key's id; assertions name it as their issuer (`id`).
-    public var id: String
+    /// The key's id; assertions name it, lower case, as their issuer (`id`).
+    public var id: UUID
     /// A name the user recognises, e.g. "Ada's iPhone" (`name`).
     public var name: String
     /// The public key as a JWK: `kty` `EC`, `crv` `P-256`, `x`, `y` (`public_key`).
@@ -15,7 +15,7 @@ public struct DeviceKey: Codable, Sendable, Equatable {
     public var lastUsedAt: Date?
 
     /// Creates a device key.
-    public init(id: String, name: String, publicKey: [String: JSONValue], createdAt: Date, lastUsedAt: Date? = nil) {
+    public init(id: UUID, name: String, publicKey: [String: JSONValue], createdAt: Date, lastUsedAt: Date? = nil) {
         self.id = id
         self.name = name
         self.publicKey = publicKey
@@ -28,6 +28,15 @@ public struct DeviceKey: Codable, Sendable, Equatable {
         case publicKey = "public_key"
         case createdAt = "created_at"
         case lastUsedAt = "last_used_at"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeLowercased(id, forKey: .id)
+        try c.encode(name, forKey: .name)
+        try c.encode(publicKey, forKey: .publicKey)
+        try c.encode(createdAt, forKey: .createdAt)
+        try c.encodeIfPresent(lastUsedAt, forKey: .lastUsedAt)
     }
 }
 

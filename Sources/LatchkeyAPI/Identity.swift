@@ -68,10 +68,11 @@ public struct Factor: Codable, Sendable, Equatable {
     public var id: UUID
     /// A name the user gave the factor (`friendly_name`).
     public var friendlyName: String?
-    /// The kind of factor, e.g. `totp`, `phone` or `webauthn` (`factor_type`).
-    public var factorType: String
-    /// `verified` or `unverified`; GoTrue lists unverified factors too (`status`).
-    public var status: String
+    /// The kind of factor, e.g. ``FactorType/totp`` (`factor_type`).
+    public var factorType: FactorType
+    /// ``FactorStatus/verified`` or ``FactorStatus/unverified``; GoTrue lists unverified factors
+    /// too (`status`).
+    public var status: FactorStatus
     /// When the factor was enrolled (`created_at`).
     public var createdAt: Date
     /// When the factor last changed (`updated_at`).
@@ -81,7 +82,7 @@ public struct Factor: Codable, Sendable, Equatable {
 
     /// Creates a factor.
     public init(
-        id: UUID, friendlyName: String?, factorType: String, status: String, createdAt: Date, updatedAt: Date,
+        id: UUID, friendlyName: String?, factorType: FactorType, status: FactorStatus, createdAt: Date, updatedAt: Date,
         lastChallengedAt: Date? = nil
     ) {
         self.id = id

@@ -26,7 +26,7 @@ public struct UnlockVaultRequest: Codable, Sendable, Equatable {
 /// A vault as the server keeps it, with the share when the answer releases it.
 public struct KeyVault: Codable, Sendable, Equatable {
     /// The vault's id (`id`).
-    public var id: String
+    public var id: UUID
     /// The server's secret share, base64url; only in answers to creation and a right PIN (`share`).
     public var share: String?
     /// Wrong PINs since the last right one (`failed_attempts`).
@@ -39,7 +39,7 @@ public struct KeyVault: Codable, Sendable, Equatable {
     public var createdAt: Date
 
     /// Creates a vault description.
-    public init(id: String, share: String?, failedAttempts: Int, maxAttempts: Int, locked: Bool, createdAt: Date) {
+    public init(id: UUID, share: String?, failedAttempts: Int, maxAttempts: Int, locked: Bool, createdAt: Date) {
         self.id = id
         self.share = share
         self.failedAttempts = failedAttempts
@@ -53,6 +53,16 @@ public struct KeyVault: Codable, Sendable, Equatable {
         case failedAttempts = "failed_attempts"
         case maxAttempts = "max_attempts"
         case createdAt = "created_at"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeLowercased(id, forKey: .id)
+        try c.encodeIfPresent(share, forKey: .share)
+        try c.encode(failedAttempts, forKey: .failedAttempts)
+        try c.encode(maxAttempts, forKey: .maxAttempts)
+        try c.encode(locked, forKey: .locked)
+        try c.encode(createdAt, forKey: .createdAt)
     }
 }
 

@@ -176,3 +176,32 @@ public struct User: Codable, Sendable, Equatable, Identifiable {
         try c.encode(isAnonymous, forKey: .isAnonymous)
     }
 }
+
+extension User {
+    /// ``phone`` in E.164 with its `+` (`+15551234567`), as apps take numbers in; `nil` when the
+    /// user has none.
+    public var phoneNumber: String? { E164.withPlus(phone) }
+
+    /// ``newPhone`` in E.164 with its `+`.
+    public var newPhoneNumber: String? { newPhone.flatMap(E164.withPlus) }
+}
+
+/// Phone numbers as the wire has them (GoTrue stores E.164 without the `+`) and as apps do.
+public enum E164 {
+    /// `raw` as `+` and 2 to 15 digits, the first not 0 (spaces and a missing `+` forgiven, as
+    /// the server does); `nil` when it is no E.164 number.
+    public static func normalized(_ raw: String) -> String? {
+        var digits = Substring(raw.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: " ", with: ""))
+        if digits.hasPrefix("+") { digits = digits.dropFirst() }
+        guard (2...15).contains(digits.utf8.count), digits.first != "0",
+            digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        else { return nil }
+        return "+" + digits
+    }
+
+    /// `number` with a leading `+`; `nil` for an empty string.
+    public static func withPlus(_ number: String) -> String? {
+        let digits = number.hasPrefix("+") ? String(number.dropFirst()) : number
+        return digits.isEmpty ? nil : "+" + digits
+    }
+}

@@ -128,9 +128,9 @@ import Testing
         let auth = try await Fixtures.client(transport: transport, stored: try Fixtures.session())
         let state = try await auth.link(phone: "+15559998888")
         #expect(await transport.requests[0].json == ["phone": "+15559998888", "channel": "sms"])
-        #expect(state.phone == "15559998888")
+        #expect(state.phone == "+15559998888")
         try await state.submit(code: "333444")
-        #expect(await transport.requests[1].json == ["type": "phone_change", "phone": "15559998888", "token": "333444"])
+        #expect(await transport.requests[1].json == ["type": "phone_change", "phone": "+15559998888", "token": "333444"])
         // The stored user has an email, so linking one is a change instead.
         await #expect(throws: LatchkeyError.self) { try await auth.link(email: "second@example.com") }
     }

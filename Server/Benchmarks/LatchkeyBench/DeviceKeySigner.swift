@@ -40,7 +40,7 @@ extension API {
             "/device-keys", #"{"name":"bench","public_key":\#(DeviceKeySigner.jwk(key))}"#, bearer: user.accessToken)
         let registered = try WireJSON.makeDecoder().decode(DeviceKey.self, from: data)
         let session = try WireJSON.makeDecoder().decode(User.self, from: try await get("/user", bearer: user.accessToken))
-        return DeviceKeySigner(key: key, keyID: registered.id, userID: session.id.uuidString.lowercased())
+        return DeviceKeySigner(key: key, keyID: registered.id.uuidString.lowercased(), userID: session.id.uuidString.lowercased())
     }
 
     /// One device-key sign-in: sign an assertion and exchange it for a session.

@@ -216,8 +216,10 @@ struct Users: AsyncParsableCommand {
             ("providers", (user.appMetadata["providers"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", ")),
             (
                 "factors",
-                (user.factors ?? []).map { [$0.factorType, $0.friendlyName, "(\($0.status))"].compactMap { $0 }.joined(separator: " ") }
-                    .joined(separator: ", ")
+                (user.factors ?? []).map {
+                    [$0.factorType.rawValue, $0.friendlyName, "(\($0.status))"].compactMap { $0 }.joined(separator: " ")
+                }
+                .joined(separator: ", ")
             ),
             ("user_metadata", String(decoding: (try? JSONEncoder().encode(user.userMetadata)) ?? Data(), as: UTF8.self)),
         ]

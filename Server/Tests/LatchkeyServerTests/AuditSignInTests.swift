@@ -54,7 +54,7 @@ import Testing
             let owner = try await client.signUpConfirmed("device@example.com", app: app)
             let device = TestDevice()
             let key = try await client.register(device, session: owner)
-            let keyID = key.id.lowercased()
+            let keyID = key.id.uuidString.lowercased()
             let userID = owner.user.id.uuidString.lowercased()
             let assertion = try await device.assertion(keyID: keyID, userID: userID)
             #expect(try await client.deviceSignIn(assertion).status == .ok)

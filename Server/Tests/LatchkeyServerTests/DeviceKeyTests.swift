@@ -41,6 +41,15 @@ struct TestDevice {
         let keys = await JWTKeyCollection().add(ecdsa: try ES256PrivateKey(pem: key.pemRepresentation))
         return try await keys.sign(claims)
     }
+
+    /// An assertion naming a registered key's id (lower case, as the server writes ids).
+    func assertion(
+        keyID: UUID, userID: String, audience: String = "http://127.0.0.1:9999/token", expiresIn: TimeInterval = 120,
+        jti: String? = UUID().uuidString, issuedAgo: TimeInterval = 0
+    ) async throws -> String {
+        try await assertion(
+            keyID: keyID.uuidString.lowercased(), userID: userID, audience: audience, expiresIn: expiresIn, jti: jti, issuedAgo: issuedAgo)
+    }
 }
 
 extension TestClientProtocol {
@@ -147,7 +156,8 @@ let errorCodeHeader = HTTPField.Name("x-sb-error-code")!
             refused["HS256 with the public key"] = try await client.deviceSignIn(
                 try await hmac.sign(
                     TestDevice.Claims(
-                        iss: key.id, sub: userID, aud: "http://127.0.0.1:9999/token", exp: Int(Date().timeIntervalSince1970) + 60,
+                        iss: key.id.uuidString.lowercased(), sub: userID, aud: "http://127.0.0.1:9999/token",
+                        exp: Int(Date().timeIntervalSince1970) + 60,
                         iat: Int(Date().timeIntervalSince1970), jti: UUID().uuidString)))
             refused["garbage"] = try await client.deviceSignIn("not.a.jwt")
             refused["huge"] = try await client.deviceSignIn(String(repeating: "a", count: 9000))

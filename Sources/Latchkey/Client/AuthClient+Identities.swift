@@ -60,7 +60,8 @@ extension AuthClient {
 
     /// Adds or changes the signed-in user's phone number: a code goes to the number, and
     /// ``CodeRequired/submit(code:)`` confirms it, with a `phone` identity.
-    public func link(phone: String, channel: SMSChannel = .sms) async throws -> CodeRequired {
+    public func link(phone raw: String, channel: SMSChannel = .sms) async throws -> CodeRequired {
+        let phone = try LatchkeyError.phoneNumber(raw)
         let sentAt = now
         let user = try await withSession { session in
             try await api.send(
@@ -70,16 +71,18 @@ extension AuthClient {
         }
         await replaceUser(user)
         return codeState(
-            OTPResponse(channel: channel.rawValue), email: "", phone: user.newPhone ?? phone, sentAt: sentAt, intent: .signIn,
+            OTPResponse(channel: channel.rawValue), email: "", phone: user.newPhoneNumber ?? E164.withPlus(phone) ?? phone, sentAt: sentAt,
+            intent: .signIn,
             redirectTo: nil,
             purpose: .phoneChange)
     }
 
     /// Creates an account with a phone number and a password; unless the server confirms numbers
     /// itself, an SMS code is on its way: finish with ``verifyPhone(phone:code:)``.
-    public func signUp(phone: String, password: String, data: [String: JSONValue]? = nil, channel: SMSChannel = .sms) async throws
+    public func signUp(phone raw: String, password: String, data: [String: JSONValue]? = nil, channel: SMSChannel = .sms) async throws
         -> SignUpResult
     {
+        let phone = try LatchkeyError.phoneNumber(raw)
         try await ready()
         let request = try api.request(
             "POST", "signup", body: SignUpRequest(phone: phone, password: password, data: data, channel: channel.rawValue))
@@ -95,7 +98,7 @@ extension AuthClient {
     /// Signs in with a phone number and a password.
     @discardableResult
     public func signIn(phone: String, password: String) async throws -> Session {
-        try await passwordGrant(PasswordGrantRequest(phone: phone, password: password))
+        try await passwordGrant(PasswordGrantRequest(phone: try LatchkeyError.phoneNumber(phone), password: password))
     }
 
     /// Stores a user the server returned into the current session.

@@ -56,7 +56,9 @@ extension AuthClient {
         try await requestSMSCode(phone: phone, intent: .signUp, data: data, channel: channel)
     }
 
-    func requestSMSCode(phone: String, intent: CodeIntent, data: [String: JSONValue]?, channel: SMSChannel) async throws -> CodeRequired {
+    func requestSMSCode(phone raw: String, intent: CodeIntent, data: [String: JSONValue]?, channel: SMSChannel) async throws -> CodeRequired
+    {
+        let phone = try LatchkeyError.phoneNumber(raw)
         try await ready()
         var body: OTPRequest
         switch intent {
@@ -75,7 +77,10 @@ extension AuthClient {
         return codeState(info, email: "", phone: phone, sentAt: sentAt, intent: intent, redirectTo: nil)
     }
 
-    /// The state a code request's answer describes; a GoTrue server's `{}` gets defaults.
+    /// The state a code request's answer describes. What the server does not say (GoTrue's `{}`,
+    /// or `PUT /user`'s answer, a user) is not made up: the expiry is unknown
+    /// (`Date.distantFuture`, ``CodeRequired/isExpiryKnown`` `false`); the length and resend
+    /// wait are GoTrue's defaults, 6 digits and 60 s.
     func codeState(
         _ info: OTPResponse, email: String, phone: String? = nil, sentAt: Date, intent: CodeIntent, redirectTo: URL?,
         purpose: CodeRequired.Purpose = .signIn
@@ -84,7 +89,7 @@ extension AuthClient {
         return CodeRequired(
             email: email, phone: phone, sentTo: info.sentTo ?? phone ?? Self.mask(email),
             channel: info.channel.flatMap(CodeChannel.init(rawValue:)) ?? fallbackChannel, codeLength: info.codeLength ?? 6,
-            expiresAt: sentAt.addingTimeInterval(Double(info.expiresIn ?? (phone == nil ? 3600 : 60))),
+            expiresAt: info.expiresIn.map { sentAt.addingTimeInterval(Double($0)) } ?? .distantFuture,
             resendAvailableAt: sentAt.addingTimeInterval(Double(info.resendAfter ?? 60)), attemptsRemaining: info.maxAttempts,
             intent: intent, client: self, redirectTo: redirectTo, purpose: purpose)
     }
@@ -124,7 +129,8 @@ extension AuthClient {
     /// ``CodeRequired``: `type` `sms`.
     @discardableResult
     public func verifySMSCode(phone: String, code: String) async throws -> Session {
-        try await submitCode(code, state: resumedState(email: "", phone: phone, codeLength: code.count, purpose: .signIn))
+        try await submitCode(
+            code, state: resumedState(email: "", phone: try LatchkeyError.phoneNumber(phone), codeLength: code.count, purpose: .signIn))
     }
 
     /// A state for a code whose request this client did not see: only the address is known.

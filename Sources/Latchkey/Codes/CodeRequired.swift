@@ -60,7 +60,8 @@ public struct CodeRequired: Sendable, Codable, Equatable {
     public let channel: CodeChannel
     /// Digits in the code.
     public let codeLength: Int
-    /// When the code stops working.
+    /// When the code stops working; `Date.distantFuture` when the server did not say (see
+    /// ``isExpiryKnown``).
     public let expiresAt: Date
     /// When ``resend()`` may be called.
     public let resendAvailableAt: Date
@@ -116,6 +117,10 @@ public struct CodeRequired: Sendable, Codable, Equatable {
             && lhs.attemptsRemaining == rhs.attemptsRemaining && lhs.intent == rhs.intent && lhs.redirectTo == rhs.redirectTo
             && lhs.purpose == rhs.purpose
     }
+
+    /// Whether the server said when the code expires (Latchkey does; GoTrue and an address or
+    /// number change do not): show ``expiresAt`` only then.
+    public var isExpiryKnown: Bool { expiresAt != .distantFuture }
 
     /// The `type` the server verifies this code as.
     var verificationType: String {

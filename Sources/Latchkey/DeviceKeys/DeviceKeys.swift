@@ -49,11 +49,12 @@ public struct DeviceKeys: Sendable {
     }
 
     /// Revokes the key with this id.
-    public func revoke(id: String) async throws {
+    public func revoke(id: UUID) async throws {
+        let wireID = id.uuidString.lowercased()
         try await client.withSession { session in
-            try await client.api.sendRaw(try client.api.request("DELETE", "device-keys/\(id)", bearer: session.accessToken))
+            try await client.api.sendRaw(try client.api.request("DELETE", "device-keys/\(wireID)", bearer: session.accessToken))
         }
-        if let enrollment = try await client.loadEnrollment(), enrollment.keyID == id {
+        if let enrollment = try await client.loadEnrollment(), enrollment.keyID.lowercased() == wireID {
             try await client.forgetDeviceKey(enrollment)
         }
     }
@@ -98,7 +99,7 @@ extension AuthClient {
             try? await configuration.deviceKeyStore.deleteKey(tag: tag)
             throw error
         }
-        let enrollment = DeviceKeyEnrollment(keyID: registered.0.id, userID: registered.1, name: name, tag: tag)
+        let enrollment = DeviceKeyEnrollment(keyID: registered.0.id.uuidString.lowercased(), userID: registered.1, name: name, tag: tag)
         try await configuration.storage.save(try JSONEncoder().encode(enrollment), key: enrollmentKey)
         if let previous {
             try? await configuration.deviceKeyStore.deleteKey(tag: previous.tag)

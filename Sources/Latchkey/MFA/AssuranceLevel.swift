@@ -28,7 +28,7 @@ public struct AssuranceLevel: Sendable, Hashable {
     /// The level of `session`, read from its access token and its user's factors.
     init(session: Session) {
         let claims = AccessTokenClaims(token: session.accessToken)
-        let verified = (session.user.factors ?? []).contains { $0.status == FactorList.verified }
+        let verified = (session.user.factors ?? []).contains { $0.status == .verified }
         let current = claims?.aal.flatMap(AAL.init(rawValue:))
         self.init(
             current: current, next: verified ? .aal2 : (current ?? .aal1),

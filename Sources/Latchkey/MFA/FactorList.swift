@@ -13,11 +13,6 @@ public struct FactorList: Sendable, Equatable {
     /// Sorts `all` into the lists.
     public init(all: [Factor]) {
         self.all = all
-        self.totp = all.filter { $0.factorType == Self.totpType && $0.status == Self.verified }
+        self.totp = all.filter { $0.factorType == .totp && $0.status == .verified }
     }
-
-    /// A factor's `status` once the user has verified a code with it.
-    static let verified = "verified"
-    /// A TOTP factor's `factor_type`.
-    static let totpType = "totp"
 }

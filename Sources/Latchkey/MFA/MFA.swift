@@ -47,7 +47,7 @@ public struct MFA: Sendable {
     /// session has not used it.
     public func enroll(friendlyName: String? = nil, issuer: String? = nil) async throws -> TOTPEnrollment {
         try await client.sendAuthorized(
-            "POST", "factors", body: EnrollFactorRequest(factorType: FactorList.totpType, friendlyName: friendlyName, issuer: issuer),
+            "POST", "factors", body: EnrollFactorRequest(factorType: FactorType.totp.rawValue, friendlyName: friendlyName, issuer: issuer),
             as: TOTPEnrollment.self)
     }
 

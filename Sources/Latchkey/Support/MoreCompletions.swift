@@ -33,7 +33,7 @@ extension DeviceKeys {
     }
 
     /// Completion-handler form of ``revoke(id:)``.
-    public func revoke(id: String, completion: @escaping @MainActor @Sendable (Result<Void, any Error>) -> Void) {
+    public func revoke(id: UUID, completion: @escaping @MainActor @Sendable (Result<Void, any Error>) -> Void) {
         completeOnMain(completion) { try await self.revoke(id: id) }
     }
 

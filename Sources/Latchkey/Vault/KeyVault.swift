@@ -185,7 +185,7 @@ public actor KeyVault {
                 throw LatchkeyError(code: .invalidResponse, message: "The server sent no vault share")
             }
             blob.mode = "server"
-            blob.vaultID = vault.id
+            blob.vaultID = vault.id.uuidString.lowercased()
             blob.userID = userID
             share = raw
         }

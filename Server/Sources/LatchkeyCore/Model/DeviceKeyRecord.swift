@@ -29,6 +29,6 @@ public struct DeviceKeyRecord: Sendable, Equatable {
 
     /// The key as the API shows it.
     public var wire: DeviceKey {
-        DeviceKey(id: id.uuidString.lowercased(), name: name, publicKey: publicKey, createdAt: createdAt, lastUsedAt: lastUsedAt)
+        DeviceKey(id: id, name: name, publicKey: publicKey, createdAt: createdAt, lastUsedAt: lastUsedAt)
     }
 }

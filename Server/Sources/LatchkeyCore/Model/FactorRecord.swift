@@ -46,7 +46,8 @@ public struct FactorRecord: Sendable, Equatable {
     /// The factor as the API shows it.
     public var wire: Factor {
         Factor(
-            id: id, friendlyName: friendlyName, factorType: factorType, status: status.rawValue, createdAt: createdAt, updatedAt: updatedAt,
+            id: id, friendlyName: friendlyName, factorType: FactorType(rawValue: factorType),
+            status: FactorStatus(rawValue: status.rawValue), createdAt: createdAt, updatedAt: updatedAt,
             lastChallengedAt: lastChallengedAt)
     }
 }

@@ -31,7 +31,7 @@ public struct KeyVaultRecord: Sendable, Equatable {
     /// The vault as the API shows it, with `share` when the answer releases it.
     public func wire(share: [UInt8]? = nil, maxAttempts: Int) -> KeyVault {
         KeyVault(
-            id: id.uuidString.lowercased(), share: share.map { Base64URL.encode(Data($0)) }, failedAttempts: failedAttempts,
+            id: id, share: share.map { Base64URL.encode(Data($0)) }, failedAttempts: failedAttempts,
             maxAttempts: maxAttempts, locked: sealedShare == nil, createdAt: createdAt)
     }
 }
