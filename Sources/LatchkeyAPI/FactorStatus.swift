@@ -1,23 +1,25 @@
-/// Whether a factor counts yet (`status`). An open set, like ``ErrorCode``: a value this version
-/// does not name still decodes.
-public struct FactorStatus: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible, ExpressibleByStringLiteral {
-    /// The wire value, e.g. `verified`.
-    public let rawValue: String
+/// A wire value from a set a newer server may extend: a value this version does not name still
+/// decodes, and compares by its string.
+public protocol OpenStringValue: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible,
+    ExpressibleByStringLiteral
+where RawValue == String {
+    /// The value as the wire has it.
+    init(rawValue: String)
+}
 
-    /// A status from its wire value.
-    public init(rawValue: String) { self.rawValue = rawValue }
-    /// A status from a string literal.
-    public init(stringLiteral value: String) { self.rawValue = value }
-
-    public init(from decoder: any Decoder) throws { self.rawValue = try decoder.singleValueContainer().decode(String.self) }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
-
+extension OpenStringValue {
+    /// A value from a string literal.
+    public init(stringLiteral value: String) { self.init(rawValue: value) }
     /// The wire value.
     public var description: String { rawValue }
+}
+
+/// Whether a factor counts yet (`status`).
+public struct FactorStatus: OpenStringValue {
+    /// The wire value, e.g. `verified`.
+    public let rawValue: String
+    /// A status from its wire value.
+    public init(rawValue: String) { self.rawValue = rawValue }
 
     /// A code from it was verified: the factor counts toward `aal2`.
     public static let verified: FactorStatus = "verified"
@@ -25,26 +27,12 @@ public struct FactorStatus: RawRepresentable, Hashable, Sendable, Codable, Custo
     public static let unverified: FactorStatus = "unverified"
 }
 
-/// The kind of a factor (`factor_type`). An open set: a kind this version does not name still
-/// decodes.
-public struct FactorType: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible, ExpressibleByStringLiteral {
+/// The kind of a factor (`factor_type`).
+public struct FactorType: OpenStringValue {
     /// The wire value, e.g. `totp`.
     public let rawValue: String
-
     /// A kind from its wire value.
     public init(rawValue: String) { self.rawValue = rawValue }
-    /// A kind from a string literal.
-    public init(stringLiteral value: String) { self.rawValue = value }
-
-    public init(from decoder: any Decoder) throws { self.rawValue = try decoder.singleValueContainer().decode(String.self) }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
-
-    /// The wire value.
-    public var description: String { rawValue }
 
     /// An authenticator app (RFC 6238).
     public static let totp: FactorType = "totp"
