@@ -77,17 +77,18 @@ extension AuthService {
         if type == .emailChange {
             outcome = try await verifyEmailChange(email: email, token: token, client: client)
         } else {
-            // An unknown address answers exactly as a known one with no code.
-            guard let user = try await store.user(email: email) else { throw Self.noCodeRefusal }
+            // An unknown address looks for the code of an id no token has, the same work as a
+            // known address with no code, and answers exactly like it.
+            let user = try await store.user(email: email)
             let now = time.now()
             do {
                 outcome = try await store.redeemOneTimeToken(
-                    .newest(userID: user.id, kinds: type.kinds), now: now, maxAttempts: configuration.otp.maxAttempts,
+                    .newest(userID: user?.id ?? UUID(), kinds: type.kinds), now: now, maxAttempts: configuration.otp.maxAttempts,
                     matches: { record in OneTimeSecrets.codeMatches(token, userID: record.userID, storedHash: record.codeHash) },
                     failed: codeFailureAudit(client: client),
                     complete: { user, _ in try redemption(user: user, method: type.method, client: client, now: now) })
             } catch let error as AuthError where error.code == .userBanned {
-                try await recordFailedSignIn(user.id, method: type.method, reason: error.code.rawValue, client: client)
+                if let user { try await recordFailedSignIn(user.id, method: type.method, reason: error.code.rawValue, client: client) }
                 throw error
             }
         }
