@@ -83,6 +83,12 @@ import Testing
             _ = try await check(.post, "/signup", json: #"{"email":""# + String(repeating: "a", count: 1_100_000) + #""}"#)
             _ = try await check(.get, "/_dev/mailbox", headers: [.accept: "application/json"])
             _ = try await check(.get, "/_dev/mailbox?to=spec@example.com")
+            let one = try await check(.get, "/_dev/mailbox?limit=1", headers: [.accept: "application/json"])
+            #expect(try one.decode(MailboxResponse.self).messages.count == 1)
+            for bad in ["0", "101", "ten", "-1"] {
+                let refused = try await check(.get, "/_dev/mailbox?limit=\(bad)", headers: [.accept: "application/json"])
+                #expect(refused.status == .badRequest && refused.errorCode == "validation_failed", "limit=\(bad)")
+            }
             let device = TestDevice()
             let deviceKey = try await check(
                 .post, "/device-keys", json: #"{"name":"Phone","public_key":\#(device.jwk)}"#, bearer: session.accessToken

@@ -39,7 +39,13 @@ struct DevMailboxController {
                 throw AuthError(.notFound, "Not found")
             }
             let to = request.queryValue("to").map { EmailAddress.canonical($0) ?? $0 }
-            let messages = try await store.mailbox(to: to, limit: 100).map(Self.wire)
+            let limit = try request.queryValue("limit").map { raw -> Int in
+                guard let limit = Int(raw), (1...100).contains(limit) else {
+                    throw AuthError.validation("limit must be a whole number from 1 to 100")
+                }
+                return limit
+            }
+            let messages = try await store.mailbox(to: to, limit: limit ?? 100).map(Self.wire)
             if request.headers[.accept]?.contains("application/json") == true {
                 return try JSONResponse.make(MailboxResponse(messages: messages), noStore: true)
             }

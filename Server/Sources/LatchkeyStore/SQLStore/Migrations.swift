@@ -289,5 +289,23 @@ enum Migrations {
         Migration(
             version: 12, name: "device keys remember their device's session: ending other sessions ends other devices' keys",
             statements: ["ALTER TABLE device_keys ADD COLUMN session_id TEXT"]),
+        Migration(
+            version: 13, name: "dev mailbox: messages found by recipient through an index, not a scan",
+            statements: [
+                """
+                CREATE TABLE dev_mailbox_recipients (
+                    message_id TEXT NOT NULL REFERENCES dev_mailbox (id) ON DELETE CASCADE,
+                    address TEXT NOT NULL,
+                    created_at BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX dev_mailbox_recipients_idx ON dev_mailbox_recipients (address, created_at)",
+                // Messages from before, with their one recipient (a JSON array of one string).
+                """
+                INSERT INTO dev_mailbox_recipients (message_id, address, created_at)
+                SELECT id, LOWER(SUBSTR(recipients, 3, LENGTH(recipients) - 4)), created_at FROM dev_mailbox
+                WHERE recipients LIKE '["%"]' AND recipients NOT LIKE '%","%'
+                """,
+            ]),
     ]
 }

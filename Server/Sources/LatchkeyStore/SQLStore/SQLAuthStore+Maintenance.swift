@@ -32,31 +32,46 @@ extension SQLAuthStore {
 
     public func appendMailbox(_ message: EmailMessage, at date: Date) async throws {
         let recipients = (try? String(decoding: JSONEncoder().encode(message.to), as: UTF8.self)) ?? "[]"
+        let id = UUID()
         try await database.transaction { db in
             try await db.query(
                 "INSERT INTO dev_mailbox (id, recipients, subject, text_body, html_body, created_at) VALUES (?, ?, ?, ?, ?, ?)",
                 [
-                    SQLValue(UUID()), .text(recipients), .text(message.subject), .text(message.text), .text(message.html),
+                    SQLValue(id), .text(recipients), .text(message.subject), .text(message.text), .text(message.html),
                     SQLValue(date),
                 ])
+            for address in Set(message.to.map(Self.mailboxAddress)) {
+                try await db.query(
+                    "INSERT INTO dev_mailbox_recipients (message_id, address, created_at) VALUES (?, ?, ?)",
+                    [SQLValue(id), .text(address), SQLValue(date)])
+            }
         }
+    }
+
+    static let mailboxColumns = "m.id, m.recipients, m.subject, m.text_body, m.html_body, m.created_at"
+
+    /// The newest messages to one address, read through `dev_mailbox_recipients_idx`.
+    static let mailboxByRecipient = """
+        SELECT \(mailboxColumns) FROM dev_mailbox_recipients r JOIN dev_mailbox m ON m.id = r.message_id
+        WHERE r.address = ? ORDER BY r.created_at DESC LIMIT ?
+        """
+
+    /// How the mailbox files an address: canonical (NFKC, lower case), as lookups ask for it.
+    static func mailboxAddress(_ address: String) -> String {
+        EmailAddress.canonical(address) ?? address.lowercased()
     }
 
     public func mailbox(to address: String?, limit: Int) async throws -> [StoredEmail] {
         try await database.read { db in
-            var sql = "SELECT id, recipients, subject, text_body, html_body, created_at FROM dev_mailbox"
-            var binds: [SQLValue] = []
+            let rows: [SQLRow]
             if let address {
-                // Recipients are a JSON array of strings; match the quoted address literally.
-                let quoted = String(decoding: try JSONEncoder().encode(address.lowercased()), as: UTF8.self)
-                let escaped = quoted.replacingOccurrences(of: "\\", with: "\\\\")
-                    .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
-                sql += " WHERE LOWER(recipients) LIKE ? ESCAPE '\\'"
-                binds.append(.text("%\(escaped)%"))
+                // Through the recipient index: a client waiting for its code reads only its own mail.
+                rows = try await db.query(Self.mailboxByRecipient, [.text(Self.mailboxAddress(address)), SQLValue(max(1, limit))])
+            } else {
+                rows = try await db.query(
+                    "SELECT \(Self.mailboxColumns) FROM dev_mailbox m ORDER BY m.created_at DESC LIMIT ?", [SQLValue(max(1, limit))])
             }
-            sql += " ORDER BY created_at DESC LIMIT ?"
-            binds.append(SQLValue(max(1, limit)))
-            return try await db.query(sql, binds).compactMap { row in
+            return rows.compactMap { row in
                 guard let id = row.uuid("id"), let created = row.date("created_at") else { return nil }
                 let to = (try? JSONDecoder().decode([String].self, from: Data((row.string("recipients") ?? "[]").utf8))) ?? []
                 return StoredEmail(
