@@ -34,8 +34,9 @@ extension AuthService {
         try checkCooldown(lastSent: lastSent, now: now, frequency: settings.sendFrequency, error: AuthError.smsCooldown(seconds:))
         let test = settings.testOTP(for: phone, now: now)
         if test == nil {
-            try await limiter.hit("sms:number:\(phone)", configuration.rateLimits.smsPerNumber, error: AuthError.smsRateLimited)
-            try await limiter.hit("sms:all", configuration.rateLimits.smsSent, error: AuthError.smsRateLimited)
+            try await limiter.hit(
+                [("sms:number:\(phone)", configuration.rateLimits.smsPerNumber), ("sms:all", configuration.rateLimits.smsSent)],
+                error: AuthError.smsRateLimited)
         }
         let code = test ?? SecureRandom.digits(settings.length)
         let record = OneTimeTokenRecord(

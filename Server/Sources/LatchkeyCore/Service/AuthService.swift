@@ -142,8 +142,10 @@ public struct AuthService: Sendable {
     /// Counts a request that may send a code or a link against the client's budgets: GoTrue's per
     /// 5 minutes and Latchkey's per hour.
     func hitSendLimits(_ client: ClientInfo) async throws {
-        try await limiter.hit("ip:otp:\(client.ip)", configuration.rateLimits.otpPerIP)
-        try await limiter.hit("ip:otp-hour:\(client.ip)", configuration.rateLimits.otpPerIPHourly)
+        try await limiter.hit([
+            ("ip:otp:\(client.ip)", configuration.rateLimits.otpPerIP),
+            ("ip:otp-hour:\(client.ip)", configuration.rateLimits.otpPerIPHourly),
+        ])
     }
 
     /// `validation_failed` for `user_metadata` larger than the configured bytes of JSON.
@@ -158,8 +160,9 @@ public struct AuthService: Sendable {
     /// Counts one email to `address` against the per-address and total limits.
     func countEmail(to address: String) async throws {
         if configuration.mailerAutoconfirm { return }
-        try await limiter.hit("email:addr:\(address)", configuration.rateLimits.emailPerAddress, error: AuthError.emailRateLimited)
-        try await limiter.hit("email:all", configuration.rateLimits.emailSent, error: AuthError.emailRateLimited)
+        try await limiter.hit(
+            [("email:addr:\(address)", configuration.rateLimits.emailPerAddress), ("email:all", configuration.rateLimits.emailSent)],
+            error: AuthError.emailRateLimited)
     }
 
     /// Throws the resend cooldown error when the last message went out too recently.

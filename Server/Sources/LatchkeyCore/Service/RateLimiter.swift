@@ -12,9 +12,21 @@ public struct RateLimiter: Sendable {
 
     /// Counts one event; throws when it exceeds the limit (the event still counts).
     public func hit(_ key: String, _ limit: RateLimit, error: (Int) -> AuthError = AuthError.rateLimited) async throws {
-        let window = self.window(limit)
-        let count = try await store.incrementRateLimit(key: key, windowStart: window.start, expiresAt: window.end)
-        if count > limit.count { throw error(window.secondsLeft) }
+        try await hit([(key, limit)], error: error)
+    }
+
+    /// Counts one event against each limit in order, in one commit, as consecutive ``hit(_:_:error:)``
+    /// calls would: the first limit it exceeds throws, and the limits after it do not count it (a
+    /// refused per-address request spends none of the global budget).
+    public func hit(_ limits: [(key: String, limit: RateLimit)], error: (Int) -> AuthError = AuthError.rateLimited) async throws {
+        let windows = limits.map { window($0.limit) }
+        let counts = try await store.incrementRateLimits(
+            zip(limits, windows).map {
+                RateLimitCounter(key: $0.key, windowStart: $1.start, expiresAt: $1.end, limit: $0.limit.count)
+            })
+        for ((_, limit), (count, window)) in zip(limits, zip(counts, windows)) where count > limit.count {
+            throw error(window.secondsLeft)
+        }
     }
 
     /// Throws when the limit is already reached, without counting.

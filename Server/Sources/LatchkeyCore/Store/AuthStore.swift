@@ -265,6 +265,10 @@ public protocol AuthStore: Sendable {
     /// Counts one event for `key` in the window starting at `windowStart` and returns the count
     /// including it.
     func incrementRateLimit(key: String, windowStart: Date, expiresAt: Date) async throws -> Int
+    /// Counts one event for each counter in order, all in one transaction (one commit), and
+    /// returns the counts including it; stops after the first counter that went past its
+    /// ``RateLimitCounter/limit`` (the later ones do not count a refused event).
+    func incrementRateLimits(_ counters: [RateLimitCounter]) async throws -> [Int]
     /// The count for `key` in the window starting at `windowStart`.
     func rateLimitCount(key: String, windowStart: Date) async throws -> Int
     /// Takes one back from the count for `key` in the window starting at `windowStart` (never
@@ -359,4 +363,20 @@ extension AuthStore {
 
     /// Deletes a user with nothing for the audit log.
     public func deleteUser(id: UUID) async throws -> Bool { try await deleteUser(id: id, audit: []) }
+}
+
+/// One fixed-window counter to move on (``AuthStore/incrementRateLimits(_:)``).
+public struct RateLimitCounter: Sendable, Equatable {
+    public var key: String
+    public var windowStart: Date
+    public var expiresAt: Date
+    /// Events the window allows; past it, the counters after this one are left alone.
+    public var limit: Int
+
+    public init(key: String, windowStart: Date, expiresAt: Date, limit: Int = .max) {
+        self.key = key
+        self.windowStart = windowStart
+        self.expiresAt = expiresAt
+        self.limit = limit
+    }
 }

@@ -3,14 +3,25 @@ import LatchkeyCore
 
 extension SQLAuthStore {
     public func incrementRateLimit(key: String, windowStart: Date, expiresAt: Date) async throws -> Int {
-        try await database.transaction { db in
-            let rows = try await db.query(
-                """
-                INSERT INTO rate_limits (key, window_start, count, expires_at) VALUES (?, ?, 1, ?)
-                ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limits.count + 1
-                RETURNING count
-                """, [.text(key), SQLValue(windowStart), SQLValue(expiresAt)])
-            return Int(rows.first?.int("count") ?? 1)
+        try await incrementRateLimits([RateLimitCounter(key: key, windowStart: windowStart, expiresAt: expiresAt)])[0]
+    }
+
+    public func incrementRateLimits(_ counters: [RateLimitCounter]) async throws -> [Int] {
+        guard !counters.isEmpty else { return [] }
+        return try await database.transaction { db in
+            var counts: [Int] = []
+            for counter in counters {
+                let rows = try await db.query(
+                    """
+                    INSERT INTO rate_limits (key, window_start, count, expires_at) VALUES (?, ?, 1, ?)
+                    ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limits.count + 1
+                    RETURNING count
+                    """, [.text(counter.key), SQLValue(counter.windowStart), SQLValue(counter.expiresAt)])
+                let count = Int(rows.first?.int("count") ?? 1)
+                counts.append(count)
+                if count > counter.limit { break }
+            }
+            return counts
         }
     }
 
