@@ -1,5 +1,6 @@
 import Foundation
 import LatchkeyCore
+import Synchronization
 import Testing
 
 @testable import LatchkeyStore
@@ -32,6 +33,69 @@ import Testing
             #expect(try await store.mailbox(to: "two@example.com", limit: 1).map(\.message.subject) == ["second"])
             #expect(try await store.mailbox(to: "both@example.com", limit: 10).isEmpty)
             #expect(try await store.mailbox(to: nil, limit: 10).count == 3)
+        }
+    }
+
+    @Test func aClaimedBatchIsFiledAndMarkedSentInOneStep() async throws {
+        try await StoreContractTests.eachStore { store async throws in
+            let now = Date()
+            let mails = (0..<3).map { StoreContractTests.mail(to: "batch\($0)@example.com", due: now.addingTimeInterval(-1)) }
+            try await store.enqueueOutbox(mails)
+            let claimed = try await store.claimOutbox(now: now, leaseUntil: now.addingTimeInterval(60), limit: 10)
+            #expect(Set(claimed.map(\.id)) == Set(mails.map(\.id)))
+            try await store.deliverToMailbox(
+                claimed.map { ($0.id, EmailMessage(to: [$0.recipient], subject: "code", text: "", html: "")) }, at: now)
+            for index in 0..<3 {
+                #expect(try await store.mailbox(to: "batch\(index)@example.com", limit: 10).count == 1)
+            }
+            #expect(try await store.pendingOutbox(limit: 10).isEmpty)
+            #expect(
+                try await store.claimOutbox(now: now.addingTimeInterval(120), leaseUntil: now.addingTimeInterval(180), limit: 10).isEmpty)
+            try await store.deliverToMailbox([], at: now)
+        }
+    }
+
+    /// A batch mailer that fails its batch, or not, and counts what it was handed.
+    final class FlakyBatchMailer: BatchMailer {
+        let inner: DevMailbox
+        let failBatches: Bool
+        let batches = Mutex(0)
+        let singles = Mutex(0)
+        init(inner: DevMailbox, failBatches: Bool) {
+            self.inner = inner
+            self.failBatches = failBatches
+        }
+        func send(_ message: EmailMessage) async throws {
+            singles.withLock { $0 += 1 }
+            try await inner.send(message)
+        }
+        func deliver(_ batch: [(record: OutboxRecord, message: EmailMessage)]) async throws {
+            batches.withLock { $0 += 1 }
+            if failBatches { throw CancellationError() }
+            try await inner.deliver(batch)
+        }
+    }
+
+    @Test func theOutboxHandsTheDevMailboxWholeBatchesAndFallsBackOneByOne() async throws {
+        for failBatches in [false, true] {
+            try await StoreContractTests.eachStore { store async throws in
+                let time = ManualTimeSource(Date())
+                let sealer = OutboxSealer(serverSecret: Array(repeating: 3, count: 32))
+                let mailer = FlakyBatchMailer(inner: DevMailbox(store: store, time: time), failBatches: failBatches)
+                let delivery = OutboxDelivery(store: store, mailer: mailer, sealer: sealer, time: time)
+                let records = try (0..<4).map { index in
+                    OutboxRecord(
+                        recipient: "fallback\(index)@example.com",
+                        payload: try sealer.seal(EmailMessage(to: ["fallback\(index)@example.com"], subject: "s", text: "t", html: "h")),
+                        nextAttemptAt: time.now(), createdAt: time.now())
+                }
+                try await store.enqueueOutbox(records)
+                #expect(try await delivery.deliverDue() == 4)
+                #expect(mailer.batches.withLock { $0 } == 1)
+                #expect(mailer.singles.withLock { $0 } == (failBatches ? 4 : 0))
+                for index in 0..<4 { #expect(try await store.mailbox(to: "fallback\(index)@example.com", limit: 5).count == 1) }
+                #expect(try await store.pendingOutbox(limit: 10).isEmpty)
+            }
         }
     }
 

@@ -38,7 +38,7 @@ public struct OutboxDelivery: Sendable {
         while !Task.isCancelled {
             let now = time.now()
             let batch = try await store.claimOutbox(now: now, leaseUntil: now.addingTimeInterval(lease), limit: batchSize)
-            for record in batch { try await attempt(record) }
+            try await deliver(batch)
             attempted += batch.count
             if batch.count < batchSize { break }
         }
@@ -48,6 +48,30 @@ public struct OutboxDelivery: Sendable {
     /// When the next pending message is due (or its lease ends), if any.
     public func nextDue() async throws -> Date? {
         try await store.nextOutboxAttempt()
+    }
+
+    /// Hands a claimed batch over: in one step to a ``BatchMailer``, falling back to one message
+    /// at a time (each with its own outcome) when that fails; one by one to any other mailer.
+    func deliver(_ batch: [OutboxRecord]) async throws {
+        guard let batchMailer = mailer as? any BatchMailer, batch.count > 0 else {
+            for record in batch { try await attempt(record) }
+            return
+        }
+        var opened: [(record: OutboxRecord, message: EmailMessage)] = []
+        for record in batch {
+            if let message = try? sealer.open(record.payload) {
+                opened.append((record, message))
+            } else {
+                try await attempt(record)  // records why it cannot be opened
+            }
+        }
+        guard !opened.isEmpty else { return }
+        do {
+            try await batchMailer.deliver(opened)
+        } catch {
+            logger.warning("batch delivery failed; delivering one by one", metadata: ["error": "\(error)"])
+            for (record, _) in opened { try await attempt(record) }
+        }
     }
 
     func attempt(_ record: OutboxRecord) async throws {

@@ -292,6 +292,9 @@ public protocol AuthStore: Sendable {
     // MARK: Development mailbox
 
     func appendMailbox(_ message: EmailMessage, at date: Date) async throws
+    /// Files claimed outbox messages in the development mailbox and marks them sent, all in one
+    /// transaction: a batch costs one commit instead of two per message.
+    func deliverToMailbox(_ deliveries: [(outboxID: UUID, message: EmailMessage)], at date: Date) async throws
     /// Messages newest first, optionally only those to one address.
     func mailbox(to address: String?, limit: Int) async throws -> [StoredEmail]
 

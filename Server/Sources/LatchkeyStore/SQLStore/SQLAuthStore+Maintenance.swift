@@ -42,20 +42,30 @@ extension SQLAuthStore {
     }
 
     public func appendMailbox(_ message: EmailMessage, at date: Date) async throws {
+        try await database.transaction { db in try await Self.insertMailbox(message, at: date, db) }
+    }
+
+    public func deliverToMailbox(_ deliveries: [(outboxID: UUID, message: EmailMessage)], at date: Date) async throws {
+        guard !deliveries.isEmpty else { return }
+        try await database.transaction { db in
+            for delivery in deliveries {
+                try await Self.insertMailbox(delivery.message, at: date, db)
+                try await Self.markSent(delivery.outboxID, at: date, db)
+            }
+        }
+    }
+
+    /// A message and its recipients in the development mailbox.
+    static func insertMailbox(_ message: EmailMessage, at date: Date, _ db: any SQLExecutor) async throws {
         let recipients = (try? String(decoding: JSONEncoder().encode(message.to), as: UTF8.self)) ?? "[]"
         let id = UUID()
-        try await database.transaction { db in
+        try await db.query(
+            "INSERT INTO dev_mailbox (id, recipients, subject, text_body, html_body, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+            [SQLValue(id), .text(recipients), .text(message.subject), .text(message.text), .text(message.html), SQLValue(date)])
+        for address in Set(message.to.map(Self.mailboxAddress)) {
             try await db.query(
-                "INSERT INTO dev_mailbox (id, recipients, subject, text_body, html_body, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                [
-                    SQLValue(id), .text(recipients), .text(message.subject), .text(message.text), .text(message.html),
-                    SQLValue(date),
-                ])
-            for address in Set(message.to.map(Self.mailboxAddress)) {
-                try await db.query(
-                    "INSERT INTO dev_mailbox_recipients (message_id, address, created_at) VALUES (?, ?, ?)",
-                    [SQLValue(id), .text(address), SQLValue(date)])
-            }
+                "INSERT INTO dev_mailbox_recipients (message_id, address, created_at) VALUES (?, ?, ?)",
+                [SQLValue(id), .text(address), SQLValue(date)])
         }
     }
 

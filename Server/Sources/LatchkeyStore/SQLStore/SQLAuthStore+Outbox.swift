@@ -59,9 +59,7 @@ extension SQLAuthStore {
         try await database.transaction { db in
             switch outcome {
             case .sent(let at):
-                try await db.query(
-                    "UPDATE outbox SET sent_at = ?, payload = '', attempts = attempts + 1, locked_until = NULL, last_error = NULL WHERE id = ?",
-                    [SQLValue(at), SQLValue(id)])
+                try await Self.markSent(id, at: at, db)
             case .retry(let attempts, let next, let error):
                 try await db.query(
                     "UPDATE outbox SET attempts = ?, next_attempt_at = ?, last_error = ?, locked_until = NULL WHERE id = ?",
@@ -72,6 +70,13 @@ extension SQLAuthStore {
                     [SQLValue(attempts), SQLValue(at), .text(String(error.prefix(1000))), SQLValue(id)])
             }
         }
+    }
+
+    /// A message handed over: its sealed payload erased, its lease ended.
+    static func markSent(_ id: UUID, at date: Date, _ db: any SQLExecutor) async throws {
+        try await db.query(
+            "UPDATE outbox SET sent_at = ?, payload = '', attempts = attempts + 1, locked_until = NULL, last_error = NULL WHERE id = ?",
+            [SQLValue(date), SQLValue(id)])
     }
 
     public func nextOutboxAttempt() async throws -> Date? {
