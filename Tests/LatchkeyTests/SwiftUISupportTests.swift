@@ -96,7 +96,7 @@ import Testing
         #expect(refused)
     }
 
-    @Test func aReleasedSignerOrModelStopsListening() async throws {
+    @Test func aReleasedSignerStopsListening() async throws {
         let auth = try await Fixtures.client(storage: InMemorySessionStorage())
         let before = await auth.listeners.count
         do {
@@ -106,6 +106,23 @@ import Testing
             #expect(await auth.listeners.count == before + 1)
         }
         // No auth event needed: the listener goes when the signer does.
+        var waited = 0
+        while await auth.listeners.count > before, waited < 250 {
+            try await Task.sleep(nanoseconds: 20_000_000)
+            waited += 1
+        }
+        #expect(await auth.listeners.count == before)
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    @MainActor @Test func aReleasedModelStopsListening() async throws {
+        let auth = try await Fixtures.client(storage: InMemorySessionStorage())
+        let before = await auth.listeners.count
+        do {
+            let model = AuthModel(client: auth)
+            #expect(await Self.eventually { model.phase == .signedOut })
+            #expect(await auth.listeners.count == before + 1)
+        }
         var waited = 0
         while await auth.listeners.count > before, waited < 250 {
             try await Task.sleep(nanoseconds: 20_000_000)

@@ -65,8 +65,6 @@
                 })
         }
 
-        deinit { following.cancel() }
-
         /// Takes in one change of the client's state.
         func apply(_ change: AuthStateChange) {
             lastEvent = change.event

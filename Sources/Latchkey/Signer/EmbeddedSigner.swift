@@ -48,7 +48,8 @@ public actor EmbeddedSigner {
     /// The current state; ``states`` streams its changes.
     public nonisolated var state: State { broadcast.current }
     let broadcast = StateBroadcast(State.locked)
-    /// Follows `auth`'s changes while the signer exists.
+    /// Follows `auth`'s changes while the signer exists: released with it, it cancels the
+    /// following task, so a released signer stops listening at once.
     let following = TaskHandle()
     /// Counts the changes this device made (configure, recover, forget), so a refresh that raced
     /// one of them does not publish what it saw before.
@@ -71,11 +72,6 @@ public actor EmbeddedSigner {
                     await self.follow(change)
                 }
             })
-    }
-
-    deinit {
-        // A released signer stops listening at once, not at the next auth event.
-        following.cancel()
     }
 
     func follow(_ change: AuthStateChange) async {

@@ -1,6 +1,8 @@
 import Foundation
 
-/// A task an object starts and must stop when it goes away: kept where a `deinit` can reach it.
+/// A task an object starts and must stop when it goes away. The object keeps the handle; when
+/// the object is released the handle goes with it and cancels the task, so the object needs no
+/// `deinit` of its own.
 final class TaskHandle: @unchecked Sendable {
     private let lock = NSLock()
     private var task: Task<Void, Never>?
