@@ -18,7 +18,6 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
-        .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -44,11 +43,17 @@ let package = Package(
             resources: [.copy("Resources")],
             swiftSettings: swiftSettings
         ),
+        .systemLibrary(
+            name: "CSQLite",
+            path: "Sources/CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]
+        ),
         .target(
             name: "LatchkeyStore",
             dependencies: [
                 "LatchkeyCore",
-                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                "CSQLite",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),

@@ -35,7 +35,7 @@ extension LatchkeyApp {
 }
 
 /// The store's database: PostgreSQL when configured, else SQLite in the data folder.
-public func openDatabase(_ configuration: ServerConfiguration, readers: Int = 4, logger: Logger) async throws -> any SQLDatabase {
+public func openDatabase(_ configuration: ServerConfiguration, readers: Int = 2, logger: Logger) async throws -> any SQLDatabase {
     if let postgres = configuration.postgres { return try await PostgresDatabase.open(postgres, logger: logger) }
     return try await SQLiteDatabase.open(path: configuration.databasePath, readers: readers, logger: logger)
 }

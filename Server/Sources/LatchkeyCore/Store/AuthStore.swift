@@ -164,16 +164,16 @@ public protocol AuthStore: Sendable {
     /// stores what `complete` returns.
     func redeemOneTimeToken(
         _ selector: OneTimeTokenSelector, now: Date, maxAttempts: Int,
-        matches: @Sendable (OneTimeTokenRecord) -> Bool,
-        failed: @Sendable (OneTimeTokenRecord, Int) -> [AuditEvent],
-        complete: @Sendable (UserRecord, OneTimeTokenRecord) throws -> TokenRedemption
+        matches: @escaping @Sendable (OneTimeTokenRecord) -> Bool,
+        failed: @escaping @Sendable (OneTimeTokenRecord, Int) -> [AuditEvent],
+        complete: @escaping @Sendable (UserRecord, OneTimeTokenRecord) throws -> TokenRedemption
     ) async throws -> RedemptionOutcome
 
     /// Consumes the flow state whose code hashes to `authCodeHash` and, when `verify` accepts it,
     /// stores what `complete` returns (with its audit events), all in one transaction.
     func redeemFlowState(
-        authCodeHash: String, now: Date, verify: @Sendable (FlowStateRecord) -> Bool,
-        complete: @Sendable (UserRecord, FlowStateRecord) throws -> (UserRecord, SessionRecord, [AuditEvent])
+        authCodeHash: String, now: Date, verify: @escaping @Sendable (FlowStateRecord) -> Bool,
+        complete: @escaping @Sendable (UserRecord, FlowStateRecord) throws -> (UserRecord, SessionRecord, [AuditEvent])
     ) async throws -> FlowRedemptionOutcome
 
     // MARK: Sessions
@@ -184,7 +184,7 @@ public protocol AuthStore: Sendable {
     func createSession(_ session: SessionRecord, user: UserRecord, audit: [AuditEvent]) async throws
     /// Loads the session and its user under a write lock, asks `decide`, and applies the decision.
     func refreshSession(
-        id: UUID, decide: @Sendable (SessionRecord?, UserRecord?) -> RefreshDecision
+        id: UUID, decide: @escaping @Sendable (SessionRecord?, UserRecord?) -> RefreshDecision
     ) async throws -> (RefreshDecision, UserRecord?)
     /// Deletes a session and records `audit`.
     func deleteSession(id: UUID, audit: [AuditEvent]) async throws
@@ -230,7 +230,7 @@ public protocol AuthStore: Sendable {
     /// asks `decide`, and applies the decision.
     func verifyFactor(
         id: UUID, userID: UUID, challengeID: UUID, sessionID: UUID,
-        decide: @Sendable (FactorRecord?, FactorChallengeRecord?, SessionRecord?) -> FactorDecision
+        decide: @escaping @Sendable (FactorRecord?, FactorChallengeRecord?, SessionRecord?) -> FactorDecision
     ) async throws -> FactorDecision
 
     // MARK: Key vaults
@@ -245,7 +245,7 @@ public protocol AuthStore: Sendable {
     /// One PIN attempt, in one transaction: the attempt is counted *before* `check` compares;
     /// the right PIN resets the count; the `maxAttempts`-th wrong one destroys the share.
     func attemptVaultUnlock(
-        id: UUID, userID: UUID, maxAttempts: Int, now: Date, check: @Sendable (KeyVaultRecord) -> Bool
+        id: UUID, userID: UUID, maxAttempts: Int, now: Date, check: @escaping @Sendable (KeyVaultRecord) -> Bool
     ) async throws -> VaultUnlockOutcome
 
     // MARK: Embedded signer
@@ -344,8 +344,8 @@ extension AuthStore {
     /// Redeems a token, recording nothing on a mismatch.
     public func redeemOneTimeToken(
         _ selector: OneTimeTokenSelector, now: Date, maxAttempts: Int,
-        matches: @Sendable (OneTimeTokenRecord) -> Bool,
-        complete: @Sendable (UserRecord, OneTimeTokenRecord) throws -> TokenRedemption
+        matches: @escaping @Sendable (OneTimeTokenRecord) -> Bool,
+        complete: @escaping @Sendable (UserRecord, OneTimeTokenRecord) throws -> TokenRedemption
     ) async throws -> RedemptionOutcome {
         try await redeemOneTimeToken(
             selector, now: now, maxAttempts: maxAttempts, matches: matches, failed: { _, _ in [] }, complete: complete)

@@ -109,7 +109,7 @@ public final class PostgresDatabase: SQLDatabase {
         return configuration
     }
 
-    public func read<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
         try await operations.run {
             try await client.withConnection { connection in
                 try await body(PostgresExecutor(connection: connection, logger: logger))
@@ -117,7 +117,7 @@ public final class PostgresDatabase: SQLDatabase {
         }
     }
 
-    public func transaction<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
+    public func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
         var attempt = 0
         while true {
             attempt += 1
@@ -131,7 +131,7 @@ public final class PostgresDatabase: SQLDatabase {
 
     /// A `READ COMMITTED` transaction: claimed rows are locked (`FOR UPDATE SKIP LOCKED`) and
     /// every update re-checks its condition, so claimers never share a row.
-    public func claimTransaction<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
+    public func claimTransaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
         try await inTransaction("READ COMMITTED", body)
     }
 
@@ -139,7 +139,7 @@ public final class PostgresDatabase: SQLDatabase {
 
     /// A `READ COMMITTED` transaction holding an advisory lock on the schema: instances that
     /// start at once migrate one after the other, each seeing what the previous one applied.
-    public func exclusiveTransaction<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
+    public func exclusiveTransaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
         let lock = "latchkey:" + schema
         return try await inTransaction("READ COMMITTED") { db in
             try await db.query("SELECT pg_advisory_xact_lock(hashtext(?))", [.text(lock)])
@@ -149,7 +149,8 @@ public final class PostgresDatabase: SQLDatabase {
 
     /// Runs `body` between `BEGIN ISOLATION LEVEL isolation` and `COMMIT` on one connection,
     /// rolling back when it throws.
-    func inTransaction<T: Sendable>(_ isolation: String, _ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
+    func inTransaction<T: Sendable>(_ isolation: String, _ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T
+    {
         try await operations.run {
             try await client.withConnection { connection in
                 let executor = PostgresExecutor(connection: connection, logger: logger)

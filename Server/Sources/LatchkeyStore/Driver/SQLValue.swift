@@ -56,15 +56,15 @@ public protocol SQLExecutor: Sendable {
 /// A database a store runs on.
 public protocol SQLDatabase: Sendable {
     /// Runs read-only work.
-    func read<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T
+    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T
     /// Runs `body` in one write transaction, committed when it returns and rolled back when it throws.
-    func transaction<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T
     /// Runs `body` in a transaction that no other instance runs at the same time (migrations),
     /// in which every statement sees what others committed before it.
-    func exclusiveTransaction<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T
+    func exclusiveTransaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T
     /// Runs `body` in a transaction that claims rows for work: its `SELECT`s end with
     /// ``claimClause`` so concurrent claimers skip each other's rows instead of waiting or failing.
-    func claimTransaction<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T
+    func claimTransaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T
     /// What a claiming `SELECT` ends with: `FOR UPDATE SKIP LOCKED` on PostgreSQL, nothing on SQLite.
     var claimClause: String { get }
     /// Whether an error is a unique-constraint violation.

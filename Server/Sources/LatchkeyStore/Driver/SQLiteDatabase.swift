@@ -1,141 +1,171 @@
 import Foundation
 import Logging
-import NIOPosix
-import SQLiteNIO
 
-/// SQLite on disk: one writer connection, whose transactions run one at a time
-/// (`BEGIN IMMEDIATE`), and a few reader connections, in WAL mode with `synchronous=FULL` so a
-/// committed revocation or code consumption survives a power loss.
+/// SQLite on disk, in WAL mode with `synchronous=FULL` so a committed revocation or code
+/// consumption survives a power loss.
+///
+/// One writer connection on a thread of its own runs transactions one at a time, batched so
+/// that the transactions waiting while one commits share the next commit (``SQLiteWriter``).
+/// Reader connections, each on a thread of its own, run a read (all its statements, from one
+/// snapshot) as one job; readers never delay the writer.
 public final class SQLiteDatabase: SQLDatabase {
-    let writer: SQLiteConnection
-    let readers: [SQLiteConnection]
-    let readerPool: ConnectionPool<SQLiteConnection>
-    let writeLock = AsyncMutex()
+    struct Reader: Sendable {
+        let handle: SQLiteHandle
+        let thread: DatabaseThread
+    }
+
+    private let writerHandle: SQLiteHandle
+    private let writerThread: DatabaseThread
+    private let writer: SQLiteWriter
+    private let readers: [Reader]
+    private let readerPool: ConnectionPool<Reader>
+    private let inFlight = InFlightOperations()
     /// The database file.
     public let path: String
 
-    init(path: String, writer: SQLiteConnection, readers: [SQLiteConnection]) {
+    private init(path: String, writer: SQLiteHandle, writerThread: DatabaseThread, readers: [Reader]) {
         self.path = path
-        self.writer = writer
+        self.writerHandle = writer
+        self.writerThread = writerThread
+        self.writer = SQLiteWriter(handle: writer, thread: writerThread)
         self.readers = readers
         self.readerPool = ConnectionPool(readers)
     }
 
-    /// Opens (creating if needed) the database file at `path`.
-    public static func open(path: String, readers: Int = 4, logger: Logger = Logger(label: "latchkey.sqlite")) async throws
+    /// Opens (creating if needed) the database file at `path`, with `readers` reader connections.
+    /// Each connection is opened and configured on its own thread.
+    public static func open(path: String, readers: Int = 2, logger: Logger = Logger(label: "latchkey.sqlite")) async throws
         -> SQLiteDatabase
     {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let writer = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
-        _ = try await writer.query("PRAGMA journal_mode=WAL")
-        try await configure(writer)
-        var readerConnections: [SQLiteConnection] = []
-        for _ in 0..<max(1, readers) {
-            let reader = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
-            try await configure(reader)
-            readerConnections.append(reader)
+        let writerThread = DatabaseThread(name: "sqlite-writer")
+        var threads = [writerThread]
+        do {
+            let writer = try await withTaskExecutorPreference(writerThread) {
+                let writer = try SQLiteHandle(path: path)
+                try writer.query("PRAGMA busy_timeout=10000", [])
+                try writer.query("PRAGMA journal_mode=WAL", [])
+                try configure(writer)
+                return writer
+            }
+            var readerConnections: [Reader] = []
+            for index in 0..<max(1, readers) {
+                let thread = DatabaseThread(name: "sqlite-reader-\(index)")
+                threads.append(thread)
+                let handle = try await withTaskExecutorPreference(thread) {
+                    let reader = try SQLiteHandle(path: path)
+                    try configure(reader)
+                    try reader.query("PRAGMA query_only=1", [])
+                    return reader
+                }
+                readerConnections.append(Reader(handle: handle, thread: thread))
+            }
+            return SQLiteDatabase(path: path, writer: writer, writerThread: writerThread, readers: readerConnections)
+        } catch {
+            for thread in threads { thread.stop() }
+            throw error
         }
-        return SQLiteDatabase(path: path, writer: writer, readers: readerConnections)
     }
 
-    static func configure(_ connection: SQLiteConnection) async throws {
-        _ = try await connection.query("PRAGMA synchronous=FULL")
-        _ = try await connection.query("PRAGMA foreign_keys=ON")
-        _ = try await connection.query("PRAGMA busy_timeout=10000")
+    static func configure(_ connection: SQLiteHandle) throws {
+        try connection.query("PRAGMA busy_timeout=10000", [])
+        try connection.query("PRAGMA synchronous=FULL", [])
+        try connection.query("PRAGMA foreign_keys=ON", [])
     }
 
     /// A pragma's value on the writer (for tests and diagnostics).
     public func pragma(_ name: String) async throws -> String? {
         guard name.allSatisfy({ $0.isLetter || $0 == "_" }) else { return nil }
-        return try await writer.query("PRAGMA \(name)").first?.columns.first?.data.string
-    }
-
-    public func read<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
-        let connection = await readerPool.checkout()
-        do {
-            let result = try await body(SQLiteExecutor(connection: connection))
-            await readerPool.checkin(connection)
-            return result
-        } catch {
-            await readerPool.checkin(connection)
-            throw error
+        return try await transaction { try await $0.query("PRAGMA \(name)", []).first?.values.values.first }.flatMap {
+            switch $0 {
+            case .text(let text): text
+            case .int(let number): String(number)
+            case .null: nil
+            }
         }
     }
 
-    public func transaction<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
-        await writeLock.lock()
-        let executor = SQLiteExecutor(connection: writer)
-        do {
-            try await executor.query("BEGIN IMMEDIATE", [])
-        } catch {
-            await writeLock.unlock()
-            throw error
+    /// Runs `body` on a reader connection's thread, inside one read transaction (one snapshot).
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
+        try await inFlight.run {
+            let reader = await readerPool.checkout()
+            let result = await withTaskExecutorPreference(reader.thread) {
+                await Result(awaiting: { () async throws -> T in
+                    try reader.handle.query("BEGIN", [])
+                    do {
+                        let value = try await body(SQLiteExecutor(handle: reader.handle))
+                        try reader.handle.query("COMMIT", [])
+                        return value
+                    } catch {
+                        if reader.handle.isInTransaction { _ = try? reader.handle.query("ROLLBACK", []) }
+                        throw error
+                    }
+                })
+            }
+            await readerPool.checkin(reader)
+            return try result.get()
         }
-        do {
-            let result = try await body(executor)
-            try await executor.query("COMMIT", [])
-            await writeLock.unlock()
-            return result
-        } catch {
-            _ = try? await executor.query("ROLLBACK", [])
-            await writeLock.unlock()
-            throw error
-        }
+    }
+
+    public func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
+        try await inFlight.run { try await writer.transaction(body) }
     }
 
     /// SQLite has one writer: every write transaction is exclusive.
-    public func exclusiveTransaction<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
+    public func exclusiveTransaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T)
+        async throws -> T
+    {
         try await transaction(body)
     }
 
     /// SQLite's single writer claims alone.
-    public func claimTransaction<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
+    public func claimTransaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws
+        -> T
+    {
         try await transaction(body)
     }
 
     public var claimClause: String { "" }
+
+    /// How many write batches have committed (for tests and diagnostics).
+    var commits: Int { writer.commits }
 
     public func ping() async -> Bool {
         (try? await read { try await $0.query("SELECT 1 AS one", []) }) != nil
     }
 
     public func isUniqueViolation(_ error: any Error) -> Bool {
-        guard let error = error as? SQLiteError else { return false }
-        return error.message.contains("UNIQUE constraint failed")
+        (error as? SQLiteError)?.isUniqueViolation ?? false
     }
 
+    /// Refuses new work, lets the work under way finish (at most 10 seconds), then closes every
+    /// connection and ends their threads.
     public func close() async throws {
-        for reader in readers { try await reader.close() }
-        try await writer.close()
+        await inFlight.close(waitingAtMost: .seconds(10))
+        for reader in readers {
+            await withTaskExecutorPreference(reader.thread) { reader.handle.close() }
+            reader.thread.stop()
+        }
+        // The last connection to close checkpoints the log into the file, on the writer's thread.
+        await withTaskExecutorPreference(writerThread) { writerHandle.close() }
+        writerThread.stop()
     }
 }
 
-/// Runs statements on one SQLite connection.
+extension Result where Failure == any Error {
+    /// The result of `body`, or its error.
+    fileprivate init(awaiting body: () async throws -> Success) async {
+        do { self = .success(try await body()) } catch { self = .failure(error) }
+    }
+}
+
+/// Runs statements on one SQLite connection, synchronously on the caller's thread (the
+/// connection's own, by the executor preference its owner sets).
 struct SQLiteExecutor: SQLExecutor {
-    let connection: SQLiteConnection
+    let handle: SQLiteHandle
 
     func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
-        let data: [SQLiteData] = binds.map { value in
-            switch value {
-            case .null: .null
-            case .int(let number): .integer(SQLiteInt64(number))
-            case .text(let text): .text(text)
-            }
-        }
-        let rows = try await connection.query(sql, data)
-        return rows.map { row in
-            var values: [String: SQLValue] = [:]
-            for column in row.columns {
-                switch column.data {
-                case .null: values[column.name] = .null
-                case .integer(let number): values[column.name] = .int(Int64(number))
-                case .float(let number): values[column.name] = .int(Int64(number))
-                case .text(let text): values[column.name] = .text(text)
-                case .blob(let buffer): values[column.name] = .text(String(buffer: buffer))
-                }
-            }
-            return SQLRow(values: values)
-        }
+        try handle.query(sql, binds)
     }
 }

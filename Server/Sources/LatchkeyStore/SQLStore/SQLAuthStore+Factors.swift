@@ -85,7 +85,7 @@ extension SQLAuthStore {
 
     public func verifyFactor(
         id: UUID, userID: UUID, challengeID: UUID, sessionID: UUID,
-        decide: @Sendable (FactorRecord?, FactorChallengeRecord?, SessionRecord?) -> FactorDecision
+        decide: @escaping @Sendable (FactorRecord?, FactorChallengeRecord?, SessionRecord?) -> FactorDecision
     ) async throws -> FactorDecision {
         try await database.transaction { db in
             let factor = try await db.query(

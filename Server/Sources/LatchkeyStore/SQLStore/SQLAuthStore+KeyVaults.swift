@@ -46,7 +46,7 @@ extension SQLAuthStore {
     }
 
     public func attemptVaultUnlock(
-        id: UUID, userID: UUID, maxAttempts: Int, now: Date, check: @Sendable (KeyVaultRecord) -> Bool
+        id: UUID, userID: UUID, maxAttempts: Int, now: Date, check: @escaping @Sendable (KeyVaultRecord) -> Bool
     ) async throws -> VaultUnlockOutcome {
         try await database.transaction { db in
             // Count the attempt first: a crash between counting and comparing never gives a free try.

@@ -46,7 +46,7 @@ extension SQLAuthStore {
     }
 
     public func refreshSession(
-        id: UUID, decide: @Sendable (SessionRecord?, UserRecord?) -> RefreshDecision
+        id: UUID, decide: @escaping @Sendable (SessionRecord?, UserRecord?) -> RefreshDecision
     ) async throws -> (RefreshDecision, UserRecord?) {
         try await database.transaction { db in
             let session = try await db.query("SELECT \(Self.sessionColumns) FROM sessions WHERE id = ?", [SQLValue(id)])

@@ -61,9 +61,9 @@ extension SQLAuthStore {
 
     public func redeemOneTimeToken(
         _ selector: OneTimeTokenSelector, now: Date, maxAttempts: Int,
-        matches: @Sendable (OneTimeTokenRecord) -> Bool,
-        failed: @Sendable (OneTimeTokenRecord, Int) -> [AuditEvent],
-        complete: @Sendable (UserRecord, OneTimeTokenRecord) throws -> TokenRedemption
+        matches: @escaping @Sendable (OneTimeTokenRecord) -> Bool,
+        failed: @escaping @Sendable (OneTimeTokenRecord, Int) -> [AuditEvent],
+        complete: @escaping @Sendable (UserRecord, OneTimeTokenRecord) throws -> TokenRedemption
     ) async throws -> RedemptionOutcome {
         try await translating {
             try await retryingConflicts {
@@ -74,9 +74,9 @@ extension SQLAuthStore {
 
     private func redeem(
         _ selector: OneTimeTokenSelector, now: Date, maxAttempts: Int,
-        matches: @Sendable (OneTimeTokenRecord) -> Bool,
-        failed: @Sendable (OneTimeTokenRecord, Int) -> [AuditEvent],
-        complete: @Sendable (UserRecord, OneTimeTokenRecord) throws -> TokenRedemption
+        matches: @escaping @Sendable (OneTimeTokenRecord) -> Bool,
+        failed: @escaping @Sendable (OneTimeTokenRecord, Int) -> [AuditEvent],
+        complete: @escaping @Sendable (UserRecord, OneTimeTokenRecord) throws -> TokenRedemption
     ) async throws -> RedemptionOutcome {
         try await database.transaction { db in
             let rows: [SQLRow]
@@ -149,15 +149,15 @@ extension SQLAuthStore {
     }
 
     public func redeemFlowState(
-        authCodeHash: String, now: Date, verify: @Sendable (FlowStateRecord) -> Bool,
-        complete: @Sendable (UserRecord, FlowStateRecord) throws -> (UserRecord, SessionRecord, [AuditEvent])
+        authCodeHash: String, now: Date, verify: @escaping @Sendable (FlowStateRecord) -> Bool,
+        complete: @escaping @Sendable (UserRecord, FlowStateRecord) throws -> (UserRecord, SessionRecord, [AuditEvent])
     ) async throws -> FlowRedemptionOutcome {
         try await retryingConflicts { try await redeemFlowState(authCodeHash, now: now, verify: verify, complete: complete) }
     }
 
     private func redeemFlowState(
-        _ authCodeHash: String, now: Date, verify: @Sendable (FlowStateRecord) -> Bool,
-        complete: @Sendable (UserRecord, FlowStateRecord) throws -> (UserRecord, SessionRecord, [AuditEvent])
+        _ authCodeHash: String, now: Date, verify: @escaping @Sendable (FlowStateRecord) -> Bool,
+        complete: @escaping @Sendable (UserRecord, FlowStateRecord) throws -> (UserRecord, SessionRecord, [AuditEvent])
     ) async throws -> FlowRedemptionOutcome {
         try await database.transaction { db in
             let rows = try await db.query(
