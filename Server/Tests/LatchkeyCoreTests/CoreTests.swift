@@ -8,6 +8,8 @@ import Testing
     @Test(arguments: [
         ("Ada@Example.COM", "ada@example.com"), ("  bob@example.org ", "bob@example.org"),
         ("\u{212A}elvin@example.com", "kelvin@example.com"), ("ｆｕｌｌ@example.com", "full@example.com"),
+        ("\tMiXeD.Case+Tag@Sub.Example.io\t ", "mixed.case+tag@sub.example.io"), (" \u{00A0}ada@example.com", "ada@example.com"),
+        ("ÄDA@example.com", "äda@example.com"),
     ])
     func canonicalForms(raw: String, expected: String) {
         #expect(EmailAddress.canonical(raw) == expected)
@@ -19,6 +21,17 @@ import Testing
     ])
     func invalidAddresses(raw: String) {
         #expect(EmailAddress.canonical(raw) == nil)
+    }
+
+    /// The ASCII fast path and Foundation's Unicode path agree on every ASCII address.
+    @Test func asciiAddressesCanonicalizeAsFoundationWould() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("aZ09.-_+@ \t!#x\u{7F}\u{01}")
+        for _ in 0..<2000 {
+            let raw = String((0..<Int.random(in: 0...24, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+            // A leading no-break space sends the same address down the Unicode path.
+            #expect(EmailAddress.canonical(raw) == EmailAddress.canonical("\u{00A0}" + raw), "\(raw.debugDescription)")
+        }
     }
 
     @Test func lookAlikeScriptsStayDistinct() {

@@ -16,6 +16,25 @@ import Testing
         #expect(throws: OutboxSealError.self) { try other.open(sealed) }
         #expect(throws: OutboxSealError.self) { try sealer.open("not-a-payload") }
         #expect(OutboxSealError.unreadable.isPermanent)
+        // A message from large custom templates opens too (well over a token's 4 KiB).
+        let large = EmailMessage(
+            to: ["ada@example.com"], subject: "Code", text: "482913", html: String(repeating: "<p>x</p>", count: 20_000))
+        #expect(try sealer.open(try sealer.seal(large)) == large)
+    }
+
+    /// Base64url round-trips every length, never pads, and refuses what is not base64url.
+    @Test func base64URLRoundTripsAndRefusesOtherText() {
+        for length in 0..<70 {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255) }
+            let text = Base64URL.encode(bytes)
+            #expect(!text.contains("=") && !text.contains("+") && !text.contains("/"))
+            #expect(Base64URL.decode(text) == bytes)
+        }
+        #expect(Base64URL.encode([0xFB, 0xFF, 0xBF]) == "-_-_")
+        #expect(Base64URL.decode("-_-_") == [0xFB, 0xFF, 0xBF])
+        for bad in ["a+b", "a/b", "a b", "é", "a", String(repeating: "A", count: 4100)] {
+            #expect(Base64URL.decode(bad) == nil, "\(bad.prefix(8))")
+        }
     }
 
     @Test func retriesBackOffExponentiallyWithinBounds() {

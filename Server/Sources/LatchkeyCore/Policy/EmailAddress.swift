@@ -11,9 +11,18 @@ import Foundation
 public enum EmailAddress {
     /// The canonical form of `raw`, or `nil` when it is not a valid address.
     public static func canonical(_ raw: String) -> String? {
-        let trimmed = raw.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.isEmpty, trimmed.utf8.count <= 512 else { return nil }
-        let folded = trimmed.precomposedStringWithCompatibilityMapping.lowercased()
+        let folded: String
+        if raw.utf8.allSatisfy({ $0 < 0x80 }) {
+            // ASCII (nearly every address): NFKC changes nothing, and the only whitespace is a
+            // space or a tab; skip Foundation's Unicode passes.
+            let bytes = raw.utf8.drop { $0 == 0x20 || $0 == 0x09 }.reversed().drop { $0 == 0x20 || $0 == 0x09 }.reversed()
+            guard !bytes.isEmpty, bytes.count <= 512 else { return nil }
+            folded = String(decoding: bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+        } else {
+            let trimmed = raw.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.isEmpty, trimmed.utf8.count <= 512 else { return nil }
+            folded = trimmed.precomposedStringWithCompatibilityMapping.lowercased()
+        }
         guard folded.utf8.count <= 254 else { return nil }
         let parts = folded.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2 else { return nil }

@@ -21,7 +21,7 @@ extension SQLAuthStore {
 
     static func session(from row: SQLRow) -> SessionRecord? {
         guard let id = row.uuid("id"), let userID = row.uuid("user_id"), let created = row.date("created_at"),
-            let updated = row.date("updated_at"), let salt = row.string("refresh_salt").flatMap(Base64URL.decode)
+            let updated = row.date("updated_at"), let salt = row.string("refresh_salt").flatMap({ Base64URL.decode($0) })
         else { return nil }
         let amr = row.string("amr").flatMap { try? JSONDecoder().decode([AuthenticationMethod].self, from: Data($0.utf8)) }
         return SessionRecord(
