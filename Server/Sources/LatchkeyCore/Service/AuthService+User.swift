@@ -28,17 +28,23 @@ extension AuthService {
         guard let sub = claims.sub, let userID = UUID(uuidString: sub) else {
             throw AuthError.badJWT("invalid claim: missing sub claim")
         }
-        var session: SessionRecord?
-        if let sessionID = claims.sessionID {
-            guard let id = UUID(uuidString: sessionID), let found = try await store.session(id: id), found.userID == userID
-            else { throw AuthError.sessionNotFound }
-            session = found
+        var sessionID: UUID?
+        if let claimed = claims.sessionID {
+            guard let id = UUID(uuidString: claimed) else { throw AuthError.sessionNotFound }
+            sessionID = id
         } else if !isAdmin {
             throw AuthError.badJWT("invalid claim: missing session_id claim")
         }
-        guard let user = try await store.user(id: userID) else { throw AuthError.userNotFound }
+        // One read: the user, the session, the identities and factors, from one snapshot.
+        let account = try await store.account(userID: userID, sessionID: sessionID)
+        if sessionID != nil {
+            guard let found = account.session, found.userID == userID else { throw AuthError.sessionNotFound }
+        }
+        guard let user = account.user else { throw AuthError.userNotFound }
         if user.isBanned(at: time.now()) { throw AuthError.userBanned }
-        return Principal(claims: claims, user: user, session: session, isAdmin: isAdmin)
+        return Principal(
+            claims: claims, user: user, session: account.session, isAdmin: isAdmin, identities: account.identities,
+            factors: account.factors)
     }
 
     /// The verified claims of a `Bearer` token: no header is `401 no_authorization`, a token
@@ -57,7 +63,7 @@ extension AuthService {
 
     /// `GET /user`.
     public func user(for principal: Principal) async throws -> User {
-        try await wireUser(principal.user)
+        Self.wire(principal.user, identities: principal.identities, factors: principal.factors)
     }
 
     /// `PUT /user`: merge metadata (a `null` deletes a key) and change the password. Changing

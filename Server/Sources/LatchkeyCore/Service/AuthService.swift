@@ -133,8 +133,12 @@ public struct AuthService: Sendable {
     /// The wire user with its identities and its factors (unverified ones too, as GoTrue; left
     /// out when there are none).
     func wireUser(_ user: UserRecord) async throws -> User {
-        var wire = user.wire(identities: try await store.identities(userID: user.id))
-        let factors = try await store.factors(userID: user.id)
+        let account = try await store.account(userID: user.id, sessionID: nil)
+        return Self.wire(user, identities: account.identities, factors: account.factors)
+    }
+
+    static func wire(_ user: UserRecord, identities: [IdentityRecord], factors: [FactorRecord]) -> User {
+        var wire = user.wire(identities: identities)
         wire.factors = factors.isEmpty ? nil : factors.map(\.wire)
         return wire
     }

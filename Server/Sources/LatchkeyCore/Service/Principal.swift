@@ -10,4 +10,7 @@ public struct Principal: Sendable {
     public var session: SessionRecord?
     /// Whether the token's role is an admin role.
     public var isAdmin: Bool
+    /// The user's identities and factors, read with the user (what `GET /user` answers).
+    public var identities: [IdentityRecord] = []
+    public var factors: [FactorRecord] = []
 }

@@ -128,6 +128,9 @@ public protocol AuthStore: Sendable {
     /// The users whose pending email change goes to `newEmail`, oldest request first.
     func users(newEmail: String) async throws -> [UserRecord]
     func identities(userID: UUID) async throws -> [IdentityRecord]
+    /// The user, the session `sessionID` (when given and it exists), the user's identities and
+    /// factors, read from one snapshot.
+    func account(userID: UUID, sessionID: UUID?) async throws -> AccountRecords
     /// Inserts a user, its identity (and a phone identity too when an email user also has a
     /// phone), its first one-time token and the messages announcing it, all or nothing. Throws
     /// ``StoreError/duplicate(_:)`` when the email is taken.

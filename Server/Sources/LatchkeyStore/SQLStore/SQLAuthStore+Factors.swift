@@ -37,11 +37,13 @@ extension SQLAuthStore {
     }
 
     public func factors(userID: UUID) async throws -> [FactorRecord] {
-        try await database.read { db in
-            try await db.query(
-                "SELECT \(Self.factorColumns) FROM mfa_factors WHERE user_id = ? ORDER BY created_at, id", [SQLValue(userID)]
-            ).compactMap(Self.factor)
-        }
+        try await database.read { db in try await Self.factors(userID: userID, db) }
+    }
+
+    static func factors(userID: UUID, _ db: any SQLExecutor) async throws -> [FactorRecord] {
+        try await db.query(
+            "SELECT \(Self.factorColumns) FROM mfa_factors WHERE user_id = ? ORDER BY created_at, id", [SQLValue(userID)]
+        ).compactMap(Self.factor)
     }
 
     public func deleteFactor(

@@ -106,21 +106,23 @@ extension SQLAuthStore {
     }
 
     public func identities(userID: UUID) async throws -> [IdentityRecord] {
-        try await database.read { db in
-            try await db.query(
-                """
-                SELECT id, user_id, provider, provider_id, identity_data, email, last_sign_in_at, created_at, updated_at
-                FROM identities WHERE user_id = ? ORDER BY created_at
-                """, [SQLValue(userID)]
-            ).compactMap { row in
-                guard let id = row.uuid("id"), let userID = row.uuid("user_id"), let created = row.date("created_at"),
-                    let updated = row.date("updated_at")
-                else { return nil }
-                return IdentityRecord(
-                    id: id, userID: userID, provider: row.string("provider") ?? "", providerID: row.string("provider_id") ?? "",
-                    identityData: Self.decodeObject(row.string("identity_data")), email: row.string("email"),
-                    lastSignInAt: row.date("last_sign_in_at"), createdAt: created, updatedAt: updated)
-            }
+        try await database.read { db in try await Self.identities(userID: userID, db) }
+    }
+
+    static func identities(userID: UUID, _ db: any SQLExecutor) async throws -> [IdentityRecord] {
+        try await db.query(
+            """
+            SELECT id, user_id, provider, provider_id, identity_data, email, last_sign_in_at, created_at, updated_at
+            FROM identities WHERE user_id = ? ORDER BY created_at
+            """, [SQLValue(userID)]
+        ).compactMap { row in
+            guard let id = row.uuid("id"), let userID = row.uuid("user_id"), let created = row.date("created_at"),
+                let updated = row.date("updated_at")
+            else { return nil }
+            return IdentityRecord(
+                id: id, userID: userID, provider: row.string("provider") ?? "", providerID: row.string("provider_id") ?? "",
+                identityData: Self.decodeObject(row.string("identity_data")), email: row.string("email"),
+                lastSignInAt: row.date("last_sign_in_at"), createdAt: created, updatedAt: updated)
         }
     }
 
