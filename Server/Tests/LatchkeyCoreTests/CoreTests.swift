@@ -59,6 +59,22 @@ import Testing
 }
 
 @Suite struct PasswordTests {
+    /// The decoy is a hash at the current cost that parses like any other and matches nothing.
+    @Test func theScryptDecoyIsACurrentHashThatNothingMatches() async throws {
+        let pool = NIOThreadPool(numberOfThreads: 1)
+        pool.start()
+        let hasher = ScryptPasswordHasher(logN: 10, pool: pool)
+        let decoy = try await hasher.decoyHash()
+        #expect(decoy.hasPrefix("$scrypt$ln=10,r=8,p=1$"))
+        #expect(decoy.split(separator: "$").count == 4)
+        #expect(!hasher.needsRehash(decoy))
+        #expect(try await hasher.decoyHash() != decoy)
+        for password in ["", "correct horse battery staple", String(decoy.suffix(20))] {
+            #expect(try await hasher.verify(password, against: decoy) == false)
+        }
+        try await pool.shutdownGracefully()
+    }
+
     @Test func scryptHashesAreSaltedPHCStringsAndVerify() async throws {
         let pool = NIOThreadPool(numberOfThreads: 1)
         pool.start()

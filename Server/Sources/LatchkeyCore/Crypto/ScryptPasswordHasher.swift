@@ -38,6 +38,15 @@ public struct ScryptPasswordHasher: PasswordHasher {
         return "$scrypt$ln=\(logN),r=\(r),p=\(p)$\(Self.b64(salt))$\(Self.b64(key))"
     }
 
+    /// A random salt and a random key at the current cost: verifying against it derives a key as
+    /// a real hash does, and nothing matches it, but making it derives nothing (no 128 MiB hash
+    /// at start-up).
+    public func decoyHash() async throws -> String {
+        let salt = SecureRandom.bytes(Self.saltBytes)
+        let key = SecureRandom.bytes(Self.keyBytes)
+        return "$scrypt$ln=\(logN),r=\(r),p=\(p)$\(Self.b64(salt))$\(Self.b64(key))"
+    }
+
     public func verify(_ password: String, against hash: String) async throws -> Bool {
         if hash.hasPrefix("$2a$") || hash.hasPrefix("$2b$") || hash.hasPrefix("$2y$") {
             // GoTrue hashes the password bytes as sent; bcrypt reads at most 72 of them.

@@ -66,13 +66,13 @@ public struct AuthService: Sendable {
         self.decoyHash = decoyHash
     }
 
-    /// Builds a service, computing the decoy hash with the configured hasher.
+    /// Builds a service, with a decoy hash from the configured hasher.
     public static func make(
         configuration: AuthConfiguration, store: any AuthStore, hasher: any PasswordHasher,
         issuer: TokenIssuer, serverSecret: [UInt8], time: any TimeSource = SystemTimeSource(),
         outboxSignal: OutboxSignal = OutboxSignal(), sms: (any SMSSender)? = nil, logger: Logger = Logger(label: "latchkey")
     ) async throws -> AuthService {
-        let decoy = try await hasher.hash(Base64URL.encode(SecureRandom.bytes(24)))
+        let decoy = try await hasher.decoyHash()
         return AuthService(
             configuration: configuration, store: store, hasher: hasher, issuer: issuer,
             serverSecret: serverSecret, time: time, outboxSignal: outboxSignal, sms: sms, logger: logger, decoyHash: decoy)

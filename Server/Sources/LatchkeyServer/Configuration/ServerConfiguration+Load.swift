@@ -68,6 +68,8 @@ extension ServerConfiguration {
         if !(6...10).contains(otpLength) { otpLength = 6 }
         let logN = try reader.int("password-scrypt-log-n") ?? 17
         guard (1...22).contains(logN) else { throw ConfigurationError("password-scrypt-log-n must be 1–22") }
+        let hashConcurrency = try reader.int("password-hash-concurrency") ?? ProcessInfo.processInfo.activeProcessorCount
+        guard (1...256).contains(hashConcurrency) else { throw ConfigurationError("password-hash-concurrency must be 1–256") }
         for (key, range) in [("mfa-max-attempts", 1...1000), ("mfa-max-enrolled-factors", 1...100)] {
             if let value = try reader.int(key), !range.contains(value) {
                 throw ConfigurationError("\(key) must be \(range.lowerBound)–\(range.upperBound), not \(value)")
@@ -210,7 +212,8 @@ extension ServerConfiguration {
         return ServerConfiguration(
             host: host, port: port, dataDirectory: dataDirectory, databasePath: databasePath, postgres: postgres,
             trustedIPHeader: reader.string("rate-limit-header"), jwtKeys: jwtKeys, jwtSecret: reader.string("jwt-secret"),
-            devMailboxPublic: try reader.bool("dev-mailbox-public") ?? false, auth: auth, smtp: smtp, mailRetry: mailRetry,
+            hashingThreads: hashConcurrency, devMailboxPublic: try reader.bool("dev-mailbox-public") ?? false, auth: auth,
+            smtp: smtp, mailRetry: mailRetry,
             twilio: twilio, keyReloadInterval: max(1, try reader.seconds("keys-reload-interval") ?? 30),
             auditRetentionDays: auditRetention)
     }

@@ -114,6 +114,11 @@ public struct Setting: Sendable {
             key: "password-scrypt-log-n", environment: ["LATCHKEY_PASSWORD_SCRYPT_LOG_N"], defaultValue: "17",
             summary: "scrypt cost log2(N) (r=8, p=1). 17 is OWASP's minimum; lower only for tests."),
         .init(
+            key: "password-hash-concurrency", environment: ["LATCHKEY_PASSWORD_HASH_CONCURRENCY"], defaultValue: "the core count",
+            summary:
+                "Password hashes computed at once (1–256); more wait their turn. Each holds 128 × r × N bytes while it runs: 128 MiB at the default cost."
+        ),
+        .init(
             key: "keys-reload-interval", environment: ["LATCHKEY_KEYS_RELOAD_INTERVAL"], defaultValue: "30",
             summary: "Seconds between re-reads of the stored signing keys: a `latchkey keys rotate` reaches a running server within this."),
         .init(
