@@ -99,6 +99,33 @@ import Testing
         }
     }
 
+    /// The dev mailbox claims, files and marks sent in one transaction; a message that cannot be
+    /// read is left claimed and given up on by the one-at-a-time path.
+    @Test func theDevMailboxClaimsAndFilesInOneStep() async throws {
+        try await StoreContractTests.eachStore { store async throws in
+            let time = ManualTimeSource(Date())
+            let sealer = OutboxSealer(serverSecret: Array(repeating: 3, count: 32))
+            let foreign = OutboxSealer(serverSecret: Array(repeating: 4, count: 32))
+            let delivery = OutboxDelivery(
+                store: store, mailer: DevMailbox(store: store, time: time), sealer: sealer, time: time, batchSize: 3)
+            let records = try (0..<5).map { index in
+                OutboxRecord(
+                    recipient: "claim\(index)@example.com",
+                    payload: try (index == 2 ? foreign : sealer).seal(
+                        EmailMessage(to: ["claim\(index)@example.com"], subject: "s", text: "t\(index)", html: "h")),
+                    nextAttemptAt: time.now(), createdAt: time.now())
+            }
+            try await store.enqueueOutbox(records)
+            #expect(try await delivery.deliverDue() == 5)
+            for index in 0..<5 {
+                let filed = try await store.mailbox(to: "claim\(index)@example.com", limit: 5)
+                #expect(filed.map(\.message.text) == (index == 2 ? [] : ["t\(index)"]))
+            }
+            #expect(try await store.pendingOutbox(limit: 10).isEmpty)
+            #expect(try await delivery.deliverDue() == 0)
+        }
+    }
+
     @Test func aLookupByAddressUsesTheRecipientIndex() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("mailbox-\(UUID().uuidString)/db.sqlite").path
         let database = try await SQLiteDatabase.open(path: path)

@@ -37,6 +37,21 @@ public struct OutboxDelivery: Sendable {
         var attempted = 0
         while !Task.isCancelled {
             let now = time.now()
+            if let claiming = mailer as? any ClaimingMailer {
+                let sealer = self.sealer
+                do {
+                    let round = try await claiming.claimAndDeliver(
+                        now: now, leaseUntil: now.addingTimeInterval(lease), limit: batchSize, open: { try? sealer.open($0.payload) })
+                    for record in round.unread { try await attempt(record) }  // records why it cannot be read
+                    attempted += round.delivered + round.unread.count
+                    if round.delivered + round.unread.count < batchSize { break }
+                    continue
+                } catch is CancellationError {
+                    throw CancellationError()
+                } catch {
+                    logger.warning("claiming delivery failed; claiming and delivering apart", metadata: ["error": "\(error)"])
+                }
+            }
             let batch = try await store.claimOutbox(now: now, leaseUntil: now.addingTimeInterval(lease), limit: batchSize)
             try await deliver(batch)
             attempted += batch.count

@@ -298,6 +298,12 @@ public protocol AuthStore: Sendable {
     /// Files claimed outbox messages in the development mailbox and marks them sent, all in one
     /// transaction: a batch costs one commit instead of two per message.
     func deliverToMailbox(_ deliveries: [(outboxID: UUID, message: EmailMessage)], at date: Date) async throws
+    /// In one transaction: claims up to `limit` due outbox messages, files in the development
+    /// mailbox and marks sent those `open` reads, and leaves the others claimed until
+    /// `leaseUntil` (returned as `unread`).
+    func claimIntoMailbox(
+        now: Date, leaseUntil: Date, limit: Int, open: @escaping @Sendable (OutboxRecord) -> EmailMessage?
+    ) async throws -> ClaimedDelivery
     /// Messages newest first, optionally only those to one address.
     func mailbox(to address: String?, limit: Int) async throws -> [StoredEmail]
 

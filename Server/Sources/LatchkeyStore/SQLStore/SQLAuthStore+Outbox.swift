@@ -34,25 +34,48 @@ extension SQLAuthStore {
     }
 
     public func claimOutbox(now: Date, leaseUntil: Date, limit: Int) async throws -> [OutboxRecord] {
-        let claim = database.claimClause
-        return try await database.claimTransaction { db in
-            let due = try await db.query(
-                """
-                SELECT id FROM outbox WHERE \(Self.pendingOutbox) AND next_attempt_at <= ?
-                AND (locked_until IS NULL OR locked_until <= ?) ORDER BY next_attempt_at, created_at LIMIT ?\(claim)
-                """, [SQLValue(now), SQLValue(now), SQLValue(limit)])
-            var claimed: [OutboxRecord] = []
-            for row in due {
-                // The condition is checked again: another instance may have claimed it meanwhile.
-                let rows = try await db.query(
-                    """
-                    UPDATE outbox SET locked_until = ? WHERE id = ? AND \(Self.pendingOutbox)
-                    AND (locked_until IS NULL OR locked_until <= ?) RETURNING \(Self.outboxColumns)
-                    """, [SQLValue(leaseUntil), .text(row.string("id") ?? ""), SQLValue(now)])
-                if let record = rows.first.flatMap(Self.outboxRecord) { claimed.append(record) }
-            }
-            return claimed
+        try await database.claimTransaction { db in
+            try await Self.claimOutbox(now: now, leaseUntil: leaseUntil, limit: limit, claim: database.claimClause, db)
         }
+    }
+
+    public func claimIntoMailbox(
+        now: Date, leaseUntil: Date, limit: Int, open: @escaping @Sendable (OutboxRecord) -> EmailMessage?
+    ) async throws -> ClaimedDelivery {
+        try await database.claimTransaction { db in
+            var delivery = ClaimedDelivery(delivered: 0, unread: [])
+            for record in try await Self.claimOutbox(now: now, leaseUntil: leaseUntil, limit: limit, claim: database.claimClause, db) {
+                guard let message = open(record) else {
+                    delivery.unread.append(record)
+                    continue
+                }
+                try await Self.insertMailbox(message, at: now, db)
+                try await Self.markSent(record.id, at: now, db)
+                delivery.delivered += 1
+            }
+            return delivery
+        }
+    }
+
+    static func claimOutbox(now: Date, leaseUntil: Date, limit: Int, claim: String, _ db: any SQLExecutor) async throws
+        -> [OutboxRecord]
+    {
+        let due = try await db.query(
+            """
+            SELECT id FROM outbox WHERE \(Self.pendingOutbox) AND next_attempt_at <= ?
+            AND (locked_until IS NULL OR locked_until <= ?) ORDER BY next_attempt_at, created_at LIMIT ?\(claim)
+            """, [SQLValue(now), SQLValue(now), SQLValue(limit)])
+        var claimed: [OutboxRecord] = []
+        for row in due {
+            // The condition is checked again: another instance may have claimed it meanwhile.
+            let rows = try await db.query(
+                """
+                UPDATE outbox SET locked_until = ? WHERE id = ? AND \(Self.pendingOutbox)
+                AND (locked_until IS NULL OR locked_until <= ?) RETURNING \(Self.outboxColumns)
+                """, [SQLValue(leaseUntil), .text(row.string("id") ?? ""), SQLValue(now)])
+            if let record = rows.first.flatMap(Self.outboxRecord) { claimed.append(record) }
+        }
+        return claimed
     }
 
     public func finishOutbox(id: UUID, outcome: OutboxOutcome) async throws {
