@@ -89,8 +89,16 @@ extension AuthService {
         guard request.createUser ?? true else { throw AuthError.otpSignupDisabled }
         guard !configuration.disableSignup else { throw AuthError.signupDisabled }
         let (user, identity) = newUser(email: email, passwordHash: nil, data: request.data ?? [:], confirmed: false)
-        if try await insert(user, identity: identity, token: nil) {
-            try await sendCode(to: user, kind: .confirmation, redirectTo: redirectTo, challenge: challenge)
+        // The new user, its code and the message carrying it, in one transaction.
+        try await countEmail(to: email)
+        let now = time.now()
+        let resolved = redirects.resolve(redirectTo)
+        var pending = user
+        pending.confirmationSentAt = now
+        let issued = makeCode(for: pending, kind: .confirmation, address: email, redirectTo: resolved, challenge: challenge, now: now)
+        let mail = try outbox(message(for: issued, user: pending, redirectTo: resolved))
+        if try await insert(pending, identity: identity, token: issued.record, outbox: mail) {
+            return codeInfo(sentTo: email)
         } else if let winner = try await store.user(email: email) {
             // Lost a race with a concurrent sign-up of the same address: send to the winner.
             try await sendCode(
