@@ -111,6 +111,15 @@ let package = Package(
             path: "Benchmarks/LatchkeyBench",
             swiftSettings: swiftSettings
         ),
+        .executableTarget(
+            name: "BareJWTRoute",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+            ],
+            path: "Benchmarks/BareJWTRoute",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "LatchkeyCoreTests",
             dependencies: ["LatchkeyCore"],

@@ -9,7 +9,8 @@ import NIOHTTP1
 ///
 ///     latchkey-bench [URL[,URL…]] [SECONDS] [CONCURRENCY] [SCENARIOS]
 ///
-/// Scenarios: password, code, refresh, user, device-key (comma-separated). The server must run with the dev
+/// Scenarios: password, code, refresh, user, bare, device-key (comma-separated); `bare` is
+/// `GET /user` against `BareJWTRoute` (at `BENCH_BARE_URL`, default port 9997), the route's ceiling. The server must run with the dev
 /// mailbox (no mail transport) and limits raised, as `scripts/bench` starts it.
 @main
 struct Bench {
@@ -18,7 +19,7 @@ struct Bench {
         let url = arguments.count > 1 ? arguments[1] : "http://127.0.0.1:9999"
         let seconds = arguments.count > 2 ? Double(arguments[2]) ?? 10 : 10
         let concurrency = arguments.count > 3 ? Int(arguments[3]) ?? 8 : 8
-        let scenarios = (arguments.count > 4 ? arguments[4] : "password,code,refresh,user,device-key").split(separator: ",").map(
+        let scenarios = (arguments.count > 4 ? arguments[4] : "password,code,refresh,user,bare,device-key").split(separator: ",").map(
             String.init)
         // Several comma-separated URLs: instances on one database, the workers spread over them.
         let apis = url.split(separator: ",").map { API(client: HTTPClient.shared, base: String($0)) }
@@ -47,6 +48,12 @@ struct Bench {
                 result = try await run(seconds: seconds, workers: concurrency) { worker in
                     try await apis[worker % apis.count].getUser(users[worker].accessToken)
                 }
+            case "bare":
+                // The same request against BareJWTRoute: Hummingbird and an ES256 verify, nothing else.
+                let bare = API(
+                    client: HTTPClient.shared, base: ProcessInfo.processInfo.environment["BENCH_BARE_URL"] ?? "http://127.0.0.1:9997")
+                let token = String(decoding: try await bare.get("/token", json: false), as: UTF8.self)
+                result = try await run(seconds: seconds, workers: concurrency) { _ in try await bare.getUser(token) }
             case "device-key":
                 var devices: [DeviceKeySigner] = []
                 for user in users { devices.append(try await api.enrolDevice(user)) }

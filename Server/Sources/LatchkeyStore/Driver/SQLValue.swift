@@ -65,6 +65,10 @@ public protocol SQLDatabase: Sendable {
     /// Runs `body` in a transaction that claims rows for work: its `SELECT`s end with
     /// ``claimClause`` so concurrent claimers skip each other's rows instead of waiting or failing.
     func claimTransaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T
+    /// Runs `body` in a transaction whose statements are each atomic on their own (upserts that
+    /// add to a counter) and decide nothing across statements: `READ COMMITTED` on PostgreSQL,
+    /// where concurrent counters on one row wait for each other instead of failing to serialize.
+    func counterTransaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T
     /// What a claiming `SELECT` ends with: `FOR UPDATE SKIP LOCKED` on PostgreSQL, nothing on SQLite.
     var claimClause: String { get }
     /// Whether an error is a unique-constraint violation.

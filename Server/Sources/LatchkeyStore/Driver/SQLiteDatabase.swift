@@ -126,6 +126,13 @@ public final class SQLiteDatabase: SQLDatabase {
         try await transaction(body)
     }
 
+    /// SQLite's single writer counts alone.
+    public func counterTransaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws
+        -> T
+    {
+        try await transaction(body)
+    }
+
     public var claimClause: String { "" }
 
     /// How many write batches have committed (for tests and diagnostics).
