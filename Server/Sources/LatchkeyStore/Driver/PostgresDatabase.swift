@@ -137,17 +137,24 @@ public final class PostgresDatabase: SQLDatabase {
 
     public var claimClause: String { " FOR UPDATE SKIP LOCKED" }
 
-    /// `READ COMMITTED`: an `INSERT … ON CONFLICT DO UPDATE SET count = count + 1` locks its row
-    /// and adds to the latest committed count, so concurrent requests counting against one limit
-    /// queue on the row instead of failing to serialize and retrying.
-    public func counterTransaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
+    public func lockClause(_ lock: RowLock) -> String {
+        switch lock {
+        case .share: " FOR SHARE"
+        case .update: " FOR UPDATE"
+        }
+    }
+
+    /// `READ COMMITTED`: the body's locking `SELECT`s and counter upserts lock their rows, so
+    /// requests on one row queue on it and requests on different rows never conflict (where
+    /// `SERIALIZABLE` fails one of them on shared index pages).
+    public func lockingTransaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
         var attempt = 0
         while true {
             attempt += 1
             do {
                 return try await inTransaction("READ COMMITTED", body)
             } catch let error as PSQLError where attempt < 40 && Self.isRetryable(error) {
-                // Two requests upserting the same counters in another order can deadlock.
+                // Two transactions locking the same rows in another order can deadlock.
                 try await Task.sleep(for: .milliseconds(Int.random(in: 1...(2 * min(attempt, 25)))))
             }
         }

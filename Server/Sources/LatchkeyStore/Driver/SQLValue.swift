@@ -65,10 +65,14 @@ public protocol SQLDatabase: Sendable {
     /// Runs `body` in a transaction that claims rows for work: its `SELECT`s end with
     /// ``claimClause`` so concurrent claimers skip each other's rows instead of waiting or failing.
     func claimTransaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T
-    /// Runs `body` in a transaction whose statements are each atomic on their own (upserts that
-    /// add to a counter) and decide nothing across statements: `READ COMMITTED` on PostgreSQL,
-    /// where concurrent counters on one row wait for each other instead of failing to serialize.
-    func counterTransaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T
+    /// Runs `body` in a transaction that takes row locks on what it decides on (``lockClause(_:)``
+    /// on its `SELECT`s, or upserts that add to a counter): `READ COMMITTED` on PostgreSQL, where
+    /// concurrent requests on one row wait for each other instead of failing to serialize, and
+    /// where requests on different rows never conflict; retried on a deadlock.
+    func lockingTransaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T
+    /// What a `SELECT` in a ``lockingTransaction(_:)`` ends with to lock the rows it reads:
+    /// `FOR UPDATE` or `FOR SHARE` on PostgreSQL, nothing on SQLite (whose writer is alone).
+    func lockClause(_ lock: RowLock) -> String
     /// What a claiming `SELECT` ends with: `FOR UPDATE SKIP LOCKED` on PostgreSQL, nothing on SQLite.
     var claimClause: String { get }
     /// Whether an error is a unique-constraint violation.
@@ -77,4 +81,12 @@ public protocol SQLDatabase: Sendable {
     func ping() async -> Bool
     /// Closes every connection.
     func close() async throws
+}
+
+/// How a `SELECT` in a ``SQLDatabase/lockingTransaction(_:)`` locks the rows it reads.
+public enum RowLock: Sendable {
+    /// Others may read and share-lock the rows, not change them, until the transaction ends.
+    case share
+    /// The rows are the transaction's alone until it ends.
+    case update
 }

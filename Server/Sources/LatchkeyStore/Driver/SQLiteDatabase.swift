@@ -126,14 +126,16 @@ public final class SQLiteDatabase: SQLDatabase {
         try await transaction(body)
     }
 
-    /// SQLite's single writer counts alone.
-    public func counterTransaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws
+    /// SQLite's single writer locks everything it reads.
+    public func lockingTransaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws
         -> T
     {
         try await transaction(body)
     }
 
     public var claimClause: String { "" }
+
+    public func lockClause(_ lock: RowLock) -> String { "" }
 
     /// How many write batches have committed (for tests and diagnostics).
     var commits: Int { writer.commits }

@@ -8,7 +8,7 @@ extension SQLAuthStore {
 
     public func incrementRateLimits(_ counters: [RateLimitCounter]) async throws -> [Int] {
         guard !counters.isEmpty else { return [] }
-        return try await database.counterTransaction { db in
+        return try await database.lockingTransaction { db in
             var counts: [Int] = []
             for counter in counters {
                 let rows = try await db.query(
@@ -26,7 +26,7 @@ extension SQLAuthStore {
     }
 
     public func decrementRateLimit(key: String, windowStart: Date) async throws {
-        try await database.counterTransaction { db in
+        try await database.lockingTransaction { db in
             try await db.query(
                 "UPDATE rate_limits SET count = count - 1 WHERE key = ? AND window_start = ? AND count > 0",
                 [.text(key), SQLValue(windowStart)])

@@ -48,13 +48,22 @@ extension SQLAuthStore {
     public func refreshSession(
         id: UUID, decide: @escaping @Sendable (SessionRecord?, UserRecord?) -> RefreshDecision
     ) async throws -> (RefreshDecision, UserRecord?) {
-        try await database.transaction { db in
-            let session = try await db.query("SELECT \(Self.sessionColumns) FROM sessions WHERE id = ?", [SQLValue(id)])
-                .first.flatMap(Self.session)
+        // Row locks at READ COMMITTED on PostgreSQL: refreshes of different sessions never
+        // conflict. Locked in the order a ban or a sign-out-everywhere takes them, the user's row
+        // (shared: a ban waits for this rotation, then deletes the rotated session) before the
+        // session's (alone: two rotations of one session queue, and the second sees the first).
+        let database = self.database
+        return try await database.lockingTransaction { db in
+            var session: SessionRecord?
             var user: UserRecord?
-            if let session {
-                user = try await db.query("SELECT \(Self.userColumns) FROM users WHERE id = ?", [SQLValue(session.userID)])
-                    .first.flatMap(Self.user)
+            if let owner = try await db.query("SELECT user_id FROM sessions WHERE id = ?", [SQLValue(id)]).first?.uuid("user_id") {
+                user = try await db.query(
+                    "SELECT \(Self.userColumns) FROM users WHERE id = ?\(database.lockClause(.share))", [SQLValue(owner)]
+                ).first.flatMap(Self.user)
+                session = try await db.query(
+                    "SELECT \(Self.sessionColumns) FROM sessions WHERE id = ?\(database.lockClause(.update))", [SQLValue(id)]
+                ).first.flatMap(Self.session)
+                if session?.userID != user?.id { user = nil }
             }
             let decision = decide(session, user)
             switch decision {
