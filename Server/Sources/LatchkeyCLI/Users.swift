@@ -9,7 +9,9 @@ import Logging
 struct Users: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List, show, create, update, ban, delete, invite users and make sign-in links (works with the server stopped).",
-        subcommands: [List.self, Show.self, Create.self, Update.self, Ban.self, Unban.self, Delete.self, Invite.self, Link.self])
+        subcommands: [
+            List.self, Show.self, Create.self, Update.self, Ban.self, Unban.self, Delete.self, Invite.self, Link.self, Seed.self,
+        ])
 
     struct Output: ParsableArguments {
         @OptionGroup var data: DataOptions

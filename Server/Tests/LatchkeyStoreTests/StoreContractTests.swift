@@ -54,6 +54,21 @@ import Testing
         OutboxRecord(recipient: recipient, payload: "sealed", nextAttemptAt: due, createdAt: due)
     }
 
+    /// Seeding inserts a whole batch or nothing of it.
+    @Test func manyUsersGoInTogetherOrNotAtAll() async throws {
+        try await Self.eachStore { store in
+            let batch = (0..<300).map { Self.user("bulk-\($0)@example.com") }
+            try await store.insertUsers(batch.map { (user: $0.0, identity: $0.1) })
+            #expect(try await store.user(email: "bulk-299@example.com")?.id == batch[299].0.id)
+            #expect(try await store.identities(userID: batch[0].0.id).count == 1)
+            let overlapping = [Self.user("bulk-new@example.com"), Self.user("bulk-5@example.com")]
+            await #expect(throws: StoreError.self) {
+                try await store.insertUsers(overlapping.map { (user: $0.0, identity: $0.1) })
+            }
+            #expect(try await store.user(email: "bulk-new@example.com") == nil)
+        }
+    }
+
     @Test func duplicateEmailIsRefusedAndNothingHalfWritten() async throws {
         try await Self.eachStore { store async throws in
             let (user, identity) = Self.user("same@example.com")

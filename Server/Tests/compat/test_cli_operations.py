@@ -181,3 +181,22 @@ def test_audit_follow_prints_every_event_of_a_burst(latchkey_server):
     finally:
         follower.kill()
         follower.wait()
+
+
+def test_users_seed_makes_many_confirmed_users_all_or_nothing(tmp_path):
+    data = ["--data-dir", str(tmp_path)]
+    seeded = run_cli("users", "seed", "12000", *data, "--prefix", "load")
+    assert seeded.returncode == 0, seeded.stderr
+    assert "12000 users" in seeded.stdout
+    listed = run_cli("users", "list", *data, "--json", "--filter", "load-11999@", "--per-page", "5")
+    assert listed.returncode == 0, listed.stderr
+    users = json.loads(listed.stdout)["users"]
+    assert [u["email"] for u in users] == ["load-11999@example.com"]
+    assert users[0]["email_confirmed_at"]
+    # An overlapping range is refused as a whole: nothing of its batch is stored.
+    again = run_cli("users", "seed", "3", *data, "--prefix", "load", "--start", "11998")
+    assert again.returncode != 0 and "email_exists" in again.stderr
+    assert json.loads(run_cli("users", "list", *data, "--json", "--filter", "load-12000@").stdout)["users"] == []
+    for bad in (["0"], ["-5"], ["10", "--domain", "not a domain"]):
+        refused = run_cli("users", "seed", *bad, *data)
+        assert refused.returncode != 0

@@ -137,6 +137,9 @@ public protocol AuthStore: Sendable {
     func createUser(
         _ user: UserRecord, identity: IdentityRecord, token: OneTimeTokenRecord?, outbox: [OutboxRecord], audit: [AuditEvent]
     ) async throws
+    /// Inserts many users with their identities in one transaction, all or nothing (seeding for
+    /// load tests); ``StoreError/duplicate(_:)`` when an address is taken.
+    func insertUsers(_ users: [(user: UserRecord, identity: IdentityRecord)]) async throws
     /// Replaces a user's stored fields.
     func updateUser(_ user: UserRecord) async throws
     /// Stores a user, deletes all of its sessions except `keeping` and all of its device keys (its

@@ -131,19 +131,7 @@ extension SQLAuthStore {
     ) async throws {
         try await translating {
             try await database.transaction { db in
-                try await db.query(
-                    "INSERT INTO users (\(Self.userColumns)) VALUES (\(Self.placeholders(Self.userBinds(user).count)))",
-                    Self.userBinds(user))
-                try await db.query(
-                    """
-                    INSERT INTO identities (id, user_id, provider, provider_id, identity_data, email, last_sign_in_at, created_at, updated_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                    [
-                        SQLValue(identity.id), SQLValue(identity.userID), .text(identity.provider), .text(identity.providerID),
-                        .text(Self.encode(identity.identityData)), SQLValue(identity.email), SQLValue(identity.lastSignInAt),
-                        SQLValue(identity.createdAt), SQLValue(identity.updatedAt),
-                    ])
+                try await Self.insert(user, identity: identity, db)
                 // A user made with both addresses (the admin API) has an identity for each.
                 if let phone = user.phone, identity.provider != "phone" {
                     try await Self.upsertIdentity(userID: user.id, provider: "phone", value: phone, now: user.createdAt, db)
@@ -153,6 +141,31 @@ extension SQLAuthStore {
                 try await Self.insert(audit, db)
             }
         }
+    }
+
+    public func insertUsers(_ users: [(user: UserRecord, identity: IdentityRecord)]) async throws {
+        guard !users.isEmpty else { return }
+        try await translating {
+            try await database.transaction { db in
+                for (user, identity) in users { try await Self.insert(user, identity: identity, db) }
+            }
+        }
+    }
+
+    /// A user's row and its identity's.
+    static func insert(_ user: UserRecord, identity: IdentityRecord, _ db: any SQLExecutor) async throws {
+        let binds = Self.userBinds(user)
+        try await db.query("INSERT INTO users (\(Self.userColumns)) VALUES (\(Self.placeholders(binds.count)))", binds)
+        try await db.query(
+            """
+            INSERT INTO identities (id, user_id, provider, provider_id, identity_data, email, last_sign_in_at, created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                SQLValue(identity.id), SQLValue(identity.userID), .text(identity.provider), .text(identity.providerID),
+                .text(Self.encode(identity.identityData)), SQLValue(identity.email), SQLValue(identity.lastSignInAt),
+                SQLValue(identity.createdAt), SQLValue(identity.updatedAt),
+            ])
     }
 
     public func updateUser(_ user: UserRecord) async throws {
