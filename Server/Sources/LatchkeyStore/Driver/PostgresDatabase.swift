@@ -118,11 +118,19 @@ public final class PostgresDatabase: SQLDatabase {
     }
 
     public func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
+        try await retrying("SERIALIZABLE", body)
+    }
+
+    /// Runs `body` in a transaction at `isolation`, again after a serialization failure or a
+    /// deadlock (at most 40 tries, after a short random pause that grows with each).
+    func retrying<T: Sendable>(_ isolation: String, _ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws
+        -> T
+    {
         var attempt = 0
         while true {
             attempt += 1
             do {
-                return try await inTransaction("SERIALIZABLE", body)
+                return try await inTransaction(isolation, body)
             } catch let error as PSQLError where attempt < 40 && Self.isRetryable(error) {
                 try await Task.sleep(for: .milliseconds(Int.random(in: 1...(2 * min(attempt, 25)))))
             }
@@ -147,17 +155,9 @@ public final class PostgresDatabase: SQLDatabase {
     /// `READ COMMITTED`: the body's locking `SELECT`s and counter upserts lock their rows, so
     /// requests on one row queue on it and requests on different rows never conflict (where
     /// `SERIALIZABLE` fails one of them on shared index pages).
+    /// Two transactions locking the same rows in another order can deadlock: retried.
     public func lockingTransaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
-        var attempt = 0
-        while true {
-            attempt += 1
-            do {
-                return try await inTransaction("READ COMMITTED", body)
-            } catch let error as PSQLError where attempt < 40 && Self.isRetryable(error) {
-                // Two transactions locking the same rows in another order can deadlock.
-                try await Task.sleep(for: .milliseconds(Int.random(in: 1...(2 * min(attempt, 25)))))
-            }
-        }
+        try await retrying("READ COMMITTED", body)
     }
 
     /// A `READ COMMITTED` transaction holding an advisory lock on the schema: instances that
