@@ -9,7 +9,8 @@ import NIOHTTP1
 ///
 ///     latchkey-bench [URL[,URL…]] [SECONDS] [CONCURRENCY] [SCENARIOS]
 ///
-/// Scenarios: password, code, refresh, user, bare, device-key (comma-separated); `bare` is
+/// Scenarios: password, code, mail, refresh, user, bare, device-key (comma-separated); `mail`
+/// also prints `mail-wait`, the time from `/otp`'s answer to the code being readable; `bare` is
 /// `GET /user` against `BareJWTRoute` (at `BENCH_BARE_URL`, default port 9997), the route's ceiling. The server must run with the dev
 /// mailbox (no mail transport) and limits raised, as `scripts/bench` starts it.
 @main
@@ -38,6 +39,13 @@ struct Bench {
                 result = try await run(seconds: seconds, workers: concurrency) { worker in
                     try await apis[worker % apis.count].codeSignIn(users[worker].email)
                 }
+            case "mail":
+                // The time from /otp's answer to its message being readable (one op: both).
+                let delays = Delays()
+                result = try await run(seconds: seconds, workers: concurrency) { worker in
+                    await delays.add(try await apis[worker % apis.count].mailDelay(users[worker].email))
+                }
+                print(Result(latencies: await delays.values, errors: 0, elapsed: seconds).line("mail-wait"))
             case "refresh":
                 let chains = RefreshChains(tokens: users.map(\.refreshToken))
                 result = try await run(seconds: seconds, workers: concurrency) { worker in
@@ -66,6 +74,11 @@ struct Bench {
             }
             print(result.line(scenario))
         }
+    }
+
+    actor Delays {
+        var values: [Double] = []
+        func add(_ value: Double) { values.append(value) }
     }
 
     struct Result {
