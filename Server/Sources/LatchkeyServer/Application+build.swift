@@ -61,11 +61,13 @@ public func buildApplication(
     // Whatever fails from here on (a damaged key, an unreadable CA file) must not leave the
     // database open or the hashing threads running.
     do {
-        let store = SQLAuthStore(database: database)
-        try await store.migrate()
+        try await SQLAuthStore(database: database).migrate()
 
         let folder = DataFolder(path: configuration.dataDirectory)
         let serverSecret = try folder.serverSecret()
+        // With no SMTP server, mail is filed in the dev mailbox by the transaction that queues it.
+        let store = SQLAuthStore(
+            database: database, devMailboxSealer: configuration.smtp == nil ? OutboxSealer(serverSecret: serverSecret) : nil)
         var material = TokenKeyMaterial(jwks: configuration.jwtKeys, hmacSecret: configuration.jwtSecret)
         if !material.isConfigured {
             material.stored = try await folder.storedSigningKeys(store: store, serverSecret: serverSecret, now: time.now())

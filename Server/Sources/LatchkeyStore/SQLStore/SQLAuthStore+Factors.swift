@@ -66,7 +66,7 @@ extension SQLAuthStore {
                     }
                 }
                 try await Self.insert(audit, db)
-                try await Self.insert(outbox, db)
+                try await insertOutbox(outbox, db)
             }
             return deleted
         }
@@ -120,7 +120,7 @@ extension SQLAuthStore {
                         SQLValue(session.refreshedAt), SQLValue(session.updatedAt), SQLValue(session.id),
                     ])
                 try await Self.insert(audit, db)
-                try await Self.insert(outbox, db)
+                try await insertOutbox(outbox, db)
             case .refuse(let factor, _, let audit):
                 try await Self.update(factor, db)
                 try await Self.insert(audit, db)

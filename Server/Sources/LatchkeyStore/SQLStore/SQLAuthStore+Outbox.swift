@@ -4,6 +4,20 @@ import LatchkeyCore
 extension SQLAuthStore {
     static let outboxColumns = "id, channel, recipient, payload, attempts, next_attempt_at, last_error, created_at"
 
+    /// Queues `records`; with no mail transport, files each in the development mailbox at once
+    /// (a message that cannot be opened is queued, and the outbox gives it up).
+    func insertOutbox(_ records: [OutboxRecord], _ db: any SQLExecutor) async throws {
+        var queued: [OutboxRecord] = []
+        for record in records {
+            if let devMailboxSealer, let message = try? devMailboxSealer.open(record.payload) {
+                try await Self.insertMailbox(message, at: record.createdAt, db)
+            } else {
+                queued.append(record)
+            }
+        }
+        try await Self.insert(queued, db)
+    }
+
     static func insert(_ records: [OutboxRecord], _ db: any SQLExecutor) async throws {
         for record in records {
             try await db.query(
@@ -30,7 +44,7 @@ extension SQLAuthStore {
 
     public func enqueueOutbox(_ records: [OutboxRecord]) async throws {
         guard !records.isEmpty else { return }
-        try await database.transaction { db in try await Self.insert(records, db) }
+        try await database.transaction { db in try await insertOutbox(records, db) }
     }
 
     public func claimOutbox(now: Date, leaseUntil: Date, limit: Int) async throws -> [OutboxRecord] {

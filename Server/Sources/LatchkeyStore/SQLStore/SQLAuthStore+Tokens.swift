@@ -47,7 +47,7 @@ extension SQLAuthStore {
                 }
                 for token in tokens { try await Self.insert(token, db) }
                 try await Self.update(user, db)
-                try await Self.insert(outbox, db)
+                try await insertOutbox(outbox, db)
                 try await Self.insert(audit, db)
             }
         }
@@ -129,7 +129,7 @@ extension SQLAuthStore {
             }
             if let session = redemption.session { try await Self.insert(session, db) }
             if let flow = redemption.flowState { try await Self.insert(flow, db) }
-            try await Self.insert(redemption.outbox, db)
+            try await insertOutbox(redemption.outbox, db)
             try await Self.insert(redemption.audit, db)
             return .redeemed(redemption)
         }

@@ -137,7 +137,7 @@ extension SQLAuthStore {
                     try await Self.upsertIdentity(userID: user.id, provider: "phone", value: phone, now: user.createdAt, db)
                 }
                 if let token { try await Self.insert(token, db) }
-                try await Self.insert(outbox, db)
+                try await insertOutbox(outbox, db)
                 try await Self.insert(audit, db)
             }
         }
@@ -182,7 +182,7 @@ extension SQLAuthStore {
                 try await Self.update(user, db)
                 try await Self.deleteSessions(userID: user.id, except: keeping, db)
                 try await db.query("DELETE FROM device_keys WHERE user_id = ?", [SQLValue(user.id)])
-                try await Self.insert(outbox, db)
+                try await insertOutbox(outbox, db)
                 try await Self.insert(audit, db)
             }
         }

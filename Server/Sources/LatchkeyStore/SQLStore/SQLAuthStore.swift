@@ -5,9 +5,16 @@ import LatchkeyCore
 /// The ``AuthStore`` over SQL, shared by every ``SQLDatabase`` driver.
 public struct SQLAuthStore: AuthStore {
     public let database: any SQLDatabase
+    /// With no mail transport, mail is filed in the development mailbox in the transaction that
+    /// queues it (readable when the request answers) instead of going through the outbox; this
+    /// opens its sealed payload.
+    let devMailboxSealer: OutboxSealer?
 
-    public init(database: any SQLDatabase) {
+    /// - Parameter devMailboxSealer: set when mail goes to the development mailbox, to file it in
+    ///   the transaction that queues it.
+    public init(database: any SQLDatabase, devMailboxSealer: OutboxSealer? = nil) {
         self.database = database
+        self.devMailboxSealer = devMailboxSealer
     }
 
     /// Applies the migrations not applied yet, all in one transaction that concurrent
