@@ -48,8 +48,11 @@ struct API: Sendable {
 
     /// The code in the newest message to `email` sent after `since`; mail is delivered from the
     /// outbox just after the request answers, so this polls until it is there.
-    func latestCode(_ email: String, since: Date, pause: Duration = .milliseconds(2)) async throws -> String {
+    func latestCode(_ email: String, since: Date, pause: Duration = .milliseconds(2), reads: ReadCounter? = nil) async throws
+        -> String
+    {
         for _ in 0..<(pause < .milliseconds(1) ? 20_000 : 500) {
+            reads?.count += 1
             let data = try await get("/_dev/mailbox?to=\(email)")
             let newest = try JSONDecoder().decode(MailboxResponse.self, from: data).messages.first
             if let newest, let created = WireJSON.parseDate(newest.createdAt), created >= since.addingTimeInterval(-0.001),
@@ -84,14 +87,15 @@ struct API: Sendable {
     }
 
     /// The whole email-code sign-in: ask for a code, read it from the dev mailbox, submit it.
-    /// Asks for a code and returns how long after `/otp` answered its message was readable in
-    /// the dev mailbox (polled every 0.2 ms).
-    func mailDelay(_ email: String) async throws -> Double {
+    /// Asks for a code; returns how long after `/otp` answered its message was read from the dev
+    /// mailbox (polled every 0.2 ms) and whether the first read already had it.
+    func mailDelay(_ email: String) async throws -> (seconds: Double, firstRead: Bool) {
         let sent = Date()
         _ = try await post("/otp", #"{"email":"\#(email)"}"#)
         let answered = Date()
-        _ = try await latestCode(email, since: sent, pause: .microseconds(200))
-        return Date().timeIntervalSince(answered)
+        let reads = ReadCounter()
+        _ = try await latestCode(email, since: sent, pause: .microseconds(200), reads: reads)
+        return (Date().timeIntervalSince(answered), reads.count == 1)
     }
 
     func codeSignIn(_ email: String) async throws {
@@ -109,4 +113,9 @@ struct API: Sendable {
     func getUser(_ accessToken: String) async throws {
         _ = try await get("/user", bearer: accessToken)
     }
+}
+
+/// How many mailbox reads a code took.
+final class ReadCounter: @unchecked Sendable {
+    var count = 0
 }

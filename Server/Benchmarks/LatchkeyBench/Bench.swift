@@ -43,9 +43,13 @@ struct Bench {
                 // The time from /otp's answer to its message being readable (one op: both).
                 let delays = Delays()
                 result = try await run(seconds: seconds, workers: concurrency) { worker in
-                    await delays.add(try await apis[worker % apis.count].mailDelay(users[worker].email))
+                    let (wait, firstRead) = try await apis[worker % apis.count].mailDelay(users[worker].email)
+                    await delays.add(wait, firstRead: firstRead)
                 }
                 print(Result(latencies: await delays.values, errors: 0, elapsed: seconds).line("mail-wait"))
+                print(
+                    String(format: "mail: %.1f %% of codes were in the first mailbox read after /otp answered", await delays.firstReadShare)
+                )
             case "refresh":
                 let chains = RefreshChains(tokens: users.map(\.refreshToken))
                 result = try await run(seconds: seconds, workers: concurrency) { worker in
@@ -78,7 +82,12 @@ struct Bench {
 
     actor Delays {
         var values: [Double] = []
-        func add(_ value: Double) { values.append(value) }
+        var firstReads = 0
+        func add(_ value: Double, firstRead: Bool) {
+            values.append(value)
+            if firstRead { firstReads += 1 }
+        }
+        var firstReadShare: Double { values.isEmpty ? 0 : 100 * Double(firstReads) / Double(values.count) }
     }
 
     struct Result {
