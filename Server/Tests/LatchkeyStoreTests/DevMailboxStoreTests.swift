@@ -99,6 +99,32 @@ import Testing
         }
     }
 
+    /// With no mail transport, queued mail is filed by the transaction that queues it, readable at
+    /// once with nothing left in the outbox; a payload it cannot open is queued for the outbox,
+    /// which gives it up.
+    @Test func mailIsFiledByTheTransactionThatQueuesIt() async throws {
+        try await StoreContractTests.eachStore { plain async throws in
+            let time = ManualTimeSource(Date())
+            let sealer = OutboxSealer(serverSecret: Array(repeating: 3, count: 32))
+            let foreign = OutboxSealer(serverSecret: Array(repeating: 4, count: 32))
+            let store = SQLAuthStore(database: try #require(plain as? SQLAuthStore).database, devMailboxSealer: sealer)
+            let records = try [sealer, foreign].enumerated().map { index, key in
+                OutboxRecord(
+                    recipient: "inline\(index)@example.com",
+                    payload: try key.seal(EmailMessage(to: ["inline\(index)@example.com"], subject: "s", text: "t\(index)", html: "h")),
+                    nextAttemptAt: time.now(), createdAt: time.now())
+            }
+            try await store.enqueueOutbox(records)
+            #expect(try await store.mailbox(to: "inline0@example.com", limit: 5).map(\.message.text) == ["t0"])
+            #expect(try await store.mailbox(to: "inline1@example.com", limit: 5).isEmpty)
+            #expect(try await store.pendingOutbox(limit: 10).map(\.id) == [records[1].id])
+            let delivery = OutboxDelivery(store: store, mailer: DevMailbox(store: store, time: time), sealer: sealer, time: time)
+            #expect(try await delivery.deliverDue() == 1)
+            #expect(try await store.pendingOutbox(limit: 10).isEmpty)
+            #expect(try await store.mailbox(to: "inline1@example.com", limit: 5).isEmpty)
+        }
+    }
+
     /// The dev mailbox claims, files and marks sent in one transaction; a message that cannot be
     /// read is left claimed and given up on by the one-at-a-time path.
     @Test func theDevMailboxClaimsAndFilesInOneStep() async throws {
