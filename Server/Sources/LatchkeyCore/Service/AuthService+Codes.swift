@@ -67,9 +67,22 @@ extension AuthService {
     /// first when `create_user` allows it. With Latchkey's `intent` the answer says whether the
     /// account exists (`signin`: `user_not_found`; `signup`: `user_already_exists`); without it,
     /// known and unknown addresses answer alike.
+    ///
+    /// The client's budgets are counted in the transaction that stores a new address's user and
+    /// code (one commit for the whole request), and on their own before any other write.
     public func sendOTP(_ request: OTPRequest, redirectTo: String?, client: ClientInfo) async throws -> OTPResponse {
-        try await hitSendLimits(client)
-        if request.phone != nil, request.email == nil { return try await sendPhoneOTP(request) }
+        try await limiter.counting(sendLimits(client)) { budget in
+            try await sendOTP(request, redirectTo: redirectTo, client: client, budget: budget)
+        }
+    }
+
+    private func sendOTP(
+        _ request: OTPRequest, redirectTo: String?, client: ClientInfo, budget: LimitBudget
+    ) async throws -> OTPResponse {
+        if request.phone != nil, request.email == nil {
+            try await budget.charge()
+            return try await sendPhoneOTP(request)
+        }
         let email = try canonicalEmail(request.email)
         try checkMetadataSize(request.data ?? [:])
         let challenge = try PKCEChallenge.parse(challenge: request.codeChallenge, method: request.codeChallengeMethod)
@@ -79,6 +92,7 @@ extension AuthService {
         }
         if let user = try await store.user(email: email) {
             if intent == "signup", user.isEmailConfirmed { throw AuthError.userAlreadyExists }
+            try await budget.charge()
             if !user.isBanned(at: time.now()) {
                 try await sendCode(
                     to: user, kind: user.isEmailConfirmed ? .magiclink : .confirmation, redirectTo: redirectTo, challenge: challenge)
@@ -89,18 +103,24 @@ extension AuthService {
         guard request.createUser ?? true else { throw AuthError.otpSignupDisabled }
         guard !configuration.disableSignup else { throw AuthError.signupDisabled }
         let (user, identity) = newUser(email: email, passwordHash: nil, data: request.data ?? [:], confirmed: false)
-        // The new user, its code and the message carrying it, in one transaction.
-        try await countEmail(to: email)
+        // The new user, its code and the message carrying it, in one transaction that also counts
+        // the client's and the address's budgets.
         let now = time.now()
         let resolved = redirects.resolve(redirectTo)
         var pending = user
         pending.confirmationSentAt = now
         let issued = makeCode(for: pending, kind: .confirmation, address: email, redirectTo: resolved, challenge: challenge, now: now)
         let mail = try outbox(message(for: issued, user: pending, redirectTo: resolved))
-        if try await insert(pending, identity: identity, token: issued.record, outbox: mail) {
-            return codeInfo(sentTo: email)
-        } else if let winner = try await store.user(email: email) {
-            // Lost a race with a concurrent sign-up of the same address: send to the winner.
+        let inserted = try await budget.spend(adding: emailLimits(to: email)) { limits in
+            try await insert(pending, identity: identity, token: issued.record, outbox: mail, limits: limits)
+        }
+        if inserted { return codeInfo(sentTo: email) }
+        // Lost a race with a concurrent sign-up of the same address: that transaction stored
+        // nothing, the counters neither.
+        budget.storedNothing()
+        try await budget.charge()
+        if let winner = try await store.user(email: email) {
+            // Send to the winner.
             try await sendCode(
                 to: winner, kind: winner.isEmailConfirmed ? .magiclink : .confirmation, redirectTo: redirectTo, challenge: challenge)
         }
@@ -170,7 +190,7 @@ extension AuthService {
     /// the address was taken meanwhile.
     func insert(
         _ user: UserRecord, identity: IdentityRecord, token: OneTimeTokenRecord?, outbox: [OutboxRecord] = [],
-        audit explicit: [AuditEvent]? = nil
+        audit explicit: [AuditEvent]? = nil, limits: [RateLimitCounter] = []
     ) async throws -> Bool {
         let action: AuditAction = AuditContext.current.operatorName != nil ? .userCreated : .userSignedUp
         let audit =
@@ -178,7 +198,7 @@ extension AuthService {
             ?? [auditEvent(action, user: user, details: ["provider": .string(identity.provider)])]
             + codeSentEvents(token.map { [$0] } ?? [], user: user)
         do {
-            try await store.createUser(user, identity: identity, token: token, outbox: outbox, audit: audit)
+            try await store.createUser(user, identity: identity, token: token, outbox: outbox, audit: audit, limits: limits)
             if !outbox.isEmpty { outboxSignal.notify() }
             return true
         } catch let error as StoreError where error.isDuplicate {

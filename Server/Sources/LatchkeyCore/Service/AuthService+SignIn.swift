@@ -95,8 +95,20 @@ extension AuthService {
     /// before it, presented again within the reuse interval (a retry, or a second tab), gets the
     /// same successor; anything older, or that one after the interval, is reuse: the session is
     /// deleted and every token of it stops working.
+    ///
+    /// The client's `/token` budget is counted in the rotation's transaction: one commit.
     public func refresh(_ request: RefreshTokenGrantRequest, client: ClientInfo) async throws -> Session {
-        try await limiter.hit("ip:token:\(client.ip)", configuration.rateLimits.tokenPerIP)
+        try await limiter.counting([tokenLimit(client)]) { budget in
+            try await refresh(request, client: client, budget: budget)
+        }
+    }
+
+    /// The client's `/token` budget.
+    func tokenLimit(_ client: ClientInfo) -> LimitBudget.Limit {
+        LimitBudget.Limit("ip:token:\(client.ip)", configuration.rateLimits.tokenPerIP)
+    }
+
+    private func refresh(_ request: RefreshTokenGrantRequest, client: ClientInfo, budget: LimitBudget) async throws -> Session {
         guard let token = request.refreshToken, !token.isEmpty else {
             throw AuthError.oauthInvalidRequest("refresh_token required")
         }
@@ -104,23 +116,25 @@ extension AuthService {
         let now = time.now()
         let settings = configuration.sessions
         let codec = refreshCodec
-        let (decision, user) = try await store.refreshSession(id: peeked.sessionID) { session, user in
-            let decision = Self.decideRefresh(token: token, session: session, user: user, now: now, settings: settings, codec: codec)
-            guard case .revoke(let error, _) = decision, error.code == .refreshTokenAlreadyUsed, let user, let session else {
-                return decision
+        let (decision, account) = try await budget.spend { limits in
+            try await store.refreshSession(id: peeked.sessionID, limits: limits) { session, user in
+                let decision = Self.decideRefresh(token: token, session: session, user: user, now: now, settings: settings, codec: codec)
+                guard case .revoke(let error, _) = decision, error.code == .refreshTokenAlreadyUsed, let user, let session else {
+                    return decision
+                }
+                return .revoke(
+                    error,
+                    audit: [
+                        auditEvent(
+                            .refreshTokenReuse, user: user, details: ["session_id": .string(session.id.uuidString.lowercased())],
+                            client: client)
+                    ])
             }
-            return .revoke(
-                error,
-                audit: [
-                    auditEvent(
-                        .refreshTokenReuse, user: user, details: ["session_id": .string(session.id.uuidString.lowercased())],
-                        client: client)
-                ])
         }
         switch decision {
         case .rotate(let session), .reuse(let session):
-            guard let user else { throw AuthError.refreshTokenNotFound }
-            return try await sessionResponse(user: user, session: session)
+            guard let user = account.user else { throw AuthError.refreshTokenNotFound }
+            return try await sessionResponse(user: user, session: session, account: account)
         case .revoke(let error, _), .reject(let error):
             if error.code == .refreshTokenAlreadyUsed {
                 logger.warning(

@@ -51,10 +51,20 @@ extension AuthService {
 
     /// `POST /verify`: a code with its address, or a link's `token_hash`. Returns the session (or
     /// an email change's half-way message) and where a link should send the user.
+    ///
+    /// The client's `/verify` budget is counted in the transaction that redeems an email code (one
+    /// commit for the whole request), and on its own before the other kinds of redemption.
     public func verify(_ request: VerifyRequest, client: ClientInfo) async throws -> VerifyOutcome {
-        try await limiter.hit("ip:verify:\(client.ip)", configuration.rateLimits.verifyPerIP)
+        try await limiter.counting([LimitBudget.Limit("ip:verify:\(client.ip)", configuration.rateLimits.verifyPerIP)]) {
+            budget in
+            try await verify(request, client: client, budget: budget)
+        }
+    }
+
+    private func verify(_ request: VerifyRequest, client: ClientInfo, budget: LimitBudget) async throws -> VerifyOutcome {
         let type = try verificationType(request.type)
         if let tokenHash = request.tokenHash, !tokenHash.isEmpty {
+            try await budget.charge()
             return try await redeemLink(tokenHash, type: type, client: client)
         }
         guard let token = request.token, !token.isEmpty else {
@@ -66,6 +76,7 @@ extension AuthService {
             guard type == .sms || type == .phoneChange else {
                 throw AuthError.validation("A phone number is verified with type sms or phone_change")
             }
+            try await budget.charge()
             outcome = try await verifyPhone(request, type: type, token: token, client: client)
             let redeemed = try Self.redeemed(outcome)
             guard let session = redeemed.session else { throw AuthError.otpInvalid }
@@ -75,26 +86,35 @@ extension AuthService {
         // A code is short and numeric; anything else cannot match and is not worth a lookup.
         guard token.utf8.count <= 16 else { throw AuthError.otpInvalid }
         if type == .emailChange {
+            try await budget.charge()
             outcome = try await verifyEmailChange(email: email, token: token, client: client)
         } else {
-            // An unknown address looks for the code of an id no token has, the same work as a
-            // known address with no code, and answers exactly like it.
-            let user = try await store.user(email: email)
+            // One transaction finds the address's user and newest code, compares and redeems. An
+            // unknown address looks for the code of an id no token has, the same work as a known
+            // address with no code, and answers exactly like it.
             let now = time.now()
+            let subject = LockedBox<UUID>()
             do {
-                outcome = try await store.redeemOneTimeToken(
-                    .newest(userID: user?.id ?? UUID(), kinds: type.kinds), now: now, maxAttempts: configuration.otp.maxAttempts,
-                    matches: { record in OneTimeSecrets.codeMatches(token, userID: record.userID, storedHash: record.codeHash) },
-                    failed: codeFailureAudit(client: client),
-                    complete: { user, _ in try redemption(user: user, method: type.method, client: client, now: now) })
+                outcome = try await budget.spend { limits in
+                    try await store.redeemOneTimeToken(
+                        .newestForEmail(email, kinds: type.kinds), now: now, maxAttempts: configuration.otp.maxAttempts,
+                        limits: limits,
+                        matches: { record in OneTimeSecrets.codeMatches(token, userID: record.userID, storedHash: record.codeHash) },
+                        failed: codeFailureAudit(client: client),
+                        complete: { user, _ in
+                            subject.value = user.id
+                            return try redemption(user: user, method: type.method, client: client, now: now)
+                        })
+                }
             } catch let error as AuthError where error.code == .userBanned {
-                if let user { try await recordFailedSignIn(user.id, method: type.method, reason: error.code.rawValue, client: client) }
+                try await recordFailedSignIn(subject.value, method: type.method, reason: error.code.rawValue, client: client)
                 throw error
             }
         }
         let redeemed = try Self.redeemed(outcome)
         guard let session = redeemed.session else { return .pending(Self.emailChangeHalfway, redirectTo: redirect) }
-        return .session(try await sessionResponse(user: redeemed.user, session: session), redirectTo: redirect)
+        return .session(
+            try await sessionResponse(user: redeemed.user, session: session, account: redeemed.account), redirectTo: redirect)
     }
 
     /// What a successful redemption stored, or the error a refused code answers with.

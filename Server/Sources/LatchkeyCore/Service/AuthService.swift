@@ -114,7 +114,11 @@ public struct AuthService: Sendable {
     var issuerClaim: String { configuration.jwt.issuer.isEmpty ? configuration.externalURL : configuration.jwt.issuer }
 
     /// The wire session for a stored session: a new access token and the current refresh token.
-    func sessionResponse(user: UserRecord, session: SessionRecord, weakPassword: WeakPassword? = nil) async throws -> Session {
+    /// The user's identities and factors come from `account` when the store read them with the
+    /// session (in the transaction that stored it), else from a read of their own.
+    func sessionResponse(
+        user: UserRecord, session: SessionRecord, account: AccountRecords? = nil, weakPassword: WeakPassword? = nil
+    ) async throws -> Session {
         let now = time.now()
         let expiresAt = Int(now.timeIntervalSince1970) + configuration.jwt.expiry
         let claims = AccessTokenClaims(
@@ -123,11 +127,17 @@ public struct AuthService: Sendable {
             appMetadata: user.appMetadata, userMetadata: user.userMetadata, role: user.role, aal: session.aal,
             amr: session.amr, sessionID: session.id.uuidString.lowercased(), isAnonymous: user.isAnonymous)
         let accessToken = try await issuer.sign(claims)
+        let wired: User
+        if let account {
+            wired = Self.wire(user, identities: account.identities, factors: account.factors)
+        } else {
+            wired = try await wireUser(user)
+        }
         let refreshToken = refreshCodec.encode(
             sessionID: session.id, counter: session.refreshCounter, salt: session.refreshSalt)
         return Session(
             accessToken: accessToken, expiresIn: configuration.jwt.expiry, expiresAt: expiresAt,
-            refreshToken: refreshToken, user: try await wireUser(user), weakPassword: weakPassword)
+            refreshToken: refreshToken, user: wired, weakPassword: weakPassword)
     }
 
     /// The wire user with its identities and its factors (unverified ones too, as GoTrue; left
@@ -146,10 +156,15 @@ public struct AuthService: Sendable {
     /// Counts a request that may send a code or a link against the client's budgets: GoTrue's per
     /// 5 minutes and Latchkey's per hour.
     func hitSendLimits(_ client: ClientInfo) async throws {
-        try await limiter.hit([
-            ("ip:otp:\(client.ip)", configuration.rateLimits.otpPerIP),
-            ("ip:otp-hour:\(client.ip)", configuration.rateLimits.otpPerIPHourly),
-        ])
+        try await limiter.counting(sendLimits(client)) { budget in try await budget.charge() }
+    }
+
+    /// The client's budgets for requests that may send a code or a link.
+    func sendLimits(_ client: ClientInfo) -> [LimitBudget.Limit] {
+        [
+            LimitBudget.Limit("ip:otp:\(client.ip)", configuration.rateLimits.otpPerIP),
+            LimitBudget.Limit("ip:otp-hour:\(client.ip)", configuration.rateLimits.otpPerIPHourly),
+        ]
     }
 
     /// `validation_failed` for `user_metadata` larger than the configured bytes of JSON.
@@ -163,10 +178,19 @@ public struct AuthService: Sendable {
 
     /// Counts one email to `address` against the per-address and total limits.
     func countEmail(to address: String) async throws {
-        if configuration.mailerAutoconfirm { return }
-        try await limiter.hit(
-            [("email:addr:\(address)", configuration.rateLimits.emailPerAddress), ("email:all", configuration.rateLimits.emailSent)],
-            error: AuthError.emailRateLimited)
+        let limits = emailLimits(to: address)
+        if limits.isEmpty { return }
+        try await limiter.counting(limits) { budget in try await budget.charge() }
+    }
+
+    /// The per-address and total email budgets one email to `address` counts against (none when
+    /// sign-ups need no confirmation).
+    func emailLimits(to address: String) -> [LimitBudget.Limit] {
+        if configuration.mailerAutoconfirm { return [] }
+        return [
+            LimitBudget.Limit("email:addr:\(address)", configuration.rateLimits.emailPerAddress, refusal: AuthError.emailRateLimited),
+            LimitBudget.Limit("email:all", configuration.rateLimits.emailSent, refusal: AuthError.emailRateLimited),
+        ]
     }
 
     /// Throws the resend cooldown error when the last message went out too recently.

@@ -29,6 +29,22 @@ public struct RateLimiter: Sendable {
         }
     }
 
+    /// Runs a request's work with its limits in a ``LimitBudget``: counted in the transaction of
+    /// the write that takes them (``LimitBudget/spend(adding:_:)``), else on their own when the
+    /// work ends, and then a limit passed refuses the request whatever the work answered.
+    public func counting<T>(_ limits: [LimitBudget.Limit], _ work: (LimitBudget) async throws -> T) async throws -> T {
+        let budget = LimitBudget(limiter: self, limits: limits)
+        let value: T
+        do {
+            value = try await work(budget)
+        } catch {
+            try await budget.charge()
+            throw error
+        }
+        try await budget.charge()
+        return value
+    }
+
     /// Throws when the limit is already reached, without counting.
     public func check(_ key: String, _ limit: RateLimit, error: (Int) -> AuthError = AuthError.rateLimited) async throws {
         let window = self.window(limit)

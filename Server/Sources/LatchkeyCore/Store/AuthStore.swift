@@ -6,6 +6,10 @@ public enum OneTimeTokenSelector: Sendable, Equatable {
     case newest(userID: UUID, kinds: [OneTimeTokenKind])
     /// The token whose link secret hashes to this value, if it is of one of these kinds.
     case linkHash(String, kinds: [OneTimeTokenKind])
+    /// The newest live token of one of these kinds for the user with this (canonical) email
+    /// address. An address no user has looks for the tokens of an id no token has: the same
+    /// work, so that neither the answer nor its time tells the two apart.
+    case newestForEmail(String, kinds: [OneTimeTokenKind])
 }
 
 /// What redeeming a one-time token writes when it succeeds: the user, and either a session or
@@ -28,6 +32,9 @@ public struct TokenRedemption: Sendable {
     public var outbox: [OutboxRecord]
     /// What the audit log records of it.
     public var audit: [AuditEvent]
+    /// Set by the store when it stored a session: the user's identities and factors, read in the
+    /// same transaction, for the session answer.
+    public var account: AccountRecords?
 
     public init(
         user: UserRecord, session: SessionRecord? = nil, flowState: FlowStateRecord? = nil, preserving: Set<OneTimeTokenKind> = [],
@@ -133,9 +140,11 @@ public protocol AuthStore: Sendable {
     func account(userID: UUID, sessionID: UUID?) async throws -> AccountRecords
     /// Inserts a user, its identity (and a phone identity too when an email user also has a
     /// phone), its first one-time token and the messages announcing it, all or nothing. Throws
-    /// ``StoreError/duplicate(_:)`` when the email is taken.
+    /// ``StoreError/duplicate(_:)`` when the email is taken. Counts `limits` in the same
+    /// transaction (``RateLimitExceeded`` for one passed: only its counters are stored).
     func createUser(
-        _ user: UserRecord, identity: IdentityRecord, token: OneTimeTokenRecord?, outbox: [OutboxRecord], audit: [AuditEvent]
+        _ user: UserRecord, identity: IdentityRecord, token: OneTimeTokenRecord?, outbox: [OutboxRecord], audit: [AuditEvent],
+        limits: [RateLimitCounter]
     ) async throws
     /// Inserts many users with their identities in one transaction, all or nothing (seeding for
     /// load tests); ``StoreError/duplicate(_:)`` when an address is taken.
@@ -167,9 +176,11 @@ public protocol AuthStore: Sendable {
     /// Finds the selected token and, in one transaction: refuses it if expired, consumed or out of
     /// attempts; counts the attempt; asks `matches`; on a mismatch records what `failed` returns
     /// (given the attempts left); and on a match consumes it, voids the user's other tokens and
-    /// stores what `complete` returns.
+    /// stores what `complete` returns, with the user's identities and factors read back when it
+    /// stored a session (``TokenRedemption/account``). Counts `limits` in the same transaction
+    /// (``RateLimitExceeded`` for one passed: only its counters are stored).
     func redeemOneTimeToken(
-        _ selector: OneTimeTokenSelector, now: Date, maxAttempts: Int,
+        _ selector: OneTimeTokenSelector, now: Date, maxAttempts: Int, limits: [RateLimitCounter],
         matches: @escaping @Sendable (OneTimeTokenRecord) -> Bool,
         failed: @escaping @Sendable (OneTimeTokenRecord, Int) -> [AuditEvent],
         complete: @escaping @Sendable (UserRecord, OneTimeTokenRecord) throws -> TokenRedemption
@@ -189,9 +200,12 @@ public protocol AuthStore: Sendable {
     /// nothing.
     func createSession(_ session: SessionRecord, user: UserRecord, audit: [AuditEvent]) async throws
     /// Loads the session and its user under a write lock, asks `decide`, and applies the decision.
+    /// Returns it with the user and, when the decision answers with a session, the user's
+    /// identities and factors, read in the same transaction. Counts `limits` in that transaction
+    /// (``RateLimitExceeded`` for one passed: only its counters are stored).
     func refreshSession(
-        id: UUID, decide: @escaping @Sendable (SessionRecord?, UserRecord?) -> RefreshDecision
-    ) async throws -> (RefreshDecision, UserRecord?)
+        id: UUID, limits: [RateLimitCounter], decide: @escaping @Sendable (SessionRecord?, UserRecord?) -> RefreshDecision
+    ) async throws -> (RefreshDecision, AccountRecords)
     /// Deletes a session and records `audit`.
     func deleteSession(id: UUID, audit: [AuditEvent]) async throws
     /// Deletes every session of a user except `keeping`, and every device key but the one of
@@ -345,7 +359,25 @@ extension AuthStore {
 
     /// Inserts a user with nothing for the audit log.
     public func createUser(_ user: UserRecord, identity: IdentityRecord, token: OneTimeTokenRecord?, outbox: [OutboxRecord]) async throws {
-        try await createUser(user, identity: identity, token: token, outbox: outbox, audit: [])
+        try await createUser(user, identity: identity, token: token, outbox: outbox, audit: [], limits: [])
+    }
+
+    /// Inserts a user, counting no rate limit.
+    public func createUser(
+        _ user: UserRecord, identity: IdentityRecord, token: OneTimeTokenRecord?, outbox: [OutboxRecord], audit: [AuditEvent]
+    ) async throws {
+        try await createUser(user, identity: identity, token: token, outbox: outbox, audit: audit, limits: [])
+    }
+
+    /// Redeems a token, counting no rate limit.
+    public func redeemOneTimeToken(
+        _ selector: OneTimeTokenSelector, now: Date, maxAttempts: Int,
+        matches: @escaping @Sendable (OneTimeTokenRecord) -> Bool,
+        failed: @escaping @Sendable (OneTimeTokenRecord, Int) -> [AuditEvent],
+        complete: @escaping @Sendable (UserRecord, OneTimeTokenRecord) throws -> TokenRedemption
+    ) async throws -> RedemptionOutcome {
+        try await redeemOneTimeToken(
+            selector, now: now, maxAttempts: maxAttempts, limits: [], matches: matches, failed: failed, complete: complete)
     }
 
     /// Stores a session with nothing for the audit log.
@@ -360,7 +392,7 @@ extension AuthStore {
         complete: @escaping @Sendable (UserRecord, OneTimeTokenRecord) throws -> TokenRedemption
     ) async throws -> RedemptionOutcome {
         try await redeemOneTimeToken(
-            selector, now: now, maxAttempts: maxAttempts, matches: matches, failed: { _, _ in [] }, complete: complete)
+            selector, now: now, maxAttempts: maxAttempts, limits: [], matches: matches, failed: { _, _ in [] }, complete: complete)
     }
 
     /// Replaces tokens with nothing for the audit log.

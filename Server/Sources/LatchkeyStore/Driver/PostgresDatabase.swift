@@ -145,6 +145,10 @@ public final class PostgresDatabase: SQLDatabase {
 
     public var claimClause: String { " FOR UPDATE SKIP LOCKED" }
 
+    /// Every request of one client updates its counter rows: counted last, they stay locked only
+    /// through the commit.
+    public var limitCounting: LimitCounting { .last }
+
     public func lockClause(_ lock: RowLock) -> String {
         switch lock {
         case .share: " FOR SHARE"

@@ -75,12 +75,28 @@ public protocol SQLDatabase: Sendable {
     func lockClause(_ lock: RowLock) -> String
     /// What a claiming `SELECT` ends with: `FOR UPDATE SKIP LOCKED` on PostgreSQL, nothing on SQLite.
     var claimClause: String { get }
+    /// Where a write transaction counts the rate limits of its request
+    /// (`SQLAuthStore.limitedTransaction`).
+    var limitCounting: LimitCounting { get }
     /// Whether an error is a unique-constraint violation.
     func isUniqueViolation(_ error: any Error) -> Bool
     /// Whether the database answers a trivial query now (within about two seconds).
     func ping() async -> Bool
     /// Closes every connection.
     func close() async throws
+}
+
+/// Where a write transaction counts its request's rate limits. A request's counters are rows that
+/// every request of the same client updates.
+public enum LimitCounting: Sendable {
+    /// First (SQLite: one writer, so no row waits): a request over a limit stores its counters
+    /// and does nothing else.
+    case first
+    /// Last in a ``SQLDatabase/lockingTransaction(_:)``, so that the counter rows stay locked only
+    /// through the commit; a request over a limit is rolled back and its counters stored in a
+    /// commit of their own. Before a `SERIALIZABLE` transaction, in a commit of their own
+    /// (PostgreSQL: two serializable transactions updating one counter row would fail one of them).
+    case last
 }
 
 /// How a `SELECT` in a ``SQLDatabase/lockingTransaction(_:)`` locks the rows it reads.

@@ -135,6 +135,9 @@ public final class SQLiteDatabase: SQLDatabase {
 
     public var claimClause: String { "" }
 
+    /// One writer: counting first costs no wait, and a refused request writes nothing else.
+    public var limitCounting: LimitCounting { .first }
+
     public func lockClause(_ lock: RowLock) -> String { "" }
 
     /// How many write batches have committed (for tests and diagnostics).

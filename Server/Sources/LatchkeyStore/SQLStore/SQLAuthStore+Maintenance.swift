@@ -8,21 +8,7 @@ extension SQLAuthStore {
 
     public func incrementRateLimits(_ counters: [RateLimitCounter]) async throws -> [Int] {
         guard !counters.isEmpty else { return [] }
-        return try await database.lockingTransaction { db in
-            var counts: [Int] = []
-            for counter in counters {
-                let rows = try await db.query(
-                    """
-                    INSERT INTO rate_limits (key, window_start, count, expires_at) VALUES (?, ?, 1, ?)
-                    ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limits.count + 1
-                    RETURNING count
-                    """, [.text(counter.key), SQLValue(counter.windowStart), SQLValue(counter.expiresAt)])
-                let count = Int(rows.first?.int("count") ?? 1)
-                counts.append(count)
-                if count > counter.limit { break }
-            }
-            return counts
-        }
+        return try await database.lockingTransaction { db in try await Self.increment(counters, db) }
     }
 
     public func decrementRateLimit(key: String, windowStart: Date) async throws {

@@ -46,14 +46,14 @@ extension SQLAuthStore {
     }
 
     public func refreshSession(
-        id: UUID, decide: @escaping @Sendable (SessionRecord?, UserRecord?) -> RefreshDecision
-    ) async throws -> (RefreshDecision, UserRecord?) {
+        id: UUID, limits: [RateLimitCounter], decide: @escaping @Sendable (SessionRecord?, UserRecord?) -> RefreshDecision
+    ) async throws -> (RefreshDecision, AccountRecords) {
         // Row locks at READ COMMITTED on PostgreSQL: refreshes of different sessions never
         // conflict. Locked in the order a ban or a sign-out-everywhere takes them, the user's row
         // (shared: a ban waits for this rotation, then deletes the rotated session) before the
         // session's (alone: two rotations of one session queue, and the second sees the first).
         let database = self.database
-        return try await database.lockingTransaction { db in
+        return try await limitedTransaction(limits, .locking) { db in
             var session: SessionRecord?
             var user: UserRecord?
             if let owner = try await db.query("SELECT user_id FROM sessions WHERE id = ?", [SQLValue(id)]).first?.uuid("user_id") {
@@ -75,14 +75,23 @@ extension SQLAuthStore {
                         SQLValue(next.refreshCounter), SQLValue(next.refreshedAt), SQLValue(next.updatedAt), SQLValue(id),
                         SQLValue(next.refreshCounter - 1),
                     ])
-                if moved.isEmpty { return (.reject(.refreshTokenAlreadyUsed), user) }
+                if moved.isEmpty {
+                    return (.reject(.refreshTokenAlreadyUsed), AccountRecords(user: user, session: nil, identities: [], factors: []))
+                }
             case .revoke(_, let audit):
                 try await db.query("DELETE FROM sessions WHERE id = ?", [SQLValue(id)])
                 try await Self.insert(audit, db)
             case .reuse, .reject:
                 break
             }
-            return (decision, user)
+            // The session answer's other reads, in this transaction.
+            switch decision {
+            case .rotate(let answered), .reuse(let answered):
+                if let user { return (decision, try await Self.account(user, session: answered, db)) }
+            case .revoke, .reject:
+                break
+            }
+            return (decision, AccountRecords(user: user, session: nil, identities: [], factors: []))
         }
     }
 
@@ -108,5 +117,12 @@ extension SQLAuthStore {
             try await db.query("DELETE FROM sessions WHERE user_id = ?", [SQLValue(userID)])
         }
         try await deleteDeviceKeys(userID: userID, exceptOfSession: keeping, db)
+    }
+
+    /// The user with a session and the user's identities and factors, read in `db`.
+    static func account(_ user: UserRecord, session: SessionRecord, _ db: any SQLExecutor) async throws -> AccountRecords {
+        AccountRecords(
+            user: user, session: session, identities: try await identities(userID: user.id, db),
+            factors: try await factors(userID: user.id, db))
     }
 }

@@ -60,36 +60,37 @@ extension SQLAuthStore {
     }
 
     public func redeemOneTimeToken(
-        _ selector: OneTimeTokenSelector, now: Date, maxAttempts: Int,
+        _ selector: OneTimeTokenSelector, now: Date, maxAttempts: Int, limits: [RateLimitCounter],
         matches: @escaping @Sendable (OneTimeTokenRecord) -> Bool,
         failed: @escaping @Sendable (OneTimeTokenRecord, Int) -> [AuditEvent],
         complete: @escaping @Sendable (UserRecord, OneTimeTokenRecord) throws -> TokenRedemption
     ) async throws -> RedemptionOutcome {
         try await translating {
             try await retryingConflicts {
-                try await redeem(selector, now: now, maxAttempts: maxAttempts, matches: matches, failed: failed, complete: complete)
+                try await redeem(
+                    selector, now: now, maxAttempts: maxAttempts, limits: limits, matches: matches, failed: failed,
+                    complete: complete)
             }
         }
     }
 
     private func redeem(
-        _ selector: OneTimeTokenSelector, now: Date, maxAttempts: Int,
+        _ selector: OneTimeTokenSelector, now: Date, maxAttempts: Int, limits: [RateLimitCounter],
         matches: @escaping @Sendable (OneTimeTokenRecord) -> Bool,
         failed: @escaping @Sendable (OneTimeTokenRecord, Int) -> [AuditEvent],
         complete: @escaping @Sendable (UserRecord, OneTimeTokenRecord) throws -> TokenRedemption
     ) async throws -> RedemptionOutcome {
-        try await database.transaction { db in
+        try await limitedTransaction(limits, .serializable) { db in
             let rows: [SQLRow]
             let kinds: [OneTimeTokenKind]
             switch selector {
             case .newest(let userID, let wanted):
                 kinds = wanted
-                rows = try await db.query(
-                    """
-                    SELECT \(Self.tokenColumns) FROM one_time_tokens
-                    WHERE user_id = ? AND consumed_at IS NULL AND kind IN (\(Self.placeholders(wanted.count)))
-                    ORDER BY created_at DESC LIMIT 1
-                    """, [SQLValue(userID)] + wanted.map { .text($0.rawValue) })
+                rows = try await Self.newestTokens(userID: userID, kinds: wanted, db)
+            case .newestForEmail(let email, let wanted):
+                kinds = wanted
+                let owner = try await db.query("SELECT id FROM users WHERE email = ?", [.text(email)]).first?.uuid("id")
+                rows = try await Self.newestTokens(userID: owner ?? UUID(), kinds: wanted, db)
             case .linkHash(let hash, let wanted):
                 kinds = wanted
                 rows = try await db.query(
@@ -131,8 +132,22 @@ extension SQLAuthStore {
             if let flow = redemption.flowState { try await Self.insert(flow, db) }
             try await insertOutbox(redemption.outbox, db)
             try await Self.insert(redemption.audit, db)
-            return .redeemed(redemption)
+            var stored = redemption
+            if let session = redemption.session {
+                stored.account = try await Self.account(redemption.user, session: session, db)
+            }
+            return .redeemed(stored)
         }
+    }
+
+    /// The newest live token of one of `kinds` for the user.
+    static func newestTokens(userID: UUID, kinds: [OneTimeTokenKind], _ db: any SQLExecutor) async throws -> [SQLRow] {
+        try await db.query(
+            """
+            SELECT \(Self.tokenColumns) FROM one_time_tokens
+            WHERE user_id = ? AND consumed_at IS NULL AND kind IN (\(Self.placeholders(kinds.count)))
+            ORDER BY created_at DESC LIMIT 1
+            """, [SQLValue(userID)] + kinds.map { .text($0.rawValue) })
     }
 
     static func insert(_ flow: FlowStateRecord, _ db: any SQLExecutor) async throws {

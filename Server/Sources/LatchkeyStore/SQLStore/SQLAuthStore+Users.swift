@@ -127,10 +127,11 @@ extension SQLAuthStore {
     }
 
     public func createUser(
-        _ user: UserRecord, identity: IdentityRecord, token: OneTimeTokenRecord?, outbox: [OutboxRecord], audit: [AuditEvent]
+        _ user: UserRecord, identity: IdentityRecord, token: OneTimeTokenRecord?, outbox: [OutboxRecord], audit: [AuditEvent],
+        limits: [RateLimitCounter]
     ) async throws {
         try await translating {
-            try await database.transaction { db in
+            try await limitedTransaction(limits, .serializable) { db in
                 try await Self.insert(user, identity: identity, db)
                 // A user made with both addresses (the admin API) has an identity for each.
                 if let phone = user.phone, identity.provider != "phone" {

@@ -1,0 +1,129 @@
+import Foundation
+import LatchkeyAPI
+import LatchkeyCore
+import LatchkeyStore
+import Logging
+import NIOPosix
+import Synchronization
+import Testing
+
+/// The hot requests of the code sign-in and of a refresh make one write transaction each, with
+/// their rate-limit counters inside it, and no read after it for the session answer (#16 items 3
+/// and 5). On PostgreSQL, counters go before a `SERIALIZABLE` transaction in a commit of their
+/// own (``LimitCounting/last``), so `/otp` and `/verify` make two there.
+@Suite struct TripCountTests {
+    /// A database that counts the transactions and reads its callers start.
+    final class CountingDatabase: SQLDatabase {
+        let base: any SQLDatabase
+        let writes = Atomic<Int>(0)
+        let reads = Atomic<Int>(0)
+
+        init(base: any SQLDatabase) { self.base = base }
+
+        func read<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
+            reads.add(1, ordering: .relaxed)
+            return try await base.read(body)
+        }
+        func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
+            writes.add(1, ordering: .relaxed)
+            return try await base.transaction(body)
+        }
+        func exclusiveTransaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
+            writes.add(1, ordering: .relaxed)
+            return try await base.exclusiveTransaction(body)
+        }
+        func claimTransaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
+            writes.add(1, ordering: .relaxed)
+            return try await base.claimTransaction(body)
+        }
+        func lockingTransaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
+            writes.add(1, ordering: .relaxed)
+            return try await base.lockingTransaction(body)
+        }
+        func lockClause(_ lock: RowLock) -> String { base.lockClause(lock) }
+        var claimClause: String { base.claimClause }
+        var limitCounting: LimitCounting { base.limitCounting }
+        func isUniqueViolation(_ error: any Error) -> Bool { base.isUniqueViolation(error) }
+        func ping() async -> Bool { await base.ping() }
+        func close() async throws { try await base.close() }
+
+        /// The writes and reads `work` started.
+        func trips(_ work: () async throws -> Void) async throws -> (writes: Int, reads: Int) {
+            let (w, r) = (writes.load(ordering: .relaxed), reads.load(ordering: .relaxed))
+            try await work()
+            return (writes.load(ordering: .relaxed) - w, reads.load(ordering: .relaxed) - r)
+        }
+    }
+
+    @Test func theCodeSignInAndARefreshWriteOnceEachAndReadNothingAfter() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-trips-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let base: any SQLDatabase
+        var logger = Logger(label: "latchkey-test")
+        logger.logLevel = .error
+        if let url = TestServer.postgresURL {
+            base = try await PostgresDatabase.open(.init(url: url, schema: "t_trips_\(UInt32.random(in: 0...UInt32.max))"), logger: logger)
+        } else {
+            base = try await SQLiteDatabase.open(path: directory + "/latchkey.sqlite", readers: 1)
+        }
+        let database = CountingDatabase(base: base)
+        let secret = [UInt8](repeating: 9, count: 32)
+        let store = SQLAuthStore(database: database, devMailboxSealer: OutboxSealer(serverSecret: secret))
+        try await store.migrate()
+        let pool = NIOThreadPool(numberOfThreads: 1)
+        pool.start()
+        // Real limits, with the address's email budget counted too (no autoconfirm).
+        var configuration = AuthConfiguration()
+        configuration.otp.sendFrequency = 0
+        // A clock that stands still: no window ends between a request and the check of its counters.
+        let time = ManualTimeSource(Date())
+        let service = try await AuthService.make(
+            configuration: configuration, store: store, hasher: ScryptPasswordHasher(logN: 10, pool: pool),
+            issuer: try await TokenIssuer.make(from: TokenKeyMaterial(hmacSecret: String(repeating: "k", count: 40))),
+            serverSecret: secret, time: time)
+        let client = ClientInfo(ip: "192.0.2.7")
+        let separateCounters = database.limitCounting == .last ? 1 : 0
+
+        let otp = try await database.trips {
+            _ = try await service.sendOTP(
+                decoder.decode(OTPRequest.self, from: Data(#"{"email":"trips@example.com"}"#.utf8)), redirectTo: nil, client: client)
+        }
+        // One read: whether the address has a user.
+        #expect(otp.writes == 1 + separateCounters && otp.reads == 1)
+
+        let text = try #require(try await store.mailbox(to: "trips@example.com", limit: 1).first?.message.text)
+        let code = String(try #require(text.firstMatch(of: /is (\d{6,10})\./)).1)
+        var session: Session?
+        let verify = try await database.trips {
+            let body = #"{"type":"email","email":"trips@example.com","token":"\#(code)"}"#
+            guard
+                case .session(let signedIn, _) = try await service.verify(
+                    decoder.decode(VerifyRequest.self, from: Data(body.utf8)), client: client)
+            else { throw AuthError.otpInvalid }
+            session = signedIn
+        }
+        #expect(verify.writes == 1 + separateCounters && verify.reads == 0)
+        let signedIn = try #require(session)
+        #expect(signedIn.user.identities?.count == 1)
+
+        let refresh = try await database.trips {
+            let body = #"{"refresh_token":"\#(signedIn.refreshToken)"}"#
+            let next = try await service.refresh(decoder.decode(RefreshTokenGrantRequest.self, from: Data(body.utf8)), client: client)
+            #expect(next.user.id == signedIn.user.id && next.user.identities?.count == 1)
+        }
+        #expect(refresh.writes == 1 && refresh.reads == 0)
+
+        // Every counter moved once.
+        let window = { (period: Int) in
+            Date(timeIntervalSince1970: (time.now().timeIntervalSince1970 / Double(period)).rounded(.down) * Double(period))
+        }
+        let limits = configuration.rateLimits
+        #expect(try await store.rateLimitCount(key: "ip:otp:192.0.2.7", windowStart: window(limits.otpPerIP.period)) == 1)
+        #expect(
+            try await store.rateLimitCount(key: "email:addr:trips@example.com", windowStart: window(limits.emailPerAddress.period)) == 1)
+        #expect(try await store.rateLimitCount(key: "ip:verify:192.0.2.7", windowStart: window(limits.verifyPerIP.period)) == 1)
+        #expect(try await store.rateLimitCount(key: "ip:token:192.0.2.7", windowStart: window(limits.tokenPerIP.period)) == 1)
+        try await database.close()
+        try await pool.shutdownGracefully()
+    }
+}
