@@ -34,6 +34,33 @@ import Testing
         }
     }
 
+    /// The same on addresses built to sit near every rule's edge (dots, hyphens, forbidden and
+    /// control characters, label and part lengths, digit-only top-level labels), about half valid.
+    @Test func asciiAddressesNearEveryRuleCanonicalizeAsFoundationWould() {
+        var generator = SystemRandomNumberGenerator()
+        let localAlphabet = Array("abcXYZ019.+_-!#$%&'*/=?^{|}~\"(),:;<>[]\\`@ \u{7F}\u{1F}")
+        let labelAlphabet = Array("abcXYZ0189-_.")
+        func piece(_ alphabet: [Character], _ lengths: ClosedRange<Int>) -> String {
+            let common = alphabet.prefix(6)
+            return String(
+                (0..<Int.random(in: lengths, using: &generator)).map { _ in
+                    Bool.random(using: &generator) ? common.randomElement(using: &generator)! : alphabet.randomElement(using: &generator)!
+                })
+        }
+        var valid = 0
+        for _ in 0..<20_000 {
+            let labels = (0..<Int.random(in: 1...4, using: &generator)).map { _ in
+                Int.random(in: 0...20, using: &generator) == 0 ? piece(labelAlphabet, 60...66) : piece(labelAlphabet, 0...6)
+            }
+            let local = Int.random(in: 0...20, using: &generator) == 0 ? piece(localAlphabet, 62...66) : piece(localAlphabet, 0...8)
+            let raw = (Bool.random(using: &generator) ? " " : "") + local + "@" + labels.joined(separator: ".")
+            let expected = EmailAddress.canonical("\u{00A0}" + raw)
+            #expect(EmailAddress.canonical(raw) == expected, "\(raw.debugDescription)")
+            if expected != nil { valid += 1 }
+        }
+        #expect(valid > 100)
+    }
+
     @Test func lookAlikeScriptsStayDistinct() {
         #expect(EmailAddress.canonical("аdmin@example.com") != EmailAddress.canonical("admin@example.com"))
     }

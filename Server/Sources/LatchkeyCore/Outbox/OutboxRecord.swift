@@ -24,6 +24,10 @@ public struct OutboxRecord: Sendable, Equatable {
     public var createdAt: Date
     /// Why the last attempt failed.
     public var lastError: String?
+    /// The message in the clear, as the service that sealed ``payload`` made it, for a store that
+    /// files it at once (the development mailbox) without opening the payload again. Never
+    /// stored: a record read back from the store has none.
+    public var message: EmailMessage?
 
     public init(
         id: UUID = UUID(), channel: Channel = .email, recipient: String, payload: String, attempts: Int = 0,

@@ -211,8 +211,10 @@ public struct AuthService: Sendable {
     func outbox(_ messages: [EmailMessage]) throws -> [OutboxRecord] {
         let now = time.now()
         return try messages.map { message in
-            OutboxRecord(
+            var record = OutboxRecord(
                 recipient: message.to.joined(separator: ", "), payload: try sealer.seal(message), nextAttemptAt: now, createdAt: now)
+            record.message = message
+            return record
         }
     }
 

@@ -43,7 +43,7 @@ extension SQLAuthStore {
 
     /// A message and its recipients in the development mailbox.
     static func insertMailbox(_ message: EmailMessage, at date: Date, _ db: any SQLExecutor) async throws {
-        let recipients = (try? String(decoding: JSONEncoder().encode(message.to), as: UTF8.self)) ?? "[]"
+        let recipients = JSONText.encode(message.to)
         let id = UUID()
         try await db.query(
             "INSERT INTO dev_mailbox (id, recipients, subject, text_body, html_body, created_at) VALUES (?, ?, ?, ?, ?, ?)",

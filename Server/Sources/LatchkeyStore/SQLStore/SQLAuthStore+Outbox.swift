@@ -9,7 +9,7 @@ extension SQLAuthStore {
     func insertOutbox(_ records: [OutboxRecord], _ db: any SQLExecutor) async throws {
         var queued: [OutboxRecord] = []
         for record in records {
-            if let devMailboxSealer, let message = try? devMailboxSealer.open(record.payload) {
+            if let devMailboxSealer, let message = record.message ?? (try? devMailboxSealer.open(record.payload)) {
                 try await Self.insertMailbox(message, at: record.createdAt, db)
             } else {
                 queued.append(record)

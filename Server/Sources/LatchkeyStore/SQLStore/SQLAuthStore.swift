@@ -73,11 +73,12 @@ public struct SQLAuthStore: AuthStore {
     // MARK: JSON columns
 
     static func encode(_ object: [String: JSONValue]) -> String {
-        (try? String(decoding: JSONEncoder().encode(object), as: UTF8.self)) ?? "{}"
+        JSONText.encode(object) ?? "{}"
     }
 
     static func decodeObject(_ text: String?) -> [String: JSONValue] {
-        guard let text, let data = text.data(using: .utf8) else { return [:] }
-        return (try? JSONDecoder().decode([String: JSONValue].self, from: data)) ?? [:]
+        guard let text else { return [:] }
+        if let object = JSONText.decodeObject(text) { return object }
+        return (try? JSONDecoder().decode([String: JSONValue].self, from: Data(text.utf8))) ?? [:]
     }
 }
