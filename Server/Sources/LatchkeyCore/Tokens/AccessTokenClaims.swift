@@ -63,9 +63,9 @@ public struct AccessTokenClaims: JWTPayload, Equatable {
         } else {
             aud = try c.decodeIfPresent([String].self, forKey: .aud)?.first
         }
-        exp = try c.decodeIfPresent(Double.self, forKey: .exp).map { Int($0) }
-        iat = try c.decodeIfPresent(Double.self, forKey: .iat).map { Int($0) }
-        nbf = try c.decodeIfPresent(Double.self, forKey: .nbf).map { Int($0) }
+        exp = try Self.seconds(c.decodeIfPresent(Double.self, forKey: .exp), c, .exp)
+        iat = try Self.seconds(c.decodeIfPresent(Double.self, forKey: .iat), c, .iat)
+        nbf = try Self.seconds(c.decodeIfPresent(Double.self, forKey: .nbf), c, .nbf)
         email = try c.decodeIfPresent(String.self, forKey: .email)
         phone = try c.decodeIfPresent(String.self, forKey: .phone)
         appMetadata = try c.decodeIfPresent([String: JSONValue].self, forKey: .appMetadata)
@@ -75,6 +75,17 @@ public struct AccessTokenClaims: JWTPayload, Equatable {
         amr = try? c.decodeIfPresent([AuthenticationMethod].self, forKey: .amr)
         sessionID = try c.decodeIfPresent(String.self, forKey: .sessionID)
         isAnonymous = try c.decodeIfPresent(Bool.self, forKey: .isAnonymous)
+    }
+
+    /// A time claim as whole seconds; one past what `Int` holds is an error, not a crash.
+    private static func seconds(
+        _ value: Double?, _ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys
+    ) throws -> Int? {
+        guard let value else { return nil }
+        guard value.isFinite, let seconds = Int(exactly: value.rounded(.towardZero)) else {
+            throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "not a time in seconds")
+        }
+        return seconds
     }
 
     public func verify(using algorithm: some JWTAlgorithm) async throws {

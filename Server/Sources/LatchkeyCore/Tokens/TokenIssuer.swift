@@ -72,12 +72,12 @@ public struct TokenIssuer: Sendable {
     }
 
     static func snapshot(of keys: [(SigningKeyRecord, String)], retention: TimeInterval) async throws -> Snapshot {
-        let collection = JWTKeyCollection()
+        let collection = JWTKeyCollection(defaultJWTParser: ClaimsDecoder.parser)
         var signers: [Snapshot.Signer] = []
         let ordered = keys.sorted { $0.0.signsFrom < $1.0.signsFrom }
         for (index, (record, pem)) in ordered.enumerated() {
             let kid = JWKIdentifier(string: record.kid)
-            await collection.add(ecdsa: try ES256PrivateKey(pem: pem), kid: kid)
+            await collection.add(ecdsa: try ES256PrivateKey(pem: pem), kid: kid, parser: ClaimsDecoder.parser)
             let next = index + 1 < ordered.count ? ordered[index + 1].0.signsFrom : nil
             signers.append(
                 Snapshot.Signer(
@@ -162,7 +162,7 @@ extension TokenIssuer {
             return TokenIssuer(
                 state: IssuerState(snapshot), time: time, retention: retention, algorithm: "ES256", usesStoredKeys: true)
         }
-        let keys = JWTKeyCollection()
+        let keys = JWTKeyCollection(defaultJWTParser: ClaimsDecoder.parser)
         var published: [[String: JSONValue]] = []
         var signer: (kid: JWKIdentifier?, alg: String)?
         var firstPrivate: (kid: JWKIdentifier?, alg: String)?
@@ -183,7 +183,7 @@ extension TokenIssuer {
 
         if let secret = material.hmacSecret, !secret.isEmpty {
             // No kid: the default, which also checks tokens without a known kid (as GoTrue does).
-            await keys.add(hmac: HMACKey(from: Array(secret.utf8)), digestAlgorithm: .sha256)
+            await keys.add(hmac: HMACKey(from: Array(secret.utf8)), digestAlgorithm: .sha256, parser: ClaimsDecoder.parser)
             if signer == nil { signer = (nil, "HS256") }
         }
 
@@ -221,7 +221,7 @@ extension TokenIssuer {
                 throw KeyConfigurationError("An oct JWK needs a base64url `k` of at least 32 bytes")
             }
             guard let kid else { throw KeyConfigurationError("An oct JWK in GOTRUE_JWT_KEYS needs a kid") }
-            await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256, kid: kid)
+            await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256, kid: kid, parser: ClaimsDecoder.parser)
             return AddedKey(kid: kid, alg: "HS256", isPrivate: true, publicJWK: nil)
         case "EC", "RSA", "OKP":
             guard let kid else { throw KeyConfigurationError("Every JWK in GOTRUE_JWT_KEYS needs a kid") }

@@ -1,19 +1,20 @@
 import Foundation
 import LatchkeyAPI
 
-/// JSON text for the store's JSON columns (metadata, identity data, audit details), written
-/// directly: a fifth of what `JSONEncoder` costs on every user write. What it writes decodes to
-/// the same values (`JSONTextTests` round-trips it through `JSONDecoder`).
-enum JSONText {
+/// JSON text for the store's JSON columns (metadata, identity data, audit details) and the
+/// payloads of this server's tokens, written and read directly: a fraction of what `JSONEncoder`
+/// and `JSONDecoder` cost on every request. What it writes decodes to the same values, and what it
+/// reads it reads as `JSONDecoder` does (`JSONTextTests` compares them).
+public enum JSONText {
     /// `object` as JSON text, or `nil` when it holds a number JSON cannot write (infinite or NaN).
-    static func encode(_ object: [String: JSONValue]) -> String? {
+    public static func encode(_ object: [String: JSONValue]) -> String? {
         var out: [UInt8] = []
         out.reserveCapacity(64)
         return write(.object(object), into: &out) ? String(decoding: out, as: UTF8.self) : nil
     }
 
     /// `strings` as a JSON array.
-    static func encode(_ strings: [String]) -> String {
+    public static func encode(_ strings: [String]) -> String {
         var out: [UInt8] = [UInt8(ascii: "[")]
         for (index, string) in strings.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
@@ -84,15 +85,18 @@ enum JSONText {
     /// The object in `text`, or `nil` when `text` is not one JSON object this reader takes
     /// (the caller then asks `JSONDecoder`, which reads any JSON): the columns this store wrote,
     /// read without `JSONDecoder`'s generic machinery.
-    static func decodeObject(_ text: String) -> [String: JSONValue]? {
+    public static func decodeObject(_ text: String) -> [String: JSONValue]? {
         var text = text
-        return text.withUTF8 { bytes -> [String: JSONValue]? in
-            var reader = Reader(bytes: bytes)
-            reader.skipSpace()
-            guard case .object(let object)? = reader.value(depth: 0) else { return nil }
-            reader.skipSpace()
-            return reader.position == bytes.count ? object : nil
-        }
+        return text.withUTF8 { decodeObject($0) }
+    }
+
+    /// The object in `bytes` (UTF-8), as the text form reads it.
+    public static func decodeObject(_ bytes: UnsafeBufferPointer<UInt8>) -> [String: JSONValue]? {
+        var reader = Reader(bytes: bytes)
+        reader.skipSpace()
+        guard case .object(let object)? = reader.value(depth: 0) else { return nil }
+        reader.skipSpace()
+        return reader.position == bytes.count ? object : nil
     }
 
     /// A recursive-descent reader over UTF-8 bytes, at most 64 levels deep.

@@ -1,8 +1,7 @@
 import Foundation
 import LatchkeyAPI
+import LatchkeyCore
 import Testing
-
-@testable import LatchkeyStore
 
 /// The store's JSON writer gives text that `JSONDecoder` reads back as the same values.
 @Suite struct JSONTextTests {
