@@ -6,13 +6,20 @@ import LatchkeyAPI
 /// Builds JSON responses with the wire encoder.
 enum JSONResponse {
     static func make<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok, noStore: Bool = false) throws -> Response {
-        let data = try WireJSON.makeEncoder().encode(value)
+        let body: ByteBuffer
+        if let session = value as? Session, let bytes = WireWriter.json(session) {
+            body = ByteBuffer(bytes: bytes)
+        } else if let user = value as? User, let bytes = WireWriter.json(user) {
+            body = ByteBuffer(bytes: bytes)
+        } else {
+            body = ByteBuffer(bytes: try WireJSON.makeEncoder().encode(value))
+        }
         var headers: HTTPFields = [.contentType: "application/json;charset=UTF-8"]
         if noStore {
             headers[.cacheControl] = "no-store"
             headers[HTTPField.Name("Pragma")!] = "no-cache"
         }
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: body))
     }
 
     static func empty() -> Response {
