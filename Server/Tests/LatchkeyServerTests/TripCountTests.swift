@@ -55,32 +55,62 @@ import Testing
         }
     }
 
-    @Test func theCodeSignInAndARefreshWriteOnceEachAndReadNothingAfter() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-trips-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let base: any SQLDatabase
-        var logger = Logger(label: "latchkey-test")
-        logger.logLevel = .error
-        if let url = TestServer.postgresURL {
-            base = try await PostgresDatabase.open(.init(url: url, schema: "t_trips_\(UInt32.random(in: 0...UInt32.max))"), logger: logger)
-        } else {
-            base = try await SQLiteDatabase.open(path: directory + "/latchkey.sqlite", readers: 1)
+    /// A service over a real database (SQLite on disk, or the test PostgreSQL) counted by a
+    /// ``CountingDatabase``, on a clock that stands still (no window ends between a request and
+    /// the check of its counters).
+    struct Fixture {
+        let service: AuthService
+        let store: SQLAuthStore
+        let database: CountingDatabase
+        let time: ManualTimeSource
+        let pool: NIOThreadPool
+
+        init(configure: (inout AuthConfiguration) -> Void = { _ in }) async throws {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-trips-\(UUID().uuidString)").path
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let base: any SQLDatabase
+            var logger = Logger(label: "latchkey-test")
+            logger.logLevel = .error
+            if let url = TestServer.postgresURL {
+                base = try await PostgresDatabase.open(
+                    .init(url: url, schema: "t_trips_\(UInt32.random(in: 0...UInt32.max))"), logger: logger)
+            } else {
+                base = try await SQLiteDatabase.open(path: directory + "/latchkey.sqlite", readers: 1)
+            }
+            database = CountingDatabase(base: base)
+            let secret = [UInt8](repeating: 9, count: 32)
+            store = SQLAuthStore(database: database, devMailboxSealer: OutboxSealer(serverSecret: secret))
+            try await store.migrate()
+            pool = NIOThreadPool(numberOfThreads: 1)
+            pool.start()
+            // Real limits, with the address's email budget counted too (no autoconfirm).
+            var configuration = AuthConfiguration()
+            configuration.otp.sendFrequency = 0
+            configure(&configuration)
+            time = ManualTimeSource(Date())
+            service = try await AuthService.make(
+                configuration: configuration, store: store, hasher: ScryptPasswordHasher(logN: 10, pool: pool),
+                issuer: try await TokenIssuer.make(from: TokenKeyMaterial(hmacSecret: String(repeating: "k", count: 40))),
+                serverSecret: secret, time: time)
         }
-        let database = CountingDatabase(base: base)
-        let secret = [UInt8](repeating: 9, count: 32)
-        let store = SQLAuthStore(database: database, devMailboxSealer: OutboxSealer(serverSecret: secret))
-        try await store.migrate()
-        let pool = NIOThreadPool(numberOfThreads: 1)
-        pool.start()
-        // Real limits, with the address's email budget counted too (no autoconfirm).
-        var configuration = AuthConfiguration()
-        configuration.otp.sendFrequency = 0
-        // A clock that stands still: no window ends between a request and the check of its counters.
-        let time = ManualTimeSource(Date())
-        let service = try await AuthService.make(
-            configuration: configuration, store: store, hasher: ScryptPasswordHasher(logN: 10, pool: pool),
-            issuer: try await TokenIssuer.make(from: TokenKeyMaterial(hmacSecret: String(repeating: "k", count: 40))),
-            serverSecret: secret, time: time)
+
+        /// The count of `key` in the window of `limit` now.
+        func count(_ key: String, _ limit: RateLimit) async throws -> Int {
+            let period = Double(limit.period)
+            let start = (time.now().timeIntervalSince1970 / period).rounded(.down) * period
+            return try await store.rateLimitCount(key: key, windowStart: Date(timeIntervalSince1970: start))
+        }
+
+        func close() async throws {
+            try await database.close()
+            try await pool.shutdownGracefully()
+        }
+    }
+
+    @Test func theCodeSignInAndARefreshWriteOnceEachAndReadNothingAfter() async throws {
+        let fixture = try await Fixture()
+        let (service, store, database) = (fixture.service, fixture.store, fixture.database)
+        let configuration = service.configuration
         let client = ClientInfo(ip: "192.0.2.7")
         let separateCounters = database.limitCounting == .last ? 1 : 0
 
@@ -114,16 +144,55 @@ import Testing
         #expect(refresh.writes == 1 && refresh.reads == 0)
 
         // Every counter moved once.
-        let window = { (period: Int) in
-            Date(timeIntervalSince1970: (time.now().timeIntervalSince1970 / Double(period)).rounded(.down) * Double(period))
-        }
         let limits = configuration.rateLimits
-        #expect(try await store.rateLimitCount(key: "ip:otp:192.0.2.7", windowStart: window(limits.otpPerIP.period)) == 1)
-        #expect(
-            try await store.rateLimitCount(key: "email:addr:trips@example.com", windowStart: window(limits.emailPerAddress.period)) == 1)
-        #expect(try await store.rateLimitCount(key: "ip:verify:192.0.2.7", windowStart: window(limits.verifyPerIP.period)) == 1)
-        #expect(try await store.rateLimitCount(key: "ip:token:192.0.2.7", windowStart: window(limits.tokenPerIP.period)) == 1)
-        try await database.close()
-        try await pool.shutdownGracefully()
+        #expect(try await fixture.count("ip:otp:192.0.2.7", limits.otpPerIP) == 1)
+        #expect(try await fixture.count("email:addr:trips@example.com", limits.emailPerAddress) == 1)
+        #expect(try await fixture.count("ip:verify:192.0.2.7", limits.verifyPerIP) == 1)
+        #expect(try await fixture.count("ip:token:192.0.2.7", limits.tokenPerIP) == 1)
+        try await fixture.close()
+    }
+
+    /// A request that writes nothing (refused before any store call, or answered from a read)
+    /// still counts when it ends, and past the limit the limit's refusal replaces its answer.
+    @Test func requestsThatWriteNothingStillCountAndThenAreRefused() async throws {
+        let fixture = try await Fixture { configuration in
+            configuration.rateLimits.verifyPerIP = RateLimit(count: 2, period: 300)
+            configuration.rateLimits.otpPerIP = RateLimit(count: 2, period: 300)
+        }
+        let service = fixture.service
+        let client = ClientInfo(ip: "192.0.2.8")
+        func code(_ work: () async throws -> Void) async -> ErrorCode? {
+            do {
+                try await work()
+                return nil
+            } catch let error as AuthError {
+                return error.code
+            } catch {
+                return nil
+            }
+        }
+        // A code too long to match is refused before any store call.
+        let longCode = #"{"type":"email","email":"ada@example.com","token":"12345678901234567"}"#
+        var verifies: [ErrorCode?] = []
+        for _ in 0..<3 {
+            verifies.append(
+                await code { _ = try await service.verify(decoder.decode(VerifyRequest.self, from: Data(longCode.utf8)), client: client) })
+        }
+        #expect(verifies == [AuthError.otpInvalid.code, AuthError.otpInvalid.code, .overRequestRateLimit])
+        // `intent: signin` for an unknown address answers from a read.
+        let signIn = #"{"email":"nobody@example.com","intent":"signin"}"#
+        var otps: [ErrorCode?] = []
+        for _ in 0..<3 {
+            otps.append(
+                await code {
+                    _ = try await service.sendOTP(
+                        decoder.decode(OTPRequest.self, from: Data(signIn.utf8)), redirectTo: nil, client: client)
+                })
+        }
+        #expect(otps == [.userNotFound, .userNotFound, .overRequestRateLimit])
+        #expect(try await fixture.count("ip:verify:192.0.2.8", service.configuration.rateLimits.verifyPerIP) == 3)
+        #expect(try await fixture.count("ip:otp:192.0.2.8", service.configuration.rateLimits.otpPerIP) == 3)
+        #expect(try await fixture.store.user(email: "nobody@example.com") == nil)
+        try await fixture.close()
     }
 }

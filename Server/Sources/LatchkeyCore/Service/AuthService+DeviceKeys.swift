@@ -45,7 +45,7 @@ extension AuthService {
     /// unknown-key or revoked-key assertion is `invalid_grant`; one assertion sent twice at once
     /// yields one session.
     public func signInWithDeviceKey(_ request: JWTBearerGrantRequest, client: ClientInfo) async throws -> Session {
-        try await limiter.hit("ip:token:\(client.ip)", configuration.rateLimits.tokenPerIP)
+        try await limiter.hit([tokenLimit(client)])
         guard let assertion = request.assertion, !assertion.isEmpty else { throw AuthError.oauthInvalidRequest("assertion required") }
         var attempt = DeviceKeyAttempt()
         do {

@@ -9,7 +9,7 @@ extension AuthService {
     /// amount of hashing. Failures count per account; past the limit the account answers 429
     /// until the window ends, whichever IP the attempts come from.
     public func signInWithPassword(_ request: PasswordGrantRequest, client: ClientInfo) async throws -> Session {
-        try await limiter.hit("ip:token:\(client.ip)", configuration.rateLimits.tokenPerIP)
+        try await limiter.hit([tokenLimit(client)])
         if request.email == nil, let phone = request.phone {
             guard let password = request.password, !password.isEmpty else { throw AuthError.invalidCredentials }
             return try await signInWithPhonePassword(phone: phone, password: password, client: client)

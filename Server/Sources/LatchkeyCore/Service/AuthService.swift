@@ -156,7 +156,7 @@ public struct AuthService: Sendable {
     /// Counts a request that may send a code or a link against the client's budgets: GoTrue's per
     /// 5 minutes and Latchkey's per hour.
     func hitSendLimits(_ client: ClientInfo) async throws {
-        try await limiter.counting(sendLimits(client)) { budget in try await budget.charge() }
+        try await limiter.hit(sendLimits(client))
     }
 
     /// The client's budgets for requests that may send a code or a link.
@@ -178,9 +178,7 @@ public struct AuthService: Sendable {
 
     /// Counts one email to `address` against the per-address and total limits.
     func countEmail(to address: String) async throws {
-        let limits = emailLimits(to: address)
-        if limits.isEmpty { return }
-        try await limiter.counting(limits) { budget in try await budget.charge() }
+        try await limiter.hit(emailLimits(to: address))
     }
 
     /// The per-address and total email budgets one email to `address` counts against (none when

@@ -42,7 +42,7 @@ public final class LimitBudget: Sendable {
         adding extra: [Limit] = [], _ call: ([RateLimitCounter]) async throws -> T
     ) async throws -> T {
         let all = (isSpent ? [] : limits) + extra
-        let (counters, windows) = Self.counters(all, limiter)
+        let (counters, windows) = limiter.counters(all)
         do {
             let value = try await call(counters)
             spent.store(true, ordering: .releasing)
@@ -63,23 +63,8 @@ public final class LimitBudget: Sendable {
     /// Counts the limits now, in a commit of their own, unless they were counted already; throws
     /// the refusal of the first limit passed.
     public func charge() async throws {
-        guard !spent.exchange(true, ordering: .acquiringAndReleasing), !limits.isEmpty else { return }
-        let (counters, windows) = Self.counters(limits, limiter)
-        let counts = try await limiter.store.incrementRateLimits(counters)
-        for (index, count) in counts.enumerated() where count > limits[index].limit.count {
-            throw limits[index].refusal(windows[index].secondsLeft)
-        }
-    }
-
-    /// The counters of `limits` in their current windows, and those windows.
-    private static func counters(
-        _ limits: [Limit], _ limiter: RateLimiter
-    ) -> ([RateLimitCounter], [(start: Date, end: Date, secondsLeft: Int)]) {
-        let windows = limits.map { limiter.window($0.limit) }
-        let counters = zip(limits, windows).map { limit, window in
-            RateLimitCounter(key: limit.key, windowStart: window.start, expiresAt: window.end, limit: limit.limit.count)
-        }
-        return (counters, windows)
+        guard !spent.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        try await limiter.hit(limits)
     }
 }
 

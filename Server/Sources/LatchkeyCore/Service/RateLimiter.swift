@@ -11,22 +11,38 @@ public struct RateLimiter: Sendable {
     }
 
     /// Counts one event; throws when it exceeds the limit (the event still counts).
-    public func hit(_ key: String, _ limit: RateLimit, error: (Int) -> AuthError = AuthError.rateLimited) async throws {
-        try await hit([(key, limit)], error: error)
+    public func hit(_ key: String, _ limit: RateLimit, error: @escaping @Sendable (Int) -> AuthError = AuthError.rateLimited)
+        async throws
+    {
+        try await hit([LimitBudget.Limit(key, limit, refusal: error)])
     }
 
     /// Counts one event against each limit in order, in one commit, as consecutive ``hit(_:_:error:)``
     /// calls would: the first limit it exceeds throws, and the limits after it do not count it (a
     /// refused per-address request spends none of the global budget).
-    public func hit(_ limits: [(key: String, limit: RateLimit)], error: (Int) -> AuthError = AuthError.rateLimited) async throws {
-        let windows = limits.map { window($0.limit) }
-        let counts = try await store.incrementRateLimits(
-            zip(limits, windows).map {
-                RateLimitCounter(key: $0.key, windowStart: $1.start, expiresAt: $1.end, limit: $0.limit.count)
-            })
-        for ((_, limit), (count, window)) in zip(limits, zip(counts, windows)) where count > limit.count {
-            throw error(window.secondsLeft)
+    public func hit(
+        _ limits: [(key: String, limit: RateLimit)], error: @escaping @Sendable (Int) -> AuthError = AuthError.rateLimited
+    ) async throws {
+        try await hit(limits.map { LimitBudget.Limit($0.key, $0.limit, refusal: error) })
+    }
+
+    /// ``hit(_:error:)`` for limits that carry their own refusals.
+    public func hit(_ limits: [LimitBudget.Limit]) async throws {
+        guard !limits.isEmpty else { return }
+        let (counters, windows) = counters(limits)
+        let counts = try await store.incrementRateLimits(counters)
+        for (index, count) in counts.enumerated() where count > limits[index].limit.count {
+            throw limits[index].refusal(windows[index].secondsLeft)
         }
+    }
+
+    /// The counters of `limits` in their current windows, and those windows.
+    func counters(_ limits: [LimitBudget.Limit]) -> ([RateLimitCounter], [(start: Date, end: Date, secondsLeft: Int)]) {
+        let windows = limits.map { window($0.limit) }
+        let counters = zip(limits, windows).map { limit, window in
+            RateLimitCounter(key: limit.key, windowStart: window.start, expiresAt: window.end, limit: limit.limit.count)
+        }
+        return (counters, windows)
     }
 
     /// Runs a request's work with its limits in a ``LimitBudget``: counted in the transaction of
