@@ -86,6 +86,8 @@ extension ErrorCode {
     public static let providerDisabled: ErrorCode = "provider_disabled"
     /// Anonymous sign-ins are turned off.
     public static let anonymousProviderDisabled: ErrorCode = "anonymous_provider_disabled"
+    /// `/sso` while SAML single sign-on is off.
+    public static let samlProviderDisabled: ErrorCode = "saml_provider_disabled"
     /// Sign-in by one-time code is refused; GoTrue also sends it for `create_user: false` and an unknown address.
     public static let otpDisabled: ErrorCode = "otp_disabled"
     // Sessions and tokens

@@ -28,6 +28,7 @@ struct Serve: AsyncParsableCommand {
         }
         var logger = Logger(label: "latchkey")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        for warning in configuration.warnings { logger.warning("\(warning)") }
         let app = try await buildApplication(configuration: configuration, logger: logger)
         let email =
             configuration.smtp.map { "SMTP via \($0.host):\($0.port) (\($0.security.rawValue)) from \($0.senderAddress)" }

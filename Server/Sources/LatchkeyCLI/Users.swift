@@ -8,9 +8,11 @@ import Logging
 /// `latchkey users …`: manage users straight in the store, with the server running or not.
 struct Users: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "List, show, create, update, ban, delete, invite users and make sign-in links (works with the server stopped).",
+        abstract:
+            "List, show, create, update, ban, delete, invite users, make sign-in links and delete stale anonymous users (works with the server stopped).",
         subcommands: [
             List.self, Show.self, Create.self, Update.self, Ban.self, Unban.self, Delete.self, Invite.self, Link.self, Seed.self,
+            CleanupAnonymous.self,
         ])
 
     struct Output: ParsableArguments {
@@ -143,6 +145,26 @@ struct Users: AsyncParsableCommand {
                 try await service.adminDeleteUser(id: found.id.uuidString)
                 if output.json { return print(#"{"deleted":"\#(found.id.uuidString.lowercased())"}"#) }
                 print("Deleted \(found.id.uuidString.lowercased()) \(Users.label(found))")
+            }
+        }
+    }
+
+    struct CleanupAnonymous: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "cleanup-anonymous",
+            abstract: "Delete anonymous users made more than DAYS days ago, with everything they own.")
+        @OptionGroup var output: Output
+        @Option(name: .customLong("older-than"), help: "Days since the anonymous user was made.") var days: Int
+
+        func validate() throws {
+            guard days >= 0 else { throw ValidationError("--older-than must be 0 or more days") }
+        }
+
+        func run() async throws {
+            try await Users.withService(output.data) { service in
+                let deleted = try await service.deleteStaleAnonymousUsers(olderThanDays: days)
+                if output.json { return print(#"{"deleted":\#(deleted)}"#) }
+                print("Deleted \(deleted) anonymous user\(deleted == 1 ? "" : "s") made more than \(days) day\(days == 1 ? "" : "s") ago")
             }
         }
     }

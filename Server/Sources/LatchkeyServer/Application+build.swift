@@ -40,6 +40,29 @@ public func openDatabase(_ configuration: ServerConfiguration, readers: Int = 2,
     return try await SQLiteDatabase.open(path: configuration.databasePath, readers: readers, logger: logger)
 }
 
+/// Refuses to start with a server secret other than the one the database was first started with
+/// (recorded as a verifier, never the secret): refresh tokens and sealed secrets would not open,
+/// and instances behind one load balancer would each refuse the others' refresh tokens.
+func checkServerSecret(_ secret: [UInt8], configuration: ServerConfiguration, store: any AuthStore) async throws {
+    let verifier = ServerSecret.verifier(secret)
+    let recorded = try await store.claimServerSecretVerifier(verifier)
+    guard ServerSecret.matches(recorded, verifier) else {
+        let source =
+            configuration.serverSecret != nil
+            ? "LATCHKEY_SERVER_SECRET (or LATCHKEY_SERVER_SECRET_FILE)" : "\(configuration.dataDirectory)/server-secret"
+        throw ConfigurationError(
+            "The server secret from \(source) is not the one this database was started with: every instance on one database needs the same secret (set LATCHKEY_SERVER_SECRET or LATCHKEY_SERVER_SECRET_FILE on each, or share the data folder's server-secret)"
+        )
+    }
+}
+
+/// The SMS provider: Twilio when configured, one that fails every send when a provider was named
+/// without its credentials, else `nil` (the dev mailbox).
+func smsSender(_ configuration: ServerConfiguration) -> (any SMSSender)? {
+    if let twilio = configuration.twilio { return TwilioSMSSender(configuration: twilio) }
+    return configuration.unusableSMSProvider.map { UnavailableSMSSender(providerName: $0) }
+}
+
 extension ServerConfiguration {
     /// Which store this configuration uses, for logs: `SQLite at PATH` or `PostgreSQL at HOST/DB (schema auth)`.
     public var storeDescription: String {
@@ -64,7 +87,8 @@ public func buildApplication(
         try await SQLAuthStore(database: database).migrate()
 
         let folder = DataFolder(path: configuration.dataDirectory)
-        let serverSecret = try folder.serverSecret()
+        let serverSecret = try configuration.serverSecret ?? folder.serverSecret()
+        try await checkServerSecret(serverSecret, configuration: configuration, store: SQLAuthStore(database: database))
         // With no SMTP server, mail is filed in the dev mailbox by the transaction that queues it.
         let store = SQLAuthStore(
             database: database, devMailboxSealer: configuration.smtp == nil ? OutboxSealer(serverSecret: serverSecret) : nil)
@@ -80,7 +104,7 @@ public func buildApplication(
         let signal = OutboxSignal()
         let service = try await AuthService.make(
             configuration: configuration.auth, store: store, hasher: hasher, issuer: issuer, serverSecret: serverSecret, time: time,
-            outboxSignal: signal, sms: configuration.twilio.map { TwilioSMSSender(configuration: $0) }, logger: logger)
+            outboxSignal: signal, sms: smsSender(configuration), logger: logger)
         let mailer: any Mailer = try configuration.smtp.map { try SMTPMailer(configuration: $0) } ?? DevMailbox(store: store, time: time)
         let delivery = OutboxDelivery(
             store: store, mailer: mailer, sealer: service.sealer, time: time, retry: configuration.mailRetry, logger: logger)
@@ -90,7 +114,8 @@ public func buildApplication(
             .flatMap { try? Data(contentsOf: $0) } ?? Data("{}".utf8)
 
         let router = Router(context: APIRequestContext.self)
-        router.add(middleware: ErrorMiddleware())
+        let allowed = AllowedMethods()
+        router.add(middleware: ErrorMiddleware(allowed: allowed))
         let trustedIPHeader = configuration.trustedIPHeader.flatMap { HTTPField.Name($0) }
         router.add(middleware: AuditContextMiddleware(resolver: ClientResolver(trustedIPHeader: trustedIPHeader)))
         router.add(
@@ -102,12 +127,13 @@ public func buildApplication(
                 ],
                 allowMethods: [.get, .post, .put, .delete, .options],
                 exposedHeaders: ["X-Total-Count", "Link", "X-Supabase-Api-Version"]))
-        var routes = RouteRegistrar(router: router)
+        var routes = RouteRegistrar(router: router, allowed: allowed)
         let readiness = Readiness()
         MetaController(service: service, openAPI: openAPI, database: database, readiness: readiness).register(&routes)
         AuthController(
             service: service, trustedIPHeader: trustedIPHeader
         ).register(&routes)
+        SSOController().register(&routes)
         if DevMailboxController.isEnabled(
             smtpConfigured: configuration.smtp != nil, host: configuration.host, trustedIPHeader: trustedIPHeader,
             public: configuration.devMailboxPublic)
@@ -117,13 +143,20 @@ public func buildApplication(
             ).register(&routes)
         }
 
+        let retentionDays = configuration.auth.anonymousUserRetentionDays
+        var anonymousCleanup: (@Sendable () async throws -> Int)?
+        if retentionDays > 0 {
+            anonymousCleanup = { try await service.deleteStaleAnonymousUsers(olderThanDays: retentionDays) }
+        }
         var application = Application(
             router: router,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Latchkey"),
             services: [
                 ReadinessService(readiness: readiness),
                 CleanupService(
-                    store: store, time: time, interval: .seconds(300), auditRetentionDays: configuration.auditRetentionDays, logger: logger),
+                    store: store, time: time, interval: .seconds(300), auditRetentionDays: configuration.auditRetentionDays,
+                    anonymousCleanup: anonymousCleanup,
+                    logger: logger),
                 SigningKeyReloadService(service: service, interval: .seconds(configuration.keyReloadInterval), logger: logger),
                 OutboxDeliveryService(delivery: delivery, signal: signal, idle: .seconds(5), logger: logger),
             ],

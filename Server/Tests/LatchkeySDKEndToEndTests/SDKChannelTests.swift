@@ -103,6 +103,39 @@ import Testing
         }
     }
 
+    /// An anonymous sign-in, then the same user made permanent by an address: confirmed by its
+    /// code, or at once under autoconfirm (the session is refreshed so its token says so too).
+    @Test(arguments: [false, true])
+    func anonymousUserMadePermanent(autoconfirm: Bool) async throws {
+        try await LiveServer.run(configure: {
+            $0.auth.anonymousUsers = true
+            $0.auth.mailerAutoconfirm = autoconfirm
+        }) { server in
+            let auth = server.client()
+            let anonymous = try await auth.signInAnonymously(data: ["cart": 3])
+            #expect(anonymous.user.isAnonymous)
+            #expect(anonymous.user.userMetadata["cart"] == 3)
+            let user = try await auth.makePermanent(email: "keep-\(autoconfirm)@example.com", password: Self.password)
+            if autoconfirm {
+                #expect(!user.isAnonymous)
+            } else {
+                #expect(user.isAnonymous)
+                guard
+                    case .completed = try await auth.confirmEmailChange(
+                        email: "keep-\(autoconfirm)@example.com", code: try await server.latestCode("keep-\(autoconfirm)@example.com"))
+                else {
+                    Issue.record("expected the address to be confirmed")
+                    return
+                }
+            }
+            let current = try #require(await auth.currentSession)
+            #expect(!current.user.isAnonymous)
+            #expect(current.user.id == anonymous.user.id)
+            #expect(await server.app.service.issuer.verify(current.accessToken)?.isAnonymous == false)
+            #expect(try await auth.user().email == "keep-\(autoconfirm)@example.com")
+        }
+    }
+
     @Test func smsSignInAndLinkingAPhone() async throws {
         try await LiveServer.run(configure: { $0.auth.sms.testOTPs = ["15550001111": "135790"] }) { server in
             let auth = server.client()

@@ -38,6 +38,26 @@ import Testing
         }
     }
 
+    /// A known path asked with a method it does not answer is `405` with `Allow` listing the
+    /// ones it does (a parameter segment matches any id); an unknown path stays `404`.
+    @Test func otherMethodsOnKnownPathsAre405WithAllow() async throws {
+        try await TestServer().run { client, _ async throws in
+            let cases: [(HTTPRequest.Method, String, String)] = [
+                (.init("TRACE")!, "/user", "GET, PUT"), (.patch, "/token?grant_type=password", "POST"),
+                (.delete, "/settings", "GET"), (.init("TRACE")!, "/admin/users/\(UUID().uuidString)", "GET, PUT, DELETE"),
+                (.get, "/signup", "POST"),
+            ]
+            for (method, uri, allow) in cases {
+                let response = try await client.send(method, uri)
+                #expect(response.status == .methodNotAllowed, "\(method) \(uri)")
+                #expect(response.headers[.allow] == allow, "\(method) \(uri)")
+                #expect(response.errorCode == "validation_failed", "\(method) \(uri)")
+            }
+            #expect(try await client.send(.get, "/no-such-path").status == .notFound)
+            #expect(try await client.send(.init("TRACE")!, "/user/extra/segments").status == .notFound)
+        }
+    }
+
     @Test func invalidAndHostileEmailsChangeNothing() async throws {
         try await TestServer().run { client, app async throws in
             let session = try await client.signUpConfirmed("keep@example.com", app: app)

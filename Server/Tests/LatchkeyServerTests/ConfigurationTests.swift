@@ -58,7 +58,7 @@ import Testing
         ["PORT": "http"], ["PORT": "70000"], ["GOTRUE_MAILER_AUTOCONFIRM": "maybe"], ["GOTRUE_JWT_KEYS": "{not json"],
         ["GOTRUE_SMTP_MAX_FREQUENCY": "soon"], ["DATABASE_URL": "postgres:///nohost"],
         ["DATABASE_URL": "postgres://db/auth", "LATCHKEY_DB_SCHEMA": "Bad-Name"],
-        ["DATABASE_URL": "postgres://db/auth", "GOTRUE_DB_MAX_POOL_SIZE": "0"], ["DATABASE_URL": "postgres://db/auth?sslmode=maybe"],
+        ["DATABASE_URL": "postgres://db/auth", "GOTRUE_DB_MAX_POOL_SIZE": "501"], ["DATABASE_URL": "postgres://db/auth?sslmode=maybe"],
         ["DATABASE_URL": "postgres://db/auth", "LATCHKEY_DB_CA_FILE": "/nonexistent/ca.pem"],
         ["GOTRUE_SMTP_HOST": "smtp.example.com"], ["GOTRUE_SMTP_HOST": "smtp.example.com", "GOTRUE_SMTP_ADMIN_EMAIL": "not an address"],
         ["GOTRUE_SMTP_HOST": "h", "GOTRUE_SMTP_ADMIN_EMAIL": "a@example.com", "GOTRUE_SMTP_PORT": "0"],
@@ -66,10 +66,69 @@ import Testing
         ["GOTRUE_SMTP_HOST": "h", "GOTRUE_SMTP_ADMIN_EMAIL": "a@example.com", "LATCHKEY_SMTP_CA_FILE": "/nonexistent/ca.pem"],
         ["LATCHKEY_TEMPLATES_DIR": "/nonexistent/templates"], ["GOTRUE_MAILER_SUBJECTS_RECOVERY": "{{#unclosed}}"],
         ["LATCHKEY_AUDIT_RETENTION_DAYS": "-1"], ["GOTRUE_MFA_MAX_ENROLLED_FACTORS": "0"], ["LATCHKEY_MFA_MAX_ATTEMPTS": "0"],
-        ["GOTRUE_MFA_CHALLENGE_EXPIRY_DURATION": "0s"],
+        ["GOTRUE_MFA_CHALLENGE_EXPIRY_DURATION": "0s"], ["LATCHKEY_SERVER_SECRET": "c2hvcnQ="],
+        ["LATCHKEY_SERVER_SECRET": "not base64 at all, though long enough to pass a length check"],
+        ["LATCHKEY_SERVER_SECRET_FILE": "/nonexistent/secret"],
+        ["LATCHKEY_SERVER_SECRET": "q80VK0dPk93cvUeYxZUlcilpdlmc0OoK1HSsSClRVsw=", "LATCHKEY_SERVER_SECRET_FILE": "/etc/hostname"],
     ])
     func badValuesAreClearErrors(environment: [String: String]) {
         #expect(throws: ConfigurationError.self) { try ServerConfiguration.load(environment: environment) }
+    }
+
+    /// The server secret comes from the environment (base64 or base64url of 32 bytes or more) or
+    /// a file, and never appears in an error.
+    @Test func theServerSecretComesFromTheEnvironmentOrAFile() throws {
+        let bytes = (0..<32).map { UInt8($0 * 7 % 256) }
+        let standard = Data(bytes).base64EncodedString()
+        #expect(try ServerConfiguration.load(environment: ["LATCHKEY_SERVER_SECRET": standard]).serverSecret == bytes)
+        #expect(try ServerConfiguration.load(environment: ["LATCHKEY_SERVER_SECRET": Base64URL.encode(bytes) + "\n"]).serverSecret == bytes)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("secret-\(UUID().uuidString)")
+        try Data((standard + "\n").utf8).write(to: file)
+        #expect(try ServerConfiguration.load(environment: ["LATCHKEY_SERVER_SECRET_FILE": file.path]).serverSecret == bytes)
+        #expect(try ServerConfiguration.load(environment: [:]).serverSecret == nil)
+        let short = "c2hvcnQtc2VjcmV0LXZhbHVl"
+        do {
+            _ = try ServerConfiguration.load(environment: ["LATCHKEY_SERVER_SECRET": short])
+            Issue.record("a short secret was accepted")
+        } catch let error as ConfigurationError {
+            #expect(!error.description.contains(short))
+        }
+    }
+
+    /// Durations as GoTrue's configuration writes them (Go's `time.ParseDuration`), in whole
+    /// seconds rounded up.
+    @Test(arguments: [
+        ("60", 60), ("90s", 90), ("5m", 300), ("1h", 3600), ("1h30m", 5400), ("1.5h", 5400), ("500ms", 1), ("1ns", 1),
+        ("2m3s", 123), ("0s", 0),
+    ])
+    func goDurationsAreRead(text: String, seconds: Int) throws {
+        #expect(try ServerConfiguration.load(environment: ["GOTRUE_SMTP_MAX_FREQUENCY": text]).auth.otp.sendFrequency == seconds)
+    }
+
+    @Test(arguments: ["soon", "1d", "-1s", "1.2.3s", "s", "10000h", "5x", "m5"])
+    func badDurationsAreRefused(text: String) {
+        #expect(throws: ConfigurationError.self) {
+            try ServerConfiguration.load(environment: ["GOTRUE_SMTP_MAX_FREQUENCY": text])
+        }
+    }
+
+    /// GoTrue's names for the listen address and its decimal rate limits are read.
+    @Test func goTruesHostAndDecimalRateLimitsAreRead() throws {
+        let loaded = try ServerConfiguration.load(environment: [
+            "GOTRUE_API_HOST": "0.0.0.0", "GOTRUE_RATE_LIMIT_OTP": "30.0", "GOTRUE_RATE_LIMIT_ANONYMOUS_USERS": "12.5",
+        ])
+        #expect(loaded.host == "0.0.0.0")
+        #expect(loaded.auth.rateLimits.otpPerIP.count == 30)
+        #expect(loaded.auth.rateLimits.anonymousPerIP.count == 12)
+        #expect(try ServerConfiguration.load(environment: [:]).host == "127.0.0.1")
+        // GoTrue's "no limit" pool size and its other SMS providers start (the SMS fails at use).
+        #expect(
+            try ServerConfiguration.load(environment: ["DATABASE_URL": "postgres://db/auth", "GOTRUE_DB_MAX_POOL_SIZE": "0"])
+                .postgres?.poolSize == 10)
+        let vonage = try ServerConfiguration.load(environment: ["GOTRUE_SMS_PROVIDER": "vonage"])
+        #expect(vonage.unusableSMSProvider == "vonage" && vonage.warnings.count == 1)
+        #expect(throws: ConfigurationError.self) { try ServerConfiguration.load(environment: ["GOTRUE_RATE_LIMIT_OTP": "-1.5"]) }
+        #expect(throws: ConfigurationError.self) { try ServerConfiguration.load(environment: ["PORT": "80.5"]) }
     }
 
     @Test func smtpIsConfiguredWithGoTrueNames() throws {

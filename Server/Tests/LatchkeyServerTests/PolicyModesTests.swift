@@ -61,6 +61,12 @@ import Testing
                 body: ByteBuffer(string: "token=abc&type=nonsense")
             ) { $0 }
             #expect(badType.headers[.location]?.contains("error_code=validation_failed") == true)
+            // GET checks the type before showing any page: a missing or unknown one is a 400.
+            for uri in ["/verify?token=abc&type=nonsense", "/verify?token=abc", "/verify?token=abc&type="] {
+                let refused = try await client.send(.get, uri)
+                #expect(refused.status == .badRequest, "\(uri)")
+                #expect(refused.errorCode == "validation_failed", "\(uri)")
+            }
         }
     }
 

@@ -163,13 +163,35 @@ import Testing
         try Data(Base64URL.encode(SecureRandom.bytes(32)).utf8).write(to: URL(fileURLWithPath: secretFile))
         await #expect {
             try await server.run { _, _ async throws in }
-        } throws: { ($0 as? ConfigurationError)?.description.contains("needs the same server-secret") == true }
+        } throws: { ($0 as? ConfigurationError)?.description.contains("not the one this database was started with") == true }
         // With its own secret back, the instance starts with the key it had.
         try original.write(to: URL(fileURLWithPath: secretFile))
         try await server.run { _, app async throws in
             #expect(app.service.issuer.signingKeyID == kid)
             #expect(try await app.store.signingKeys().map(\.kid) == [kid])
         }
+    }
+
+    /// In every JWT mode (here HS256, where no stored key would notice): the database keeps a
+    /// verifier of the first secret, an instance given another one from the environment refuses
+    /// to start, and one given the same one from the environment starts.
+    @Test func theSecretFromTheEnvironmentMustMatchTheDatabasesInEveryJWTMode() async throws {
+        let first = SecureRandom.bytes(32)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-test-\(UUID().uuidString)").path
+        func server(_ secret: [UInt8]?) -> TestServer {
+            TestServer(directory: directory) {
+                $0.jwtSecret = "a-shared-jwt-secret-for-every-instance-0123456789"
+                $0.serverSecret = secret
+            }
+        }
+        try await server(first).run { _, app async throws in #expect(try await app.store.signingKeys().isEmpty) }
+        #expect(!FileManager.default.fileExists(atPath: directory + "/server-secret"))
+        for other in [SecureRandom.bytes(32), nil] {
+            await #expect {
+                try await server(other).run { _, _ async throws in }
+            } throws: { ($0 as? ConfigurationError)?.description.contains("not the one this database was started with") == true }
+        }
+        try await server(first).run { client, _ async throws in #expect(try await client.send(.get, "/health").status == .ok) }
     }
 
     @Test(.enabled(if: !TestServer.usesPostgres)) func anOlderInstallsKeyMovesIntoTheStoreAndItsTokensStayValid() async throws {

@@ -120,27 +120,66 @@ import Testing
         }
     }
 
+    /// Submits `code` for the newest confirmation code of `user`; a match signs in with a session.
+    static func redeem(_ code: String, of user: UserRecord, in store: any AuthStore, now: Date, maxAttempts: Int) async throws
+        -> RedemptionOutcome
+    {
+        try await store.redeemOneTimeToken(
+            .newest(userID: user.id, kinds: [.confirmation]), now: now, maxAttempts: maxAttempts,
+            matches: { OneTimeSecrets.codeMatches(code, userID: $0.userID, storedHash: $0.codeHash) },
+            complete: { user, _ in
+                TokenRedemption(
+                    user: user,
+                    session: SessionRecord(
+                        id: UUID(), userID: user.id, amr: [], refreshSalt: [1, 2, 3], createdAt: now, updatedAt: now))
+            })
+    }
+
     @Test func redemptionCountsAttemptsAndConsumesOnce() async throws {
         try await Self.eachStore { store async throws in
             let now = Date()
             let (user, identity) = Self.user("code@example.com")
             try await store.createUser(user, identity: identity, token: Self.token(for: user, now: now), outbox: [])
-            let selector = OneTimeTokenSelector.newest(userID: user.id, kinds: [.confirmation])
             @Sendable func attempt(_ code: String) async throws -> RedemptionOutcome {
-                try await store.redeemOneTimeToken(
-                    selector, now: now, maxAttempts: 3,
-                    matches: { OneTimeSecrets.codeMatches(code, userID: $0.userID, storedHash: $0.codeHash) },
-                    complete: { user, _ in
-                        TokenRedemption(
-                            user: user,
-                            session: SessionRecord(
-                                id: UUID(), userID: user.id, amr: [], refreshSalt: [1, 2, 3], createdAt: now, updatedAt: now))
-                    })
+                try await Self.redeem(code, of: user, in: store, now: now, maxAttempts: 3)
             }
             guard case .mismatch(let remaining) = try await attempt("000000") else { Issue.record("expected mismatch"); return }
             #expect(remaining == 2)
             guard case .redeemed = try await attempt("123456") else { Issue.record("expected redemption"); return }
             guard case .notFound = try await attempt("123456") else { Issue.record("expected consumed"); return }
+        }
+    }
+
+    /// Guesses at one code sent at once are compared at most `maxAttempts` times in all, and one
+    /// of many right answers at once redeems it (on PostgreSQL the code's row lock does this at
+    /// `READ COMMITTED`; without it, concurrent guesses each read the same attempt count).
+    @Test func concurrentGuessesKeepTheAttemptCapAndOneRedemption() async throws {
+        try await Self.eachStore { store async throws in
+            let now = Date()
+            let (user, identity) = Self.user("guesses@example.com")
+            try await store.createUser(user, identity: identity, token: Self.token(for: user, now: now), outbox: [])
+            @Sendable func attempt(_ code: String) async throws -> RedemptionOutcome {
+                try await Self.redeem(code, of: user, in: store, now: now, maxAttempts: 5)
+            }
+            let guesses = try await withThrowingTaskGroup(of: RedemptionOutcome.self) { group in
+                for _ in 0..<4 { group.addTask { try await attempt("000000") } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(guesses.allSatisfy { if case .mismatch = $0 { true } else { false } })
+            // One attempt left: of twenty at once, one is compared (and right); the code is then
+            // consumed or exhausted for every other.
+            let answers = try await withThrowingTaskGroup(of: RedemptionOutcome.self) { group in
+                for index in 0..<20 { group.addTask { try await attempt(index.isMultiple(of: 2) ? "123456" : "000000") } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            let compared = answers.filter {
+                switch $0 {
+                case .redeemed, .mismatch: true
+                default: false
+                }
+            }
+            #expect(compared.count == 1)
+            #expect(answers.filter { if case .redeemed = $0 { true } else { false } }.count <= 1)
         }
     }
 

@@ -13,12 +13,14 @@ struct TestPostgres {
     }
 
     /// A fresh schema, or `nil` when no server is configured.
-    static func open(poolSize: Int = 4) async throws -> TestPostgres? {
+    static func open(poolSize: Int = 4, preparedStatements: Bool = true) async throws -> TestPostgres? {
         guard let url else { return nil }
         let schema = "t_" + UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: "")
         var logger = Logger(label: "latchkey-test-pg")
         logger.logLevel = .error
-        let database = try await PostgresDatabase.open(.init(url: url, schema: schema, poolSize: poolSize), logger: logger)
+        var options = PostgresDatabase.Options(url: url, schema: schema, poolSize: poolSize)
+        options.preparedStatements = preparedStatements
+        let database = try await PostgresDatabase.open(options, logger: logger)
         return TestPostgres(database: database, url: url)
     }
 

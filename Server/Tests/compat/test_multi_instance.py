@@ -1,12 +1,14 @@
 """Two real `latchkey serve` processes on one PostgreSQL database.
 
 Needs ``LATCHKEY_TEST_DATABASE_URL`` (scripts/test sets it when PostgreSQL is installed);
-skipped otherwise. The instances share a data folder (the signing key and server secret), as
-instances behind a load balancer share them, and a schema of their own on the test server.
+skipped otherwise. Most pairs share a data folder (the server secret), as instances on one
+machine may; the last tests give each instance a folder of its own and the secret from the
+environment, as a container platform runs them. Each pair has a schema of its own.
 """
 
 from __future__ import annotations
 
+import base64
 import concurrent.futures
 import os
 import signal
@@ -242,3 +244,88 @@ def test_migrate_reports_the_postgres_store_and_its_migrations(tmp_path: Path):
         assert "applied 1:" in run.stdout and "applied 6:" in run.stdout
     # Run twice, the migrations are listed once each.
     assert runs[1].stdout.count("applied 1:") == 1
+
+
+def _secret() -> str:
+    return base64.b64encode(os.urandom(32)).decode()
+
+
+JWT_MODES = {
+    # A shared HS256 secret, as GoTrue deployments run.
+    "hs256": lambda: {"GOTRUE_JWT_SECRET": "a-shared-jwt-secret-for-every-instance-" + uuid.uuid4().hex},
+    # Signing keys stored in the database, sealed under the server secret.
+    "stored-keys": lambda: {},
+}
+
+
+@pytest.mark.parametrize("mode", sorted(JWT_MODES))
+def test_instances_configured_by_environment_alone_agree_on_every_token(tmp_path: Path, mode: str):
+    """No shared folder: each instance has a data folder of its own and the secret from the
+    environment, as a container platform runs them."""
+    binary = _find_binary()
+    if not binary.is_file():
+        pytest.skip(f"no latchkey binary at {binary}")
+    schema = "env_" + uuid.uuid4().hex[:12]
+    extra = {
+        "LATCHKEY_SERVER_SECRET": _secret(),
+        "GOTRUE_JWT_ISSUER": "https://auth.example.com",
+        "LATCHKEY_REFRESH_REUSE_INTERVAL": "0",
+        **JWT_MODES[mode](),
+    }
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    a = Instance(binary, tmp_path / "a", schema, "a", extra)
+    try:
+        b = Instance(binary, tmp_path / "b", schema, "b", extra)
+    except BaseException:
+        a.stop()
+        raise
+    try:
+        assert not (tmp_path / "a" / "server-secret").exists(), "the secret came from the environment"
+        email = f"env-{uuid.uuid4().hex[:8]}@example.com"
+        assert a.post("/signup", {"email": email, "password": PASSWORD}).status_code == 200
+        session = a.post("/verify", {"type": "signup", "email": email, "token": a.code(email)}).json()
+        # An access token from one is good on the other.
+        me = b.client.get("/user", headers={"Authorization": f"Bearer {session['access_token']}"})
+        assert me.status_code == 200, me.text
+        # A refresh token issued by one rotates on the other, and that one's successor on the first.
+        rotated = b.post("/token?grant_type=refresh_token", {"refresh_token": session["refresh_token"]})
+        assert rotated.status_code == 200, rotated.text
+        again = a.post("/token?grant_type=refresh_token", {"refresh_token": rotated.json()["refresh_token"]})
+        assert again.status_code == 200, again.text
+        # Reuse on either ends the session on both.
+        reused = a.post("/token?grant_type=refresh_token", {"refresh_token": session["refresh_token"]})
+        assert reused.json()["code"] == "refresh_token_already_used"
+        dead = b.post("/token?grant_type=refresh_token", {"refresh_token": again.json()["refresh_token"]})
+        assert dead.status_code == 400
+    finally:
+        a.stop()
+        b.stop()
+
+
+@pytest.mark.parametrize("mode", sorted(JWT_MODES))
+def test_an_instance_with_another_server_secret_refuses_to_start(tmp_path: Path, mode: str):
+    binary = _find_binary()
+    if not binary.is_file():
+        pytest.skip(f"no latchkey binary at {binary}")
+    schema = "sec_" + uuid.uuid4().hex[:12]
+    jwt = JWT_MODES[mode]()
+    (tmp_path / "a").mkdir()
+    a = Instance(binary, tmp_path / "a", schema, "a", {"LATCHKEY_SERVER_SECRET": _secret(), **jwt})
+    try:
+        for name, env in [
+            ("other-env", {"LATCHKEY_SERVER_SECRET": _secret()}),
+            ("folder", {}),  # the second folder's own generated secret
+        ]:
+            folder = tmp_path / name
+            folder.mkdir()
+            run = subprocess.run(
+                [str(binary), "serve", "--port", str(_free_port()), "--data-dir", str(folder)],
+                capture_output=True, text=True, timeout=60,
+                env={**os.environ, "DATABASE_URL": DATABASE_URL, "LATCHKEY_DB_SCHEMA": schema, **jwt, **env})
+            assert run.returncode != 0, (name, run.stdout)
+            assert "not the one this database was started with" in run.stderr, (name, run.stderr)
+        # The first instance is unaffected.
+        assert a.client.get("/health").status_code == 200
+    finally:
+        a.stop()

@@ -39,6 +39,12 @@ public struct AuthConfiguration: Sendable {
     public var sms: SMSSettings
     /// Second factors.
     public var mfa: MFASettings
+    /// Whether `POST /signup` with neither an email nor a phone makes an anonymous user
+    /// (`GOTRUE_EXTERNAL_ANONYMOUS_USERS_ENABLED`).
+    public var anonymousUsers = false
+    /// Days an anonymous user is kept after it was made; 0 keeps them (`latchkey users
+    /// cleanup-anonymous` deletes older ones on demand).
+    public var anonymousUserRetentionDays = 0
 
     public init(
         siteURL: String = "http://localhost:3000", externalURL: String = "http://127.0.0.1:9999",
@@ -199,6 +205,8 @@ public struct RateLimitSettings: Sendable {
     /// MFA challenges and verifications per client IP
     /// (`GOTRUE_MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY`, per minute).
     public var mfaPerIP: RateLimit
+    /// Anonymous sign-ins per client IP (`GOTRUE_RATE_LIMIT_ANONYMOUS_USERS`, per hour).
+    public var anonymousPerIP = RateLimit(count: 30, period: 3600)
 
     public init(
         tokenPerIP: RateLimit = .init(count: 150, period: 300), verifyPerIP: RateLimit = .init(count: 30, period: 300),
@@ -223,9 +231,11 @@ public struct RateLimitSettings: Sendable {
     /// Limits so high that tests and benchmarks never meet them.
     public static var unlimited: RateLimitSettings {
         let huge = RateLimit(count: 1_000_000_000, period: 60)
-        return .init(
+        var settings = RateLimitSettings(
             tokenPerIP: huge, verifyPerIP: huge, otpPerIP: huge, otpPerIPHourly: huge, emailSent: huge, emailPerAddress: huge,
             signInFailuresPerAccount: huge, smsSent: huge, smsPerNumber: huge, mfaPerIP: huge)
+        settings.anonymousPerIP = huge
+        return settings
     }
 }
 

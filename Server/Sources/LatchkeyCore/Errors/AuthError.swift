@@ -113,6 +113,14 @@ extension AuthError {
     public static let phoneExists = AuthError(.phoneExists, "A user with this phone number has already been registered")
     public static let phoneDisabled = AuthError(.phoneProviderDisabled, "Unsupported phone provider")
     public static let phoneInvalid = AuthError(.validationFailed, "Invalid phone number format (E.164 required)")
+    /// An SMS provider named without its credentials (GoTrue's answer, 500).
+    public static let smsProviderUnavailable = AuthError(.unexpectedFailure, "Unable to get SMS provider")
+    /// `/sso` and its SAML paths while SAML is off (404, as GoTrue).
+    public static var samlDisabled: AuthError {
+        var error = AuthError(.samlProviderDisabled, "SAML 2.0 is disabled")
+        error.status = 404
+        return error
+    }
     public static let smsSendFailed = AuthError(.smsSendFailed, "Error sending SMS: the SMS provider refused the message")
 
     /// An OAuth-style `invalid_request` error on `/token`.

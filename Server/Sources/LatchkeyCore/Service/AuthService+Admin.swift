@@ -12,10 +12,13 @@ extension AuthService {
         return role
     }
 
-    /// `GET /admin/users`: a page (1-based) of users, newest first, and the total.
-    public func adminListUsers(page: Int, perPage: Int, emailFilter: String?) async throws -> (AdminUserList, total: Int) {
+    /// `GET /admin/users`: a page (1-based) of users, newest first, and the total; `anonymous`
+    /// keeps only anonymous users (`true`) or only permanent ones (`false`).
+    public func adminListUsers(page: Int, perPage: Int, emailFilter: String?, anonymous: Bool? = nil) async throws
+        -> (AdminUserList, total: Int)
+    {
         let (records, total) = try await store.listUsers(
-            emailContains: emailFilter, offset: (page - 1) * perPage, limit: perPage)
+            emailContains: emailFilter, anonymous: anonymous, offset: (page - 1) * perPage, limit: perPage)
         var users: [User] = []
         for record in records { users.append(try await wireUser(record)) }
         return (AdminUserList(users: users, aud: configuration.jwt.audience), total)

@@ -75,6 +75,8 @@ extension AuthService {
         updated.userMetadata["email_verified"] = true
         updated.addProvider("email")
         updated.lastSignInAt = now
+        // A confirmed address makes an anonymous user permanent.
+        updated.isAnonymous = false
         let notice = try old.map { try outbox(composer.email(.emailChanged, to: $0, user: updated, newEmail: newEmail, oldEmail: $0)) }
         return TokenRedemption(
             user: updated, session: newSession(for: updated, method: "email_change", client: client, now: now), identityEmail: newEmail,

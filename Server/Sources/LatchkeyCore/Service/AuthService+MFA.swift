@@ -6,6 +6,7 @@ extension AuthService {
     /// URI and an SVG QR code of it. A user who already has a verified factor needs an `aal2`
     /// session to add another.
     public func enrollFactor(_ request: EnrollFactorRequest, principal: Principal) async throws -> TOTPEnrollment {
+        try refuseAnonymous(principal.user)
         guard configuration.mfa.totpEnrollEnabled else {
             throw AuthError(.mfaTOTPEnrollNotEnabled, "MFA enroll is disabled for TOTP")
         }
@@ -45,6 +46,7 @@ extension AuthService {
     /// `POST /factors/{id}/challenge`: a challenge to verify a code against, from this address,
     /// before it expires.
     public func challengeFactor(id raw: String, principal: Principal, client: ClientInfo) async throws -> FactorChallenge {
+        try refuseAnonymous(principal.user)
         try await limiter.hit("ip:mfa:\(client.ip)", configuration.rateLimits.mfaPerIP)
         try requireTOTPVerification()
         let factor = try await ownFactor(raw, of: principal.user)
@@ -68,6 +70,7 @@ extension AuthService {
     public func verifyFactor(
         id raw: String, _ request: VerifyFactorRequest, principal: Principal, client: ClientInfo
     ) async throws -> Session {
+        try refuseAnonymous(principal.user)
         try await limiter.hit("ip:mfa:\(client.ip)", configuration.rateLimits.mfaPerIP)
         try requireTOTPVerification()
         guard let factorID = UUID(uuidString: raw) else { throw Self.factorNotFound }
@@ -177,6 +180,7 @@ extension AuthService {
 
     /// `DELETE /factors/{id}`: removing a verified factor needs an `aal2` session.
     public func unenrollFactor(id raw: String, principal: Principal) async throws -> UnenrolledFactor {
+        try refuseAnonymous(principal.user)
         let factor = try await ownFactor(raw, of: principal.user)
         if factor.status == .verified, principal.session?.aal != "aal2", !principal.isAdmin {
             throw AuthError(.insufficientAAL, "AAL2 required to unenroll verified factor")

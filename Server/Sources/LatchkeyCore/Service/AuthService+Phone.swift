@@ -4,9 +4,10 @@ import Logging
 
 extension AuthService {
     /// A phone number as GoTrue stores it: E.164 digits without `+` (spaces dropped), checked
-    /// before any lookup.
-    func canonicalPhone(_ raw: String?) throws -> String {
-        guard configuration.sms.enabled else { throw AuthError.phoneDisabled }
+    /// before any lookup. With `requiringProvider`, a disabled phone provider is refused first
+    /// (`/verify` checks only the number, as GoTrue's does).
+    func canonicalPhone(_ raw: String?, requiringProvider: Bool = true) throws -> String {
+        guard configuration.sms.enabled || !requiringProvider else { throw AuthError.phoneDisabled }
         guard let raw, !raw.isEmpty else { throw AuthError(.validationFailed, "A phone number is required") }
         var digits = raw.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: " ", with: "")
         if digits.hasPrefix("+") { digits.removeFirst() }
@@ -66,6 +67,7 @@ extension AuthService {
             } catch {
                 try? await store.discardOneTimeToken(id: record.id)
                 logger.error("SMS not sent", metadata: ["provider": "\(sms.providerName)", "error": "\(error)"])
+                if error is SMSProviderUnavailable { throw AuthError.smsProviderUnavailable }
                 throw AuthError.smsSendFailed
             }
         }
@@ -173,7 +175,7 @@ extension AuthService {
     /// moves the user to the new number.
     func verifyPhone(_ request: VerifyRequest, type: VerificationType, token: String, client: ClientInfo) async throws -> RedemptionOutcome
     {
-        let phone = try canonicalPhone(request.phone)
+        let phone = try canonicalPhone(request.phone, requiringProvider: false)
         guard token.utf8.count <= 16 else { throw AuthError.otpInvalid }
         let now = time.now()
         let matches: @Sendable (OneTimeTokenRecord) -> Bool = { record in
@@ -225,6 +227,8 @@ extension AuthService {
         updated.lastSignInAt = now
         updated.updatedAt = now
         updated.addProvider("phone")
+        // A confirmed number makes an anonymous user permanent.
+        updated.isAnonymous = false
         return TokenRedemption(
             user: updated, session: newSession(for: updated, method: "phone_change", client: client, now: now), identityPhone: newPhone,
             audit: [

@@ -15,11 +15,14 @@ extension AuthService {
     /// autoconfirm on it answers `user_already_exists`. An unconfirmed address gets a new
     /// confirmation code; its password is not changed.
     public func signUp(_ request: SignUpRequest, redirectTo: String?, client: ClientInfo) async throws -> SignUpResult {
+        // Neither an email nor a phone (an empty string counts as none, as on GoTrue): anonymous.
+        if request.email?.isEmpty ?? true, request.phone?.isEmpty ?? true {
+            return .session(try await signUpAnonymously(request, client: client))
+        }
         try await hitSendLimits(client)
         guard !configuration.disableSignup else { throw AuthError.signupDisabled }
         if request.email == nil {
-            if request.phone != nil { return try await signUpWithPhone(request, client: client) }
-            throw AuthError(.anonymousProviderDisabled, "Anonymous sign-ins are disabled")
+            return try await signUpWithPhone(request, client: client)
         }
         let email = try canonicalEmail(request.email)
         guard let password = request.password, !password.isEmpty else {

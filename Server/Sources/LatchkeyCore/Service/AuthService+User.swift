@@ -73,6 +73,12 @@ extension AuthService {
     ) async throws -> User {
         try await hitSendLimits(client)
         if request.appMetadata != nil, !principal.isAdmin { throw AuthError.notAdmin }
+        // As GoTrue: an anonymous user gets a password only together with an address to sign in with.
+        if principal.user.isAnonymous, let password = request.password, !password.isEmpty, request.email?.isEmpty ?? true,
+            request.phone?.isEmpty ?? true
+        {
+            throw AuthError.validation("Updating password of an anonymous user without an email or phone is not allowed")
+        }
         // A credential change needs aal2 and, from an old session, a fresh nonce (spent once,
         // here, not again if the write below is retried).
         var changesEmail = false
@@ -136,7 +142,19 @@ extension AuthService {
             }
         }
         user.updatedAt = time.now()
-        if let newEmail {
+        var upgradedAtOnce = false
+        if let newEmail, user.isAnonymous, configuration.mailerAutoconfirm {
+            // As GoTrue: with autoconfirm, an anonymous user's first address is confirmed at once
+            // and the user becomes permanent (an email identity is stored with the write below).
+            if let other = try await store.user(email: newEmail), other.id != user.id { throw AuthError.emailExists }
+            let now = time.now()
+            user.email = newEmail
+            user.emailConfirmedAt = now
+            user.userMetadata["email_verified"] = true
+            user.addProvider("email")
+            user.isAnonymous = false
+            upgradedAtOnce = true
+        } else if let newEmail {
             // The change itself waits for confirmation; what else changed is stored with its request.
             user = try await requestEmailChange(user, to: newEmail, redirectTo: redirectTo, challenge: challenge)
         }
@@ -147,6 +165,13 @@ extension AuthService {
             pending.userMetadata = user.userMetadata
             pending.appMetadata = user.appMetadata
             user = pending
+        }
+        if upgradedAtOnce {
+            try await store.adminUpdateUser(
+                user, endSessions: false,
+                audit: [auditEvent(.emailChanged, user: user, details: ["from": .null, "anonymous": true], client: client)])
+            user.version += 1
+            if !passwordChanged { return try await wireUser(user) }
         }
         if passwordChanged {
             let notice = try user.email.map { try outbox(composer.email(.passwordChanged, to: $0, user: user)) } ?? []

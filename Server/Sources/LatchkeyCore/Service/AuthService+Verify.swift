@@ -43,9 +43,7 @@ extension AuthService {
     /// The type named in a request, or a clear error.
     public func verificationType(_ raw: String?) throws -> VerificationType {
         guard let raw, !raw.isEmpty else { throw AuthError.validation("Verify requires a verification type") }
-        guard let type = VerificationType(rawValue: raw) else {
-            throw AuthError.validation("Verify requires a verification type")
-        }
+        guard let type = VerificationType(rawValue: raw) else { throw AuthError.validation("Unsupported verification type") }
         return type
     }
 

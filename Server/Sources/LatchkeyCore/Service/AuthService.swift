@@ -86,7 +86,7 @@ public struct AuthService: Sendable {
     /// `GET /settings`.
     public var settings: ServerSettings {
         ServerSettings(
-            external: ["email": true, "phone": configuration.sms.enabled, "anonymous_users": false],
+            external: ["email": true, "phone": configuration.sms.enabled, "anonymous_users": configuration.anonymousUsers],
             disableSignup: configuration.disableSignup, mailerAutoconfirm: configuration.mailerAutoconfirm,
             phoneAutoconfirm: configuration.sms.autoconfirm, smsProvider: sms.providerName, samlEnabled: false)
     }

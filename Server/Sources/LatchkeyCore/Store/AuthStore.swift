@@ -146,6 +146,12 @@ public protocol AuthStore: Sendable {
         _ user: UserRecord, identity: IdentityRecord, token: OneTimeTokenRecord?, outbox: [OutboxRecord], audit: [AuditEvent],
         limits: [RateLimitCounter]
     ) async throws
+    /// Inserts an anonymous user (no identity) with its first session, in one transaction.
+    func createAnonymousUser(_ user: UserRecord, session: SessionRecord, audit: [AuditEvent]) async throws
+    /// Deletes up to `limit` anonymous users made before `date`, with everything they own,
+    /// recording `audit(user)` for each; returns how many went. A user that became permanent
+    /// meanwhile is kept.
+    func deleteAnonymousUsers(createdBefore date: Date, limit: Int, audit: @escaping @Sendable (UUID) -> AuditEvent) async throws -> Int
     /// Inserts many users with their identities in one transaction, all or nothing (seeding for
     /// load tests); ``StoreError/duplicate(_:)`` when an address is taken.
     func insertUsers(_ users: [(user: UserRecord, identity: IdentityRecord)]) async throws
@@ -157,7 +163,9 @@ public protocol AuthStore: Sendable {
 
     /// A page of users, newest first, optionally only those whose email contains `emailContains`,
     /// and how many match in all.
-    func listUsers(emailContains: String?, offset: Int, limit: Int) async throws -> (users: [UserRecord], total: Int)
+    /// A page of users, newest first, whose address contains `emailContains` and, when
+    /// `anonymous` is set, who are (or are not) anonymous; and how many match in all.
+    func listUsers(emailContains: String?, anonymous: Bool?, offset: Int, limit: Int) async throws -> (users: [UserRecord], total: Int)
     /// Deletes a user and everything that belongs to it; `false` when there is no such user.
     func deleteUser(id: UUID, audit: [AuditEvent]) async throws -> Bool
     /// An operator's change, in one transaction: the user, its `email`/`phone` identities following
@@ -323,6 +331,12 @@ public protocol AuthStore: Sendable {
     ) async throws -> ClaimedDelivery
     /// Messages newest first, optionally only those to one address.
     func mailbox(to address: String?, limit: Int) async throws -> [StoredEmail]
+
+    // MARK: Server secret
+
+    /// Records `verifier` as the server secret's unless one is recorded, and returns the one
+    /// recorded (the first instance to start sets it; every later one compares).
+    func claimServerSecretVerifier(_ verifier: String) async throws -> String
 
     // MARK: Signing keys
 

@@ -5,25 +5,51 @@ import LatchkeyDelivery
 import LatchkeyStore
 
 extension ServerConfiguration {
-    /// PostgreSQL's settings, checked: the URL, schema, pool size, TLS mode and CA file.
+    /// PostgreSQL's settings, checked: the URL, schema, pool size, prepared statements, TLS mode and
+    /// CA file.
     static func postgresOptions(_ raw: String, reader: SettingReader) throws -> PostgresDatabase.Options {
         guard let url = URL(string: raw) else {
             throw ConfigurationError("DATABASE_URL must look like postgres://user:password@host:5432/database")
         }
-        let poolSize = try reader.int("db-pool-size") ?? 10
+        var poolSize = try reader.int("db-pool-size") ?? 10
+        // GoTrue's 0 means no limit of its own: the default here.
+        if poolSize == 0 { poolSize = 10 }
         guard (1...500).contains(poolSize) else { throw ConfigurationError("db-pool-size must be 1–500, not \(poolSize)") }
         let caFile = reader.string("db-ca-file")
         if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
             throw ConfigurationError("db-ca-file \(caFile) cannot be read")
         }
-        let options = PostgresDatabase.Options(
+        var options = PostgresDatabase.Options(
             url: url, schema: reader.string("db-schema") ?? "auth", poolSize: poolSize, caFile: caFile)
+        options.preparedStatements = try reader.bool("db-prepared-statements") ?? true
         do {
             try options.validate()
         } catch let error as StoreSetupError {
             throw ConfigurationError(error.description)
         }
         return options
+    }
+
+    /// The server secret from the environment or a file, checked (never echoed in an error).
+    static func serverSecret(_ reader: SettingReader) throws -> [UInt8]? {
+        let text = reader.string("server-secret"), file = reader.string("server-secret-file")
+        if text != nil && file != nil {
+            throw ConfigurationError("Set server-secret or server-secret-file, not both")
+        }
+        if let text {
+            guard let secret = ServerSecret.parse(text) else {
+                throw ConfigurationError("server-secret must be base64 of at least 32 random bytes (openssl rand -base64 32)")
+            }
+            return secret
+        }
+        guard let file else { return nil }
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw ConfigurationError("server-secret-file \(file) cannot be read")
+        }
+        guard let secret = ServerSecret.parse(String(decoding: data, as: UTF8.self)) else {
+            throw ConfigurationError("server-secret-file \(file) must hold base64 of at least 32 random bytes")
+        }
+        return secret
     }
 
     /// Reads the configuration: `overrides` (flags, by setting key) first, then the environment
@@ -117,28 +143,42 @@ extension ServerConfiguration {
             sendFrequency: try reader.seconds("sms-max-frequency") ?? 60,
             testOTPs: testOTPs, testOTPValidUntil: testOTPValidUntil)
         var twilio: TwilioConfiguration?
+        var unusableSMSProvider: String?
+        var warnings: [String] = []
         switch reader.string("sms-provider")?.lowercased() {
         case nil: break
         case "twilio":
-            guard let sid = reader.string("sms-twilio-account-sid"), let sender = reader.string("sms-twilio-message-service-sid") else {
-                throw ConfigurationError("sms-provider twilio needs sms-twilio-account-sid and sms-twilio-message-service-sid")
-            }
+            // As GoTrue: incomplete credentials do not stop the server; sending an SMS fails.
+            let sid = reader.string("sms-twilio-account-sid"), sender = reader.string("sms-twilio-message-service-sid")
             let apiKey = reader.string("sms-twilio-api-key")
-            guard reader.string("sms-twilio-auth-token") != nil || (apiKey != nil && reader.string("sms-twilio-api-secret") != nil) else {
-                throw ConfigurationError("sms-provider twilio needs sms-twilio-auth-token, or sms-twilio-api-key and sms-twilio-api-secret")
+            let hasSecret =
+                reader.string("sms-twilio-auth-token") != nil || (apiKey != nil && reader.string("sms-twilio-api-secret") != nil)
+            if let sid, let sender, hasSecret {
+                twilio = TwilioConfiguration(
+                    accountSID: sid, authToken: reader.string("sms-twilio-auth-token"), apiKey: apiKey,
+                    apiSecret: reader.string("sms-twilio-api-secret"), sender: sender,
+                    apiURL: reader.string("sms-twilio-api-url") ?? "https://api.twilio.com")
+            } else {
+                let missing =
+                    [
+                        sid == nil ? "sms-twilio-account-sid" : nil, sender == nil ? "sms-twilio-message-service-sid" : nil,
+                        hasSecret ? nil : "sms-twilio-auth-token (or sms-twilio-api-key and sms-twilio-api-secret)",
+                    ]
+                    .compactMap { $0 }.joined(separator: ", ")
+                unusableSMSProvider = "twilio"
+                warnings.append("sms-provider twilio lacks \(missing): every SMS will fail (500, Unable to get SMS provider)")
             }
-            twilio = TwilioConfiguration(
-                accountSID: sid, authToken: reader.string("sms-twilio-auth-token"), apiKey: apiKey,
-                apiSecret: reader.string("sms-twilio-api-secret"), sender: sender,
-                apiURL: reader.string("sms-twilio-api-url") ?? "https://api.twilio.com")
         case let other?:
-            throw ConfigurationError("sms-provider \(other) is not supported; use twilio")
+            // GoTrue's other providers (messagebird, textlocal, vonage, twilio_verify) start GoTrue;
+            // here they start too, and each SMS fails as with a provider that lacks credentials.
+            unusableSMSProvider = other
+            warnings.append("sms-provider \(other) is not supported (only twilio): every SMS will fail (500, Unable to get SMS provider)")
         }
 
         // An operator who set GoTrue's 5-minute limit gets what it allows in an hour, as on GoTrue.
         let otpPerFiveMinutes = try reader.int("rate-limit-otp")
         let otpPerHour = try reader.int("rate-limit-otp-per-hour") ?? otpPerFiveMinutes.map { min($0, Int.max / 12) * 12 } ?? 60
-        let auth = AuthConfiguration(
+        var auth = AuthConfiguration(
             siteURL: reader.string("site-url") ?? "http://localhost:3000", externalURL: externalURL,
             uriAllowList: reader.list("uri-allow-list"), appName: reader.string("app-name") ?? "Latchkey",
             disableSignup: try reader.bool("disable-signup") ?? false,
@@ -180,6 +220,9 @@ extension ServerConfiguration {
                 maxEnrolledFactors: try reader.int("mfa-max-enrolled-factors") ?? 10,
                 challengeExpiry: try reader.seconds("mfa-challenge-expiry") ?? 300, maxAttempts: try reader.int("mfa-max-attempts") ?? 5,
                 lockout: try reader.seconds("mfa-lockout") ?? 900))
+        auth.anonymousUsers = try reader.bool("anonymous-users") ?? false
+        auth.anonymousUserRetentionDays = try reader.int("anonymous-users-retention-days") ?? 0
+        auth.rateLimits.anonymousPerIP = .init(count: try reader.int("rate-limit-anonymous-users") ?? 30, period: 3600)
 
         var smtp: SMTPConfiguration?
         if let smtpHost = reader.string("smtp-host") {
@@ -209,13 +252,17 @@ extension ServerConfiguration {
         let mailRetry = MailRetryPolicy(
             maxAttempts: try reader.int("mail-max-attempts") ?? 12, baseDelay: Double(try reader.seconds("mail-retry-base") ?? 5))
 
-        return ServerConfiguration(
+        var configuration = ServerConfiguration(
             host: host, port: port, dataDirectory: dataDirectory, databasePath: databasePath, postgres: postgres,
             trustedIPHeader: reader.string("rate-limit-header"), jwtKeys: jwtKeys, jwtSecret: reader.string("jwt-secret"),
             hashingThreads: hashConcurrency, devMailboxPublic: try reader.bool("dev-mailbox-public") ?? false, auth: auth,
             smtp: smtp, mailRetry: mailRetry,
             twilio: twilio, keyReloadInterval: max(1, try reader.seconds("keys-reload-interval") ?? 30),
             auditRetentionDays: auditRetention)
+        configuration.serverSecret = try serverSecret(reader)
+        configuration.unusableSMSProvider = unusableSMSProvider
+        configuration.warnings = warnings
+        return configuration
     }
 }
 
@@ -235,21 +282,48 @@ struct SettingReader {
 
     func int(_ key: String) throws -> Int? {
         guard let text = string(key) else { return nil }
-        guard let value = Int(text.trimmingCharacters(in: .whitespaces)), value >= 0 else {
-            throw ConfigurationError("\(key) must be a whole number ≥ 0, not '\(text)'")
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if let value = Int(trimmed), value >= 0 { return value }
+        // GoTrue reads its rate limits as decimals (`GOTRUE_RATE_LIMIT_OTP=30.0`): whole counts here.
+        if key.hasPrefix("rate-limit-"), let value = Double(trimmed), value.isFinite, value >= 0, value < Double(Int32.max) {
+            return Int(value.rounded(.down))
+        }
+        throw ConfigurationError("\(key) must be a whole number ≥ 0, not '\(text)'")
+    }
+
+    /// Seconds, as a number or a Go duration as GoTrue reads them (`90s`, `5m`, `1h30m`, `1.5h`,
+    /// `500ms`, `1ns`), rounded up to whole seconds.
+    func seconds(_ key: String) throws -> Int? {
+        guard let text = string(key)?.trimmingCharacters(in: .whitespaces) else { return nil }
+        if let value = Int(text), value >= 0 { return value }
+        guard let value = Self.goDuration(text) else {
+            throw ConfigurationError("\(key) must be seconds or a duration like 60s, not '\(text)'")
         }
         return value
     }
 
-    /// Seconds, as a number or a Go-style duration (`90s`, `5m`, `1h`).
-    func seconds(_ key: String) throws -> Int? {
-        guard let text = string(key)?.trimmingCharacters(in: .whitespaces) else { return nil }
-        if let value = Int(text), value >= 0 { return value }
-        let units: [Character: Int] = ["s": 1, "m": 60, "h": 3600]
-        if let unit = text.last, let factor = units[unit], let value = Int(text.dropLast()), value >= 0 {
-            return value * factor
+    /// A Go duration (`time.ParseDuration`: numbers with units ns, us, µs, ms, s, m, h, in a
+    /// row) in whole seconds, rounded up; `nil` when it is not one, negative, or past a year.
+    static func goDuration(_ text: String) -> Int? {
+        let units: [(String, Double)] = [
+            ("ns", 1e-9), ("us", 1e-6), ("µs", 1e-6), ("μs", 1e-6), ("ms", 1e-3), ("s", 1), ("m", 60), ("h", 3600),
+        ]
+        var rest = Substring(text)
+        var total = 0.0
+        guard !rest.isEmpty else { return nil }
+        while !rest.isEmpty {
+            let number = rest.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
+            guard !number.isEmpty, let value = Double(number) else { return nil }
+            rest = rest.dropFirst(number.count)
+            // The longest unit that matches: `ms` before `m`.
+            guard let (unit, factor) = units.filter({ rest.hasPrefix($0.0) }).max(by: { $0.0.count < $1.0.count }) else {
+                return nil
+            }
+            rest = rest.dropFirst(unit.count)
+            total += value * factor
         }
-        throw ConfigurationError("\(key) must be seconds or a duration like 60s, not '\(text)'")
+        guard total.isFinite, total <= 366 * 86400 else { return nil }
+        return Int(total.rounded(.up))
     }
 
     func bool(_ key: String) throws -> Bool? {

@@ -21,6 +21,9 @@ public struct ServerConfiguration: Sendable {
     public var jwtKeys: [[String: JSONValue]]
     /// `GOTRUE_JWT_SECRET`.
     public var jwtSecret: String?
+    /// The server secret from `LATCHKEY_SERVER_SECRET` or `LATCHKEY_SERVER_SECRET_FILE`; `nil`:
+    /// the data folder's `server-secret` (made on first start).
+    public var serverSecret: [UInt8]?
     /// Threads for password hashing.
     public var hashingThreads: Int
     /// Whether the dev mailbox answers clients that are not on this machine.
@@ -31,8 +34,13 @@ public struct ServerConfiguration: Sendable {
     public var smtp: SMTPConfiguration?
     /// How failed deliveries are retried.
     public var mailRetry: MailRetryPolicy
-    /// Twilio for SMS; `nil`: the dev mailbox keeps them.
+    /// Twilio for SMS; `nil`: the dev mailbox keeps them (unless ``unusableSMSProvider`` is set).
     public var twilio: TwilioConfiguration?
+    /// An SMS provider named without the credentials it needs (GoTrue starts so, and fails each
+    /// SMS): every SMS then fails with `Unable to get SMS provider`.
+    public var unusableSMSProvider: String?
+    /// What the configuration accepted but the operator should know, logged once at start.
+    public var warnings: [String] = []
     /// Seconds between re-reads of the stored signing keys (a rotation reaches the server within
     /// this time).
     public var keyReloadInterval: Int

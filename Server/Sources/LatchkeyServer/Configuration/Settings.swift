@@ -11,7 +11,9 @@ public struct Setting: Sendable {
     public let summary: String
 
     public static let all: [Setting] = [
-        .init(key: "host", environment: ["LATCHKEY_HOST"], defaultValue: "127.0.0.1", summary: "Address to listen on."),
+        .init(
+            key: "host", environment: ["LATCHKEY_HOST", "GOTRUE_API_HOST"], defaultValue: "127.0.0.1",
+            summary: "Address to listen on (`0.0.0.0` for every interface, as in a container)."),
         .init(key: "port", environment: ["LATCHKEY_PORT", "PORT"], defaultValue: "9999", summary: "Port to listen on."),
         .init(
             key: "data-dir", environment: ["LATCHKEY_DATA_DIR"], defaultValue: "./latchkey-data",
@@ -28,6 +30,19 @@ public struct Setting: Sendable {
         .init(
             key: "db-pool-size", environment: ["LATCHKEY_DB_POOL_SIZE", "GOTRUE_DB_MAX_POOL_SIZE"], defaultValue: "10",
             summary: "PostgreSQL: connections per instance."),
+        .init(
+            key: "db-prepared-statements", environment: ["LATCHKEY_DB_PREPARED_STATEMENTS"], defaultValue: "true",
+            summary:
+                "PostgreSQL: prepare each statement once per connection (parsed and planned once). `false` behind a pooler in transaction mode that cannot keep them (PgBouncer before 1.21 without `max_prepared_statements`)."
+        ),
+        .init(
+            key: "server-secret", environment: ["LATCHKEY_SERVER_SECRET"], defaultValue: "<data-dir>/server-secret",
+            summary:
+                "The server secret (base64 of at least 32 random bytes: `openssl rand -base64 32`). It keys refresh tokens and seals stored secrets; every instance on one database needs the same one. Unset: the data folder's `server-secret`, made on first start. The database keeps a verifier of it, and an instance with another secret refuses to start."
+        ),
+        .init(
+            key: "server-secret-file", environment: ["LATCHKEY_SERVER_SECRET_FILE"], defaultValue: "",
+            summary: "A file holding the server secret (a mounted secret), instead of `server-secret`."),
         .init(
             key: "db-ca-file", environment: ["LATCHKEY_DB_CA_FILE"], defaultValue: "",
             summary: "PostgreSQL: PEM file of CA certificates to trust for TLS instead of the system's."),
@@ -65,6 +80,21 @@ public struct Setting: Sendable {
         .init(
             key: "disable-signup", environment: ["LATCHKEY_DISABLE_SIGNUP", "GOTRUE_DISABLE_SIGNUP"], defaultValue: "false",
             summary: "Refuse new users."),
+        .init(
+            key: "anonymous-users", environment: ["LATCHKEY_ANONYMOUS_USERS", "GOTRUE_EXTERNAL_ANONYMOUS_USERS_ENABLED"],
+            defaultValue: "false",
+            summary:
+                "Let `POST /signup` with neither email nor phone make an anonymous user (`is_anonymous`), who becomes permanent by adding an email or phone (`PUT /user`)."
+        ),
+        .init(
+            key: "anonymous-users-retention-days", environment: ["LATCHKEY_ANONYMOUS_USERS_RETENTION_DAYS"], defaultValue: "0",
+            summary:
+                "Delete anonymous users made more than this many days ago, with everything they own (checked every 5 minutes); 0 keeps them. `latchkey users cleanup-anonymous --older-than DAYS` does it on demand."
+        ),
+        .init(
+            key: "rate-limit-anonymous-users",
+            environment: ["LATCHKEY_RATE_LIMIT_ANONYMOUS_USERS", "GOTRUE_RATE_LIMIT_ANONYMOUS_USERS"], defaultValue: "30",
+            summary: "Anonymous sign-ins per client IP per hour."),
         .init(
             key: "mailer-autoconfirm", environment: ["LATCHKEY_MAILER_AUTOCONFIRM", "GOTRUE_MAILER_AUTOCONFIRM"], defaultValue: "false",
             summary: "Treat addresses as confirmed at sign-up (sign-up then returns a session)."),

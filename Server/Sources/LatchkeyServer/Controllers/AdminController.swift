@@ -15,8 +15,17 @@ struct AdminController {
                 let page = try Self.positive(request.queryValue("page"), name: "page", default: 1, max: 1_000_000)
                 let perPage = try Self.positive(request.queryValue("per_page"), name: "per_page", default: 50, max: 1000)
                 let filter = request.queryValue("filter")
-                let (list, total) = try await service.adminListUsers(page: page, perPage: perPage, emailFilter: filter)
-                return try Self.paged(list, request: request, page: page, perPage: perPage, total: total, keeping: ["filter"])
+                let anonymous: Bool?
+                switch request.queryValue("is_anonymous") {
+                case nil: anonymous = nil
+                case "true": anonymous = true
+                case "false": anonymous = false
+                default: throw AuthError.validation("is_anonymous must be true or false")
+                }
+                let (list, total) = try await service.adminListUsers(
+                    page: page, perPage: perPage, emailFilter: filter, anonymous: anonymous)
+                return try Self.paged(
+                    list, request: request, page: page, perPage: perPage, total: total, keeping: ["filter", "is_anonymous"])
             }
         }
         routes.on(.post, "/admin/users") { request, context in

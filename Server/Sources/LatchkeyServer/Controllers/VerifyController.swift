@@ -31,6 +31,8 @@ struct VerifyController {
             let token = request.queryValue("token")
             let type = request.queryValue("type")
             let redirectTo = request.queryValue("redirect_to")
+            // The type first, as GoTrue's `GET /verify`: a missing or unknown one is a 400, never a page.
+            _ = try service.verificationType(type)
             if !service.configuration.linkConfirmationPage {
                 return await redeemLink(token: token, type: type, redirectTo: redirectTo, request: request, context: context)
             }

@@ -10,6 +10,8 @@ import Logging
 /// with the request id.
 struct ErrorMiddleware: RouterMiddleware {
     typealias Context = APIRequestContext
+    /// The methods each path answers: another method on a known path is `405` with `Allow`.
+    var allowed = AllowedMethods()
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
@@ -22,6 +24,13 @@ struct ErrorMiddleware: RouterMiddleware {
             return APIErrorResponder.response(
                 for: AuthError(.conflict, "The user was changed by another request; try again"), request: request,
                 requestID: context.id)
+        } catch let error as HTTPError where error.status == .notFound && !allowed.methods(for: request.uri.path).isEmpty {
+            // A known path asked with a method it does not answer (TRACE, PATCH, …).
+            var response = APIErrorResponder.response(
+                for: AuthError(.validationFailed, "Method \(request.method.rawValue) not allowed"), status: .methodNotAllowed,
+                request: request, requestID: context.id)
+            response.headers[.allow] = allowed.methods(for: request.uri.path).map(\.rawValue).joined(separator: ", ")
+            return response
         } catch let error as HTTPError {
             let mapped: AuthError
             switch error.status {

@@ -22,6 +22,8 @@ public struct RouteCatalog: Sendable {
 /// Adds routes to a router and records them.
 struct RouteRegistrar {
     let router: Router<APIRequestContext>
+    /// Shared with the error middleware, which answers other methods on these paths with 405.
+    let allowed: AllowedMethods
     var catalog = RouteCatalog()
 
     mutating func on(
@@ -29,6 +31,7 @@ struct RouteRegistrar {
         _ handler: @escaping @Sendable (Request, APIRequestContext) async throws -> Response
     ) {
         catalog.add(method, path)
+        allowed.add(method, path)
         router.on(RouterPath(path), method: method, use: handler)
     }
 }

@@ -19,6 +19,8 @@ public final class PostgresDatabase: SQLDatabase {
     let running: Task<Void, Never>
     /// What runs on the pool now; `close()` lets it finish before the pool shuts down.
     let operations = InFlightOperations()
+    /// The statements each connection has prepared; `nil` when statements run unnamed.
+    let statements: PreparedStatements?
 
     /// Where and how to connect.
     public struct Options: Sendable {
@@ -32,6 +34,9 @@ public final class PostgresDatabase: SQLDatabase {
         public var tls: String
         /// A PEM file of CA certificates to trust instead of the system's.
         public var caFile: String?
+        /// Whether a statement with parameters is prepared once per connection (named) rather
+        /// than parsed and planned on every run; off behind a pooler that cannot keep them.
+        public var preparedStatements = true
 
         /// Throws ``StoreSetupError`` for a URL that names no PostgreSQL host, a schema name that is
         /// not a plain lower-case identifier, or an unknown `sslmode`.
@@ -57,8 +62,9 @@ public final class PostgresDatabase: SQLDatabase {
         }
     }
 
-    init(client: PostgresClient, schema: String, logger: Logger, running: Task<Void, Never>) {
+    init(client: PostgresClient, schema: String, preparing: Bool, logger: Logger, running: Task<Void, Never>) {
         self.client = client
+        self.statements = preparing ? PreparedStatements() : nil
         self.schema = schema
         self.logger = logger
         self.running = running
@@ -86,7 +92,8 @@ public final class PostgresDatabase: SQLDatabase {
         configuration.options.additionalStartupParameters = [("search_path", options.schema)]
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         let running = Task { await client.run() }
-        let opened = PostgresDatabase(client: client, schema: options.schema, logger: logger, running: running)
+        let opened = PostgresDatabase(
+            client: client, schema: options.schema, preparing: options.preparedStatements, logger: logger, running: running)
         do {
             try await withTimeout(.seconds(15)) {
                 try await client.withConnection { connection in
@@ -112,7 +119,9 @@ public final class PostgresDatabase: SQLDatabase {
     public func read<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
         try await operations.run {
             try await client.withConnection { connection in
-                try await body(PostgresExecutor(connection: connection, logger: logger))
+                try await withTaskExecutorPreference(EventLoopTaskExecutor(connection.eventLoop)) {
+                    try await body(PostgresExecutor(connection: connection, statements: statements?.of(connection), logger: logger))
+                }
             }
         }
     }
@@ -131,7 +140,7 @@ public final class PostgresDatabase: SQLDatabase {
             attempt += 1
             do {
                 return try await inTransaction(isolation, body)
-            } catch let error as PSQLError where attempt < 40 && Self.isRetryable(error) {
+            } catch  where attempt < 40 && Self.isRetryable(error) {
                 try await Task.sleep(for: .milliseconds(Int.random(in: 1...(2 * min(attempt, 25)))))
             }
         }
@@ -180,39 +189,56 @@ public final class PostgresDatabase: SQLDatabase {
     {
         try await operations.run {
             try await client.withConnection { connection in
-                let executor = PostgresExecutor(connection: connection, logger: logger)
-                try await executor.query("BEGIN ISOLATION LEVEL \(isolation)", [])
-                do {
-                    let result = try await body(executor)
-                    try await executor.query("COMMIT", [])
-                    return result
-                } catch {
-                    // A connection that is gone rolled back on the server already; a statement
-                    // written to it would wait for an answer for ever (postgres-nio loses it).
-                    if !Self.connectionIsGone(error) {
-                        _ = try? await executor.query("ROLLBACK", [])
+                try await withTaskExecutorPreference(EventLoopTaskExecutor(connection.eventLoop)) {
+                    let executor = PostgresExecutor(connection: connection, statements: statements?.of(connection), logger: logger)
+                    try await executor.query("BEGIN ISOLATION LEVEL \(isolation)", [])
+                    do {
+                        let result = try await body(executor)
+                        try await executor.query("COMMIT", [])
+                        return result
+                    } catch {
+                        // A connection that is gone rolled back on the server already; a statement
+                        // written to it would wait for an answer for ever (postgres-nio loses it).
+                        if !Self.connectionIsGone(error) {
+                            _ = try? await executor.query("ROLLBACK", [])
+                        }
+                        throw error
                     }
-                    throw error
                 }
             }
         }
     }
 
-    /// Whether `error` says the connection closed (ours or the server's side).
+    /// Whether `error` says the connection closed (ours or the server's side). A prepared
+    /// statement's errors come in postgres-nio's older `PostgresError` form.
     static func connectionIsGone(_ error: any Error) -> Bool {
         if error is ConnectionClosedError { return true }
+        if let error = error as? PostgresError {
+            switch error {
+            case .connectionClosed: return true
+            case .protocol(let message): return message == "Unexpected connection close"
+            default: return false
+            }
+        }
         guard let error = error as? PSQLError else { return false }
         return [.clientClosedConnection, .serverClosedConnection, .connectionError, .uncleanShutdown].contains(error.code)
     }
 
-    static func isRetryable(_ error: PSQLError) -> Bool {
+    /// The SQLSTATE of a server error, in either of postgres-nio's error forms.
+    static func sqlState(_ error: any Error) -> String? {
+        if let error = error as? PSQLError { return error.serverInfo?[.sqlState] }
+        if case .server(let message) = error as? PostgresError { return message.fields[.sqlState] }
+        return nil
+    }
+
+    static func isRetryable(_ error: any Error) -> Bool {
         // 40001 serialization_failure, 40P01 deadlock_detected.
-        guard let state = error.serverInfo?[.sqlState] else { return false }
+        let state = sqlState(error)
         return state == "40001" || state == "40P01"
     }
 
     public func isUniqueViolation(_ error: any Error) -> Bool {
-        (error as? PSQLError)?.serverInfo?[.sqlState] == "23505"
+        Self.sqlState(error) == "23505"
     }
 
     /// Whether the database answers now (for `/health`).
@@ -226,64 +252,6 @@ public final class PostgresDatabase: SQLDatabase {
         let abandoned = await operations.close(waitingAtMost: .seconds(10))
         if abandoned > 0 { logger.warning("closing with statements still running", metadata: ["count": "\(abandoned)"]) }
         running.cancel()
-    }
-}
-
-/// Runs statements on one PostgreSQL connection, turning `?` placeholders into `$1`, `$2`, ….
-struct PostgresExecutor: SQLExecutor {
-    let connection: PostgresConnection
-    let logger: Logger
-
-    func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
-        // postgres-nio writes a statement to a closed channel without failing it, and the
-        // caller would wait for ever: refuse here instead (the pool's shutdown, a lost server).
-        guard !connection.isClosed else { throw ConnectionClosedError() }
-        var bindings = PostgresBindings(capacity: binds.count)
-        for value in binds {
-            switch value {
-            case .null: bindings.appendNull()
-            case .int(let number): bindings.append(number)
-            case .text(let text): bindings.append(text)
-            }
-        }
-        let rows = try await connection.query(PostgresQuery(unsafeSQL: Self.numbered(sql), binds: bindings), logger: logger)
-        var result: [SQLRow] = []
-        for try await row in rows {
-            var values: [String: SQLValue] = [:]
-            for cell in row {
-                guard cell.bytes != nil else {
-                    values[cell.columnName] = .null
-                    continue
-                }
-                switch cell.dataType {
-                case .int8: values[cell.columnName] = .int(try cell.decode(Int64.self))
-                case .int4: values[cell.columnName] = .int(Int64(try cell.decode(Int32.self)))
-                case .int2: values[cell.columnName] = .int(Int64(try cell.decode(Int16.self)))
-                case .bool: values[cell.columnName] = .int(try cell.decode(Bool.self) ? 1 : 0)
-                default: values[cell.columnName] = .text(try cell.decode(String.self))
-                }
-            }
-            result.append(SQLRow(values: values))
-        }
-        return result
-    }
-
-    /// `?` → `$n`, outside quoted strings.
-    static func numbered(_ sql: String) -> String {
-        var output = ""
-        output.reserveCapacity(sql.count + 16)
-        var index = 0
-        var quoted = false
-        for character in sql {
-            if character == "'" { quoted.toggle() }
-            if character == "?", !quoted {
-                index += 1
-                output += "$\(index)"
-            } else {
-                output.append(character)
-            }
-        }
-        return output
     }
 }
 

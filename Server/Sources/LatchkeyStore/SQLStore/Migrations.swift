@@ -307,5 +307,8 @@ enum Migrations {
                 WHERE recipients LIKE '["%"]' AND recipients NOT LIKE '%","%'
                 """,
             ]),
+        Migration(
+            version: 14, name: "the server secret's verifier: instances with another secret refuse to start",
+            statements: ["CREATE TABLE server_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)"]),
     ]
 }

@@ -3,17 +3,24 @@ import LatchkeyAPI
 import LatchkeyCore
 
 extension SQLAuthStore {
-    public func listUsers(emailContains: String?, offset: Int, limit: Int) async throws -> (users: [UserRecord], total: Int) {
+    public func listUsers(emailContains: String?, anonymous: Bool?, offset: Int, limit: Int) async throws
+        -> (users: [UserRecord], total: Int)
+    {
         try await database.read { db in
-            var condition = ""
+            var conditions: [String] = []
             var binds: [SQLValue] = []
             if let emailContains, !emailContains.isEmpty {
                 // LIKE's wildcards in the filter are matched literally.
                 let escaped = emailContains.lowercased().replacingOccurrences(of: "\\", with: "\\\\")
                     .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
-                condition = " WHERE email LIKE ? ESCAPE '\\'"
+                conditions.append("email LIKE ? ESCAPE '\\'")
                 binds.append(.text("%" + escaped + "%"))
             }
+            if let anonymous {
+                conditions.append("is_anonymous = ?")
+                binds.append(SQLValue(anonymous))
+            }
+            let condition = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
             let total = try await db.query("SELECT COUNT(*) AS n FROM users" + condition, binds).first?.int("n") ?? 0
             let users = try await db.query(
                 "SELECT \(Self.userColumns) FROM users\(condition) ORDER BY created_at DESC, id LIMIT ? OFFSET ?",

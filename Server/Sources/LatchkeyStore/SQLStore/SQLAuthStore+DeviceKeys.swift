@@ -68,9 +68,13 @@ extension SQLAuthStore {
     public func redeemAssertion(
         keyID: UUID, jti: String, expiresAt: Date, session: SessionRecord, user: UserRecord, audit: [AuditEvent]
     ) async throws -> AssertionRedemption {
-        try await database.transaction { db in
+        // `READ COMMITTED` on PostgreSQL with the key's row locked: a revocation waits for this
+        // sign-in or this sign-in finds the key gone; the user's `version` refuses a ban made
+        // meanwhile.
+        let lock = database.lockClause(.update)
+        return try await database.lockingTransaction { db in
             let key = try await db.query(
-                "SELECT id FROM device_keys WHERE id = ? AND user_id = ?", [SQLValue(keyID), SQLValue(user.id)])
+                "SELECT id FROM device_keys WHERE id = ? AND user_id = ?\(lock)", [SQLValue(keyID), SQLValue(user.id)])
             guard !key.isEmpty else { return .keyGone }
             // The primary key makes a second use of one assertion a no-op that returns nothing.
             let fresh = try await db.query(

@@ -80,21 +80,27 @@ extension SQLAuthStore {
         failed: @escaping @Sendable (OneTimeTokenRecord, Int) -> [AuditEvent],
         complete: @escaping @Sendable (UserRecord, OneTimeTokenRecord) throws -> TokenRedemption
     ) async throws -> RedemptionOutcome {
-        try await limitedTransaction(limits, .serializable) { db in
+        // On PostgreSQL, `READ COMMITTED` with the code's row locked: attempts on one code queue
+        // on it and each sees the last one's count (the cap holds against concurrent guesses), a
+        // second redemption finds it consumed, and the user's `version` precondition refuses
+        // to write over a change made meanwhile (a ban), failing the redemption as a conflict.
+        let lock = database.lockClause(.update)
+        return try await limitedTransaction(limits, .locking) { db in
             let rows: [SQLRow]
             let kinds: [OneTimeTokenKind]
             switch selector {
             case .newest(let userID, let wanted):
                 kinds = wanted
-                rows = try await Self.newestTokens(userID: userID, kinds: wanted, db)
+                rows = try await Self.newestTokens(userID: userID, kinds: wanted, lock: lock, db)
             case .newestForEmail(let email, let wanted):
                 kinds = wanted
                 let owner = try await db.query("SELECT id FROM users WHERE email = ?", [.text(email)]).first?.uuid("id")
-                rows = try await Self.newestTokens(userID: owner ?? UUID(), kinds: wanted, db)
+                rows = try await Self.newestTokens(userID: owner ?? UUID(), kinds: wanted, lock: lock, db)
             case .linkHash(let hash, let wanted):
                 kinds = wanted
                 rows = try await db.query(
-                    "SELECT \(Self.tokenColumns) FROM one_time_tokens WHERE link_hash = ? AND consumed_at IS NULL", [.text(hash)])
+                    "SELECT \(Self.tokenColumns) FROM one_time_tokens WHERE link_hash = ? AND consumed_at IS NULL\(lock)",
+                    [.text(hash)])
             }
             guard let token = rows.first.flatMap(Self.token), kinds.contains(token.kind) else { return .notFound }
             if token.expiresAt <= now { return .expired }
@@ -141,12 +147,15 @@ extension SQLAuthStore {
     }
 
     /// The newest live token of one of `kinds` for the user.
-    static func newestTokens(userID: UUID, kinds: [OneTimeTokenKind], _ db: any SQLExecutor) async throws -> [SQLRow] {
+    /// The user's newest outstanding code of one of `kinds`, its row locked with `lock`.
+    static func newestTokens(userID: UUID, kinds: [OneTimeTokenKind], lock: String, _ db: any SQLExecutor) async throws
+        -> [SQLRow]
+    {
         try await db.query(
             """
             SELECT \(Self.tokenColumns) FROM one_time_tokens
             WHERE user_id = ? AND consumed_at IS NULL AND kind IN (\(Self.placeholders(kinds.count)))
-            ORDER BY created_at DESC LIMIT 1
+            ORDER BY created_at DESC LIMIT 1\(lock)
             """, [SQLValue(userID)] + kinds.map { .text($0.rawValue) })
     }
 

@@ -130,8 +130,10 @@ extension SQLAuthStore {
         _ user: UserRecord, identity: IdentityRecord, token: OneTimeTokenRecord?, outbox: [OutboxRecord], audit: [AuditEvent],
         limits: [RateLimitCounter]
     ) async throws {
+        // Inserts only, decided by unique keys (a taken address fails the insert): `READ
+        // COMMITTED` on PostgreSQL, with the counters in the same commit.
         try await translating {
-            try await limitedTransaction(limits, .serializable) { db in
+            try await limitedTransaction(limits, .locking) { db in
                 try await Self.insert(user, identity: identity, db)
                 // A user made with both addresses (the admin API) has an identity for each.
                 if let phone = user.phone, identity.provider != "phone" {
@@ -153,10 +155,25 @@ extension SQLAuthStore {
         }
     }
 
-    /// A user's row and its identity's.
-    static func insert(_ user: UserRecord, identity: IdentityRecord, _ db: any SQLExecutor) async throws {
+    public func createAnonymousUser(_ user: UserRecord, session: SessionRecord, audit: [AuditEvent]) async throws {
+        try await translating {
+            try await database.lockingTransaction { db in
+                try await Self.insert(user, db)
+                try await Self.insert(session, db)
+                try await Self.insert(audit, db)
+            }
+        }
+    }
+
+    /// A user's row.
+    static func insert(_ user: UserRecord, _ db: any SQLExecutor) async throws {
         let binds = Self.userBinds(user)
         try await db.query("INSERT INTO users (\(Self.userColumns)) VALUES (\(Self.placeholders(binds.count)))", binds)
+    }
+
+    /// A user's row and its identity's.
+    static func insert(_ user: UserRecord, identity: IdentityRecord, _ db: any SQLExecutor) async throws {
+        try await insert(user, db)
         try await db.query(
             """
             INSERT INTO identities (id, user_id, provider, provider_id, identity_data, email, last_sign_in_at, created_at, updated_at)

@@ -1,0 +1,33 @@
+import Crypto
+import Foundation
+
+/// The server secret: keys refresh tokens and seals what the database keeps secret, so every
+/// instance on one database needs the same one.
+public enum ServerSecret {
+    /// The fewest bytes a server secret has.
+    public static let minimumBytes = 32
+
+    /// The secret in `text`: base64url or standard base64 (`openssl rand -base64 32`) of at least
+    /// 32 bytes, surrounding white space ignored; `nil` for anything else.
+    public static func parse(_ text: String) -> [UInt8]? {
+        var value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        value = value.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        while value.hasSuffix("=") { value.removeLast() }
+        guard let bytes = Base64URL.decode(value), bytes.count >= minimumBytes else { return nil }
+        return bytes
+    }
+
+    /// What the database keeps to recognise the secret: an HMAC-SHA256 under a key derived from it
+    /// for this purpose alone. It tells whether two instances share a secret; it cannot be turned
+    /// back into the secret, and a guess at the secret must be 32 random bytes.
+    public static func verifier(_ secret: [UInt8]) -> String {
+        SecretBox(serverSecret: secret, purpose: "latchkey server-secret verifier v1").mac(Array("verifier".utf8))
+    }
+
+    /// Whether `a` and `b` are the same verifier, compared in constant time.
+    public static func matches(_ a: String, _ b: String) -> Bool {
+        let (x, y) = (Array(a.utf8), Array(b.utf8))
+        guard x.count == y.count else { return false }
+        return zip(x, y).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}

@@ -1,0 +1,42 @@
+import HTTPTypes
+import Synchronization
+
+/// Which methods each served path answers, filled as routes are added, so that a request with
+/// another method on a known path gets `405` and an `Allow` header instead of `404`.
+final class AllowedMethods: Sendable {
+    private struct Route {
+        let segments: [Substring]
+        var methods: [HTTPRequest.Method]
+    }
+    private let routes = Mutex<[Route]>([])
+
+    /// Records that `path` (Hummingbird's form, `:name` for a parameter) answers `method`.
+    func add(_ method: HTTPRequest.Method, _ path: String) {
+        let segments = path.split(separator: "/")
+        routes.withLock { routes in
+            if let index = routes.firstIndex(where: { $0.segments == segments }) {
+                if !routes[index].methods.contains(method) { routes[index].methods.append(method) }
+            } else {
+                routes.append(Route(segments: segments, methods: [method]))
+            }
+        }
+    }
+
+    /// The methods `path` answers (a parameter matches any one segment), in the order they were
+    /// added; empty for a path no route serves.
+    func methods(for path: String) -> [HTTPRequest.Method] {
+        let segments = path.split(separator: "/")
+        return routes.withLock { routes in
+            var methods: [HTTPRequest.Method] = []
+            for route in routes where Self.matches(route.segments, segments) {
+                for method in route.methods where !methods.contains(method) { methods.append(method) }
+            }
+            return methods
+        }
+    }
+
+    private static func matches(_ pattern: [Substring], _ segments: [Substring]) -> Bool {
+        guard pattern.count == segments.count else { return false }
+        return zip(pattern, segments).allSatisfy { $0.hasPrefix(":") || $0 == $1 }
+    }
+}
