@@ -117,7 +117,9 @@ public func buildApplication(
         let allowed = AllowedMethods()
         router.add(middleware: ErrorMiddleware(allowed: allowed))
         let trustedIPHeader = configuration.trustedIPHeader.flatMap { HTTPField.Name($0) }
-        router.add(middleware: AuditContextMiddleware(resolver: ClientResolver(trustedIPHeader: trustedIPHeader)))
+        let resolver = ClientResolver(
+            trustedIPHeader: trustedIPHeader, trustedProxies: configuration.trustedProxies, logger: logger)
+        router.add(middleware: AuditContextMiddleware(resolver: resolver))
         router.add(
             middleware: CORSMiddleware(
                 allowOrigin: .originBased,
@@ -130,16 +132,14 @@ public func buildApplication(
         var routes = RouteRegistrar(router: router, allowed: allowed)
         let readiness = Readiness()
         MetaController(service: service, openAPI: openAPI, database: database, readiness: readiness).register(&routes)
-        AuthController(
-            service: service, trustedIPHeader: trustedIPHeader
-        ).register(&routes)
+        AuthController(service: service, resolver: resolver).register(&routes)
         SSOController().register(&routes)
         if DevMailboxController.isEnabled(
             smtpConfigured: configuration.smtp != nil, host: configuration.host, trustedIPHeader: trustedIPHeader,
             public: configuration.devMailboxPublic)
         {
             DevMailboxController(
-                store: store, allowRemote: configuration.devMailboxPublic, resolver: ClientResolver(trustedIPHeader: trustedIPHeader)
+                store: store, allowRemote: configuration.devMailboxPublic, resolver: resolver
             ).register(&routes)
         }
 

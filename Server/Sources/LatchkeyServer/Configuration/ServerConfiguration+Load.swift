@@ -260,6 +260,12 @@ extension ServerConfiguration {
             twilio: twilio, keyReloadInterval: max(1, try reader.seconds("keys-reload-interval") ?? 30),
             auditRetentionDays: auditRetention)
         configuration.serverSecret = try serverSecret(reader)
+        configuration.trustedProxies = try reader.list("trusted-proxies").map { text in
+            guard let network = IPNetwork(text) else {
+                throw ConfigurationError("trusted-proxies must be addresses or networks like 10.0.0.0/8 or fd00::/8, not '\(text)'")
+            }
+            return network
+        }
         configuration.unusableSMSProvider = unusableSMSProvider
         configuration.warnings = warnings
         return configuration

@@ -15,8 +15,11 @@ public struct ServerConfiguration: Sendable {
     public var databasePath: String
     /// PostgreSQL instead of SQLite, when set.
     public var postgres: PostgresDatabase.Options?
-    /// A header whose first address is trusted as the client IP (set only behind a proxy).
+    /// A header whose right-most address is trusted as the client IP (GoTrue's
+    /// `GOTRUE_RATE_LIMIT_HEADER`; set only behind a proxy).
     public var trustedIPHeader: String?
+    /// The proxies whose `X-Forwarded-For` is believed (`LATCHKEY_TRUSTED_PROXIES`).
+    var trustedProxies: [IPNetwork] = []
     /// `GOTRUE_JWT_KEYS`, parsed.
     public var jwtKeys: [[String: JSONValue]]
     /// `GOTRUE_JWT_SECRET`.

@@ -331,6 +331,11 @@ public struct Setting: Sendable {
             key: "mail-retry-base", environment: ["LATCHKEY_MAIL_RETRY_BASE"], defaultValue: "5",
             summary: "Seconds before the first retry of a failed delivery."),
         .init(
+            key: "trusted-proxies", environment: ["LATCHKEY_TRUSTED_PROXIES"], defaultValue: "",
+            summary:
+                "Comma-separated addresses or networks (`10.0.0.0/8, fd00::/8`) of the reverse proxies in front of the server. A request whose socket peer is one of them is from the right-most address in `X-Forwarded-For` (or `Forwarded`) that is not one of them; every other request is from its peer, whatever it sends. Unset, and no `rate-limit-header`: the peer, and one warning when requests carry `X-Forwarded-For` from a private address."
+        ),
+        .init(
             key: "rate-limit-header", environment: ["LATCHKEY_RATE_LIMIT_HEADER", "GOTRUE_RATE_LIMIT_HEADER"], defaultValue: "",
             summary:
                 "Header carrying the client IP, trusted only when set (behind a proxy you run). Its **right-most** entry is the client: proxies append the address they saw, and the entries left of it are whatever the client sent (GoTrue takes the left-most, which a client behind an appending proxy forges). Unset: the socket's peer address."

@@ -8,7 +8,7 @@ import Logging
 /// The GoTrue endpoints for sign-up, sign-in, codes, sessions and the user.
 struct AuthController {
     let service: AuthService
-    let trustedIPHeader: HTTPField.Name?
+    let resolver: ClientResolver
 
     func register(_ routes: inout RouteRegistrar) {
         routes.on(.post, "/signup") { request, context in
@@ -90,8 +90,8 @@ struct AuthController {
         MFAController(service: service, client: client).register(&routes)
     }
 
-    /// The caller's IP (the trusted header's first address, when configured) and user agent.
+    /// The caller's IP (see ``ClientResolver``) and user agent.
     func client(_ request: Request, _ context: APIRequestContext) -> ClientInfo {
-        ClientResolver(trustedIPHeader: trustedIPHeader).client(request, context)
+        resolver.client(request, context)
     }
 }
