@@ -146,6 +146,28 @@ import Testing
         }
     }
 
+    /// With SMS autoconfirm (as GoTrue), a number added by an anonymous user applies at once;
+    /// without it, the number waits for its code and the user stays anonymous.
+    @Test func aPhoneMakesTheUserPermanentAtOnceUnderSMSAutoconfirm() async throws {
+        try await TestServer(configure: {
+            Self.enabled(&$0)
+            $0.auth.sms.autoconfirm = true
+        }).run { client, _ async throws in
+            let anonymous = try await client.send(.post, "/signup", json: "{}").decode(Session.self)
+            let updated = try await client.send(.put, "/user", json: #"{"phone":"+15551230001"}"#, bearer: anonymous.accessToken)
+            #expect(updated.status == .ok)
+            let user = try updated.decode(User.self)
+            #expect(!user.isAnonymous)
+            #expect(user.phone == "15551230001")
+            #expect(user.identities?.map(\.provider) == ["phone"])
+        }
+        try await TestServer(configure: Self.enabled).run { client, _ async throws in
+            let anonymous = try await client.send(.post, "/signup", json: "{}").decode(Session.self)
+            let updated = try await client.send(.put, "/user", json: #"{"phone":"+15551230002"}"#, bearer: anonymous.accessToken)
+            #expect(try updated.decode(User.self).isAnonymous)
+        }
+    }
+
     @Test func anonymousUsersMayNotEnrolSecondFactors() async throws {
         try await TestServer(configure: Self.enabled).run { client, _ async throws in
             let anonymous = try await client.send(.post, "/signup", json: "{}").decode(Session.self)

@@ -142,34 +142,44 @@ extension AuthService {
             }
         }
         user.updatedAt = time.now()
-        var upgradedAtOnce = false
-        if let newEmail, user.isAnonymous, configuration.mailerAutoconfirm {
-            // As GoTrue: with autoconfirm, an anonymous user's first address is confirmed at once
-            // and the user becomes permanent (an email identity is stored with the write below).
+        // As GoTrue: under autoconfirm, an anonymous user's first address is confirmed at once and
+        // the user becomes permanent (its identity is stored with the write below); otherwise the
+        // change waits for its code, and what else changed is stored with this request.
+        let wasAnonymous = user.isAnonymous
+        var upgrades: [AuditEvent] = []
+        if let newEmail, wasAnonymous, configuration.mailerAutoconfirm {
             if let other = try await store.user(email: newEmail), other.id != user.id { throw AuthError.emailExists }
-            let now = time.now()
             user.email = newEmail
-            user.emailConfirmedAt = now
+            user.emailConfirmedAt = time.now()
             user.userMetadata["email_verified"] = true
             user.addProvider("email")
             user.isAnonymous = false
-            upgradedAtOnce = true
+            upgrades.append(auditEvent(.emailChanged, user: user, details: ["from": .null, "anonymous": true], client: client))
         } else if let newEmail {
-            // The change itself waits for confirmation; what else changed is stored with its request.
             user = try await requestEmailChange(user, to: newEmail, redirectTo: redirectTo, challenge: challenge)
         }
-        if let newPhone {
+        if let newPhone, wasAnonymous, configuration.sms.autoconfirm {
+            if let other = try await store.user(phone: newPhone), other.id != user.id { throw AuthError.phoneExists }
+            user.phone = newPhone
+            user.phoneConfirmedAt = time.now()
+            user.addProvider("phone")
+            user.isAnonymous = false
+            upgrades.append(auditEvent(.phoneChanged, user: user, details: ["from": .null, "anonymous": true], client: client))
+        } else if let newPhone {
             var pending = try await requestPhoneChange(user, to: newPhone, channel: channel)
             // Keep this request's other changes, which the stored user does not have yet.
             pending.passwordHash = user.passwordHash
             pending.userMetadata = user.userMetadata
             pending.appMetadata = user.appMetadata
+            if !upgrades.isEmpty {
+                pending.email = user.email
+                pending.emailConfirmedAt = user.emailConfirmedAt
+                pending.isAnonymous = false
+            }
             user = pending
         }
-        if upgradedAtOnce {
-            try await store.adminUpdateUser(
-                user, endSessions: false,
-                audit: [auditEvent(.emailChanged, user: user, details: ["from": .null, "anonymous": true], client: client)])
+        if !upgrades.isEmpty {
+            try await store.adminUpdateUser(user, endSessions: false, audit: upgrades)
             user.version += 1
             if !passwordChanged { return try await wireUser(user) }
         }
