@@ -28,6 +28,27 @@ import Testing
         }
     }
 
+    /// No body at all is not JSON, as on GoTrue (`400 bad_json`), and nothing is done: an
+    /// anonymous sign-up needs `{}`, a user update its fields. Only `DELETE /admin/users/{id}`,
+    /// whose body is optional, reads nothing as `{}`.
+    @Test func anEmptyBodyIsBadJSONAndDoesNothing() async throws {
+        try await TestServer(configure: { $0.auth.anonymousUsers = true }).run { client, app async throws in
+            for path in Self.endpoints + ["/verify"] {
+                let response = try await client.send(.post, path)
+                #expect(response.status == .badRequest, "\(path)")
+                #expect(response.errorCode == "bad_json" || (try? response.decode(OAuthErrorBody.self)) != nil, "\(path)")
+            }
+            #expect(try await app.store.listUsers(emailContains: nil, anonymous: nil, offset: 0, limit: 10).total == 0)
+            let session = try await client.signUpConfirmed("empty@example.com", app: app)
+            let update = try await client.send(.put, "/user", bearer: session.accessToken)
+            #expect(update.status == .badRequest && update.errorCode == "bad_json")
+            let token = try await app.service.issuer.sign(AccessTokenClaims(iss: "supabase", role: "service_role"))
+            #expect(try await client.send(.post, "/admin/users", bearer: token).errorCode == "bad_json")
+            let deleted = try await client.send(.delete, "/admin/users/\(session.user.id.uuidString)", bearer: token)
+            #expect(deleted.status == .ok)
+        }
+    }
+
     @Test(arguments: endpoints)
     func oversizedBodiesAre413(path: String) async throws {
         try await TestServer().run { client, _ async throws in

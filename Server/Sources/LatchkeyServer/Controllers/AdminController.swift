@@ -48,7 +48,7 @@ struct AdminController {
         }
         routes.on(.delete, "/admin/users/:id") { request, context in
             try await asOperator(request) {
-                let body = try await request.decodeJSON(AdminDeleteUserRequest.self, context: context)
+                let body = try await request.decodeJSON(AdminDeleteUserRequest.self, context: context, allowingEmpty: true)
                 try await service.adminDeleteUser(id: context.parameters.get("id") ?? "", softDelete: body.shouldSoftDelete == true)
                 return try JSONResponse.make([String: String](), noStore: true)
             }

@@ -5,8 +5,10 @@ import LatchkeyCore
 
 extension Request {
     /// Reads the body (at most 1 MB) and decodes it as JSON into `type`, answering bad input with
-    /// `400 bad_json` or `413 request_entity_too_large` before any work is done.
-    func decodeJSON<T: Decodable>(_ type: T.Type, context: APIRequestContext) async throws -> T {
+    /// `400 bad_json` or `413 request_entity_too_large` before any work is done. An empty body is
+    /// not JSON (GoTrue's answer too), unless `allowingEmpty` (a body whose every field is
+    /// optional, such as `DELETE /admin/users/{id}`'s), where it reads as `{}`.
+    func decodeJSON<T: Decodable>(_ type: T.Type, context: APIRequestContext, allowingEmpty: Bool = false) async throws -> T {
         let buffer: ByteBuffer
         do {
             buffer = try await self.body.collect(upTo: context.maxUploadSize)
@@ -14,7 +16,10 @@ extension Request {
             throw AuthError(.requestEntityTooLarge, "Request body too large")
         }
         var data = Data(buffer.readableBytesView)
-        if data.isEmpty { data = Data("{}".utf8) }
+        if data.isEmpty {
+            guard allowingEmpty else { throw AuthError(.badJSON, "Could not parse request body as JSON: EOF") }
+            data = Data("{}".utf8)
+        }
         let decoder = WireJSON.makeDecoder()
         do {
             return try decoder.decode(T.self, from: data)
