@@ -125,6 +125,13 @@ import Testing
         #expect(
             try ServerConfiguration.load(environment: ["DATABASE_URL": "postgres://db/auth", "GOTRUE_DB_MAX_POOL_SIZE": "0"])
                 .postgres?.poolSize == 10)
+        // GoTrue's clean-up switch keeps anonymous users 30 days, as GoTrue's clean-up does.
+        #expect(try ServerConfiguration.load(environment: ["GOTRUE_DB_CLEANUP_ENABLED": "true"]).auth.anonymousUserRetentionDays == 30)
+        #expect(try ServerConfiguration.load(environment: [:]).auth.anonymousUserRetentionDays == 0)
+        #expect(
+            try ServerConfiguration.load(environment: [
+                "GOTRUE_DB_CLEANUP_ENABLED": "true", "LATCHKEY_ANONYMOUS_USERS_RETENTION_DAYS": "7",
+            ]).auth.anonymousUserRetentionDays == 7)
         let vonage = try ServerConfiguration.load(environment: ["GOTRUE_SMS_PROVIDER": "vonage"])
         #expect(vonage.unusableSMSProvider == "vonage" && vonage.warnings.count == 1)
         #expect(throws: ConfigurationError.self) { try ServerConfiguration.load(environment: ["GOTRUE_RATE_LIMIT_OTP": "-1.5"]) }

@@ -92,6 +92,10 @@ public struct Setting: Sendable {
                 "Delete anonymous users made more than this many days ago, with everything they own (checked every 5 minutes); 0 keeps them. `latchkey users cleanup-anonymous --older-than DAYS` does it on demand."
         ),
         .init(
+            key: "db-cleanup-enabled", environment: ["GOTRUE_DB_CLEANUP_ENABLED"], defaultValue: "false",
+            summary:
+                "GoTrue's clean-up switch: when on and `anonymous-users-retention-days` is unset, anonymous users older than 30 days are deleted, as GoTrue does. (Expired codes, windows and finished mail are always cleaned up.)"),
+        .init(
             key: "rate-limit-anonymous-users",
             environment: ["LATCHKEY_RATE_LIMIT_ANONYMOUS_USERS", "GOTRUE_RATE_LIMIT_ANONYMOUS_USERS"], defaultValue: "30",
             summary: "Anonymous sign-ins per client IP per hour."),
