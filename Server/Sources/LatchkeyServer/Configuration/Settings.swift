@@ -94,7 +94,8 @@ public struct Setting: Sendable {
         .init(
             key: "db-cleanup-enabled", environment: ["GOTRUE_DB_CLEANUP_ENABLED"], defaultValue: "false",
             summary:
-                "GoTrue's clean-up switch: when on and `anonymous-users-retention-days` is unset, anonymous users older than 30 days are deleted, as GoTrue does. (Expired codes, windows and finished mail are always cleaned up.)"),
+                "GoTrue's clean-up switch: when on and `anonymous-users-retention-days` is unset, anonymous users older than 30 days are deleted, as GoTrue does. (Expired codes, windows and finished mail are always cleaned up.)"
+        ),
         .init(
             key: "rate-limit-anonymous-users",
             environment: ["LATCHKEY_RATE_LIMIT_ANONYMOUS_USERS", "GOTRUE_RATE_LIMIT_ANONYMOUS_USERS"], defaultValue: "30",
