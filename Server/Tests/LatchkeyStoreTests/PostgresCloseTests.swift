@@ -40,6 +40,24 @@ import Testing
         }
     }
 
+    /// Work that reaches the pool after it shut down (as work still waiting when `close()` stops
+    /// waiting does) fails as ``ConnectionClosedError``, like work refused once the close began.
+    @Test func workCutShortByThePoolsShutdownIsAClosedDatabase() async throws {
+        guard let postgres = try await TestPostgres.open(poolSize: 2) else { return }
+        let database = postgres.database
+        _ = try await database.read { try await $0.query("SELECT 1 AS one", []) }
+        try await postgres.drop()
+        database.running.cancel()
+        try await Task.sleep(for: .milliseconds(200))
+        await #expect(throws: ConnectionClosedError.self) {
+            try await database.read { try await $0.query("SELECT 1 AS one", []) }
+        }
+        await #expect(throws: ConnectionClosedError.self) {
+            try await database.transaction { try await $0.query("SELECT 1 AS one", []) }
+        }
+        try await database.close()
+    }
+
     /// A statement that never answers (and ignores cancellation) holds its caller no longer
     /// than the limit: what `/health` relies on when the database hangs.
     @Test func aTimeoutDoesNotWaitForWorkThatIgnoresCancellation() async throws {

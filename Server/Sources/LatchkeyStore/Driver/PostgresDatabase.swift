@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOSSL
 import PostgresNIO
+import _ConnectionPoolModule
 
 /// PostgreSQL through postgres-nio's connection pool, for several Latchkey instances on one
 /// database.
@@ -116,8 +117,19 @@ public final class PostgresDatabase: SQLDatabase {
         return configuration
     }
 
+    /// Runs `work` as one of this database's operations. An operation the pool's shutdown cut
+    /// short (it was still waiting when `close()` stopped waiting for it) fails as one refused
+    /// after the close began: ``ConnectionClosedError``, not the pool's own error.
+    func operation<T>(_ work: () async throws -> T) async throws -> T {
+        do {
+            return try await operations.run(work)
+        } catch let error as ConnectionPoolError where error == .poolShutdown {
+            throw ConnectionClosedError()
+        }
+    }
+
     public func read<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
-        try await operations.run {
+        try await operation {
             try await client.withConnection { connection in
                 try await withTaskExecutorPreference(EventLoopTaskExecutor(connection.eventLoop)) {
                     try await body(PostgresExecutor(connection: connection, statements: statements?.of(connection), logger: logger))
@@ -187,7 +199,7 @@ public final class PostgresDatabase: SQLDatabase {
     /// rolling back when it throws.
     func inTransaction<T: Sendable>(_ isolation: String, _ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T
     {
-        try await operations.run {
+        try await operation {
             try await client.withConnection { connection in
                 try await withTaskExecutorPreference(EventLoopTaskExecutor(connection.eventLoop)) {
                     let executor = PostgresExecutor(connection: connection, statements: statements?.of(connection), logger: logger)
