@@ -26,8 +26,6 @@ public enum ServerSecret {
 
     /// Whether `a` and `b` are the same verifier, compared in constant time.
     public static func matches(_ a: String, _ b: String) -> Bool {
-        let (x, y) = (Array(a.utf8), Array(b.utf8))
-        guard x.count == y.count else { return false }
-        return zip(x, y).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+        OneTimeSecrets.constantTimeEqual(a, b)
     }
 }
