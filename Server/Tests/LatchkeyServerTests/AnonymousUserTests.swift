@@ -168,6 +168,17 @@ import Testing
         }
     }
 
+    /// `POST /signup` with an empty email and a phone is a phone sign-up, as on GoTrue.
+    @Test func anEmptyEmailWithAPhoneIsAPhoneSignUp() async throws {
+        try await TestServer(configure: Self.enabled).run { client, _ async throws in
+            let response = try await client.send(
+                .post, "/signup", json: #"{"email":"","phone":"+15551230009","password":"correct horse battery staple"}"#)
+            #expect(response.status == .ok)
+            let user = try response.decode(User.self)
+            #expect(user.phone == "15551230009" && !user.isAnonymous)
+        }
+    }
+
     @Test func anonymousUsersMayNotEnrolSecondFactors() async throws {
         try await TestServer(configure: Self.enabled).run { client, _ async throws in
             let anonymous = try await client.send(.post, "/signup", json: "{}").decode(Session.self)

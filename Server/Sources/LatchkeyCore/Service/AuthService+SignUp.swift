@@ -21,7 +21,7 @@ extension AuthService {
         }
         try await hitSendLimits(client)
         guard !configuration.disableSignup else { throw AuthError.signupDisabled }
-        if request.email == nil {
+        if request.email?.isEmpty ?? true {
             return try await signUpWithPhone(request, client: client)
         }
         let email = try canonicalEmail(request.email)

@@ -179,7 +179,15 @@ extension AuthService {
             user = pending
         }
         if !upgrades.isEmpty {
-            try await store.adminUpdateUser(user, endSessions: false, audit: upgrades)
+            do {
+                try await store.adminUpdateUser(user, endSessions: false, audit: upgrades)
+            } catch let error as StoreError where error.isDuplicate {
+                // Another user took the address between the check above and this write.
+                if let email = user.email, let other = try await store.user(email: email), other.id != user.id {
+                    throw AuthError.emailExists
+                }
+                throw AuthError.phoneExists
+            }
             user.version += 1
             if !passwordChanged { return try await wireUser(user) }
         }

@@ -24,14 +24,16 @@ struct ErrorMiddleware: RouterMiddleware {
             return APIErrorResponder.response(
                 for: AuthError(.conflict, "The user was changed by another request; try again"), request: request,
                 requestID: context.id)
-        } catch let error as HTTPError where error.status == .notFound && !allowed.methods(for: request.uri.path).isEmpty {
-            // A known path asked with a method it does not answer (TRACE, PATCH, …).
-            var response = APIErrorResponder.response(
-                for: AuthError(.validationFailed, "Method \(request.method.rawValue) not allowed"), status: .methodNotAllowed,
-                request: request, requestID: context.id)
-            response.headers[.allow] = allowed.methods(for: request.uri.path).map(\.rawValue).joined(separator: ", ")
-            return response
         } catch let error as HTTPError {
+            let methods = error.status == .notFound ? allowed.methods(for: request.uri.path) : []
+            if !methods.isEmpty {
+                // A known path asked with a method it does not answer (TRACE, PATCH, …).
+                var response = APIErrorResponder.response(
+                    for: AuthError(.validationFailed, "Method \(request.method.rawValue) not allowed"), status: .methodNotAllowed,
+                    request: request, requestID: context.id)
+                response.headers[.allow] = methods.map(\.rawValue).joined(separator: ", ")
+                return response
+            }
             let mapped: AuthError
             switch error.status {
             case .contentTooLarge: mapped = AuthError(.requestEntityTooLarge, "Request body too large")
