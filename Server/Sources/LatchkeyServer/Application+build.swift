@@ -116,6 +116,7 @@ public func buildApplication(
         let router = Router(context: APIRequestContext.self)
         let allowed = AllowedMethods()
         router.add(middleware: ErrorMiddleware(allowed: allowed))
+        router.add(middleware: RepeatedQueryMiddleware())
         let trustedIPHeader = configuration.trustedIPHeader.flatMap { HTTPField.Name($0) }
         let resolver = ClientResolver(
             trustedIPHeader: trustedIPHeader, trustedProxies: configuration.trustedProxies, logger: logger)

@@ -29,7 +29,7 @@ import Testing
             // Nine wrong, then the right one resets the count.
             for expected in stride(from: 9, through: 1, by: -1) {
                 let wrong = try await unlock(2)
-                #expect(wrong.status == .badRequest)
+                #expect(wrong.status == .unprocessableContent)
                 #expect(wrong.errorCode == "invalid_pin")
                 #expect(try wrong.decode(APIErrorBody.self).attemptsRemaining == expected)
             }

@@ -51,22 +51,33 @@ import Testing
         }
     }
 
-    @Test func brokenLinksRedirectWithAnError() async throws {
+    @Test func brokenLinksAreRefusedAndUnknownOnesRedirectWithAnError() async throws {
         try await TestServer().run { client, _ async throws in
-            let missing = try await client.send(.get, "/verify?type=signup")
-            #expect(missing.status == .seeOther)
-            #expect(missing.headers[.location]?.contains("error_code=otp_expired") == true)
-            let badType = try await client.execute(
-                uri: "/verify", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
-                body: ByteBuffer(string: "token=abc&type=nonsense")
-            ) { $0 }
-            #expect(badType.headers[.location]?.contains("error_code=validation_failed") == true)
-            // GET checks the type before showing any page: a missing or unknown one is a 400.
-            for uri in ["/verify?token=abc&type=nonsense", "/verify?token=abc", "/verify?token=abc&type="] {
+            // A link without its type or token is GoTrue's 400, never a page or a redirect, whether
+            // opened (GET) or sent by the confirmation page's form (POST).
+            for uri in [
+                "/verify?token=abc&type=nonsense", "/verify?token=abc", "/verify?token=abc&type=", "/verify?type=signup",
+                "/verify?type=signup&token=",
+            ] {
                 let refused = try await client.send(.get, uri)
                 #expect(refused.status == .badRequest, "\(uri)")
                 #expect(refused.errorCode == "validation_failed", "\(uri)")
             }
+            for form in ["token=abc&type=nonsense", "token=abc", "type=signup", "token=&type=signup"] {
+                let refused = try await client.execute(
+                    uri: "/verify", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
+                    body: ByteBuffer(string: form)
+                ) { $0 }
+                #expect(refused.status == .badRequest, "\(form)")
+                #expect(refused.headers[.location] == nil, "\(form)")
+            }
+            // A well-formed link that matches nothing redirects with the error.
+            let unknown = try await client.execute(
+                uri: "/verify", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
+                body: ByteBuffer(string: "token=abc&type=signup")
+            ) { $0 }
+            #expect(unknown.status == .seeOther)
+            #expect(unknown.headers[.location]?.contains("error_code=otp_expired") == true)
         }
     }
 
@@ -151,6 +162,7 @@ import Testing
             #expect(signUp.errorCode == "user_already_exists")
             let signIn = try await client.send(.post, "/otp", json: #"{"email":"unknown@example.com","intent":"signin"}"#)
             #expect(signIn.errorCode == "user_not_found")
+            #expect(signIn.status == .unprocessableContent)
             #expect(try await app.store.user(email: "unknown@example.com") == nil)
             #expect(try await client.send(.post, "/otp", json: #"{"email":"known@example.com","intent":"signin"}"#).status == .ok)
             #expect(try await client.send(.post, "/otp", json: #"{"email":"new@example.com","intent":"signup"}"#).status == .ok)

@@ -80,7 +80,11 @@ import Testing
 
     @Test func numbersThatAreNotE164AreRefusedBeforeAnyLookup() async throws {
         try await TestServer().run { client, app async throws in
-            for bad in ["+0123456", "phone", "+1234567890123456", "12-34", "+", "٣٣٣٣٣٣"] {
+            // GoTrue's rule exactly: one leading "+" dropped, then every space; nothing else is
+            // trimmed, so a space before the "+" or a tab is a bad number.
+            for bad in [
+                "+0123456", "phone", "+1234567890123456", "12-34", "+", "٣٣٣٣٣٣", " +15551230000", "\\t15551230000", "++15551230000",
+            ] {
                 let response = try await client.send(.post, "/otp", json: #"{"phone":"\#(bad)"}"#)
                 #expect(response.status == .badRequest, "\(bad)")
                 #expect(try response.decode(APIErrorBody.self).message == "Invalid phone number format (E.164 required)", "\(bad)")
@@ -96,6 +100,8 @@ import Testing
             )
             try await app.settleOutbox()
             #expect(try await app.store.mailbox(to: nil, limit: 10).isEmpty)
+            #expect(try await client.send(.post, "/otp", json: #"{"phone":"+1 555 123 0001"}"#).status == .ok)
+            #expect(try await client.send(.post, "/otp", json: #"{"phone":" 1555123 0002 "}"#).status == .ok)
         }
     }
 

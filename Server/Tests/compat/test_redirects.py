@@ -57,9 +57,12 @@ def server(tmp_path_factory):
 
 
 def location_for(server, redirect_to: str) -> str:
-    """The ``Location`` of a failed link click that asked for ``redirect_to``."""
-    resp = httpx.get(
-        f"{server.url}/verify?type=magiclink&redirect_to={quote(redirect_to, safe='')}",
+    """The ``Location`` of a failed link click that asked for ``redirect_to``: the confirmation
+    page's form posting a link that matches nothing."""
+    resp = httpx.post(
+        f"{server.url}/verify",
+        content=f"token=unknown&type=magiclink&redirect_to={quote(redirect_to, safe='')}",
+        headers={"Content-Type": "application/x-www-form-urlencoded"},
         follow_redirects=False,
         trust_env=False,
     )

@@ -17,13 +17,19 @@ public enum Base64URL {
         return String(decoding: url, as: UTF8.self)
     }
 
-    /// Decodes base64url, with or without padding; `nil` for anything else, or for text longer
-    /// than `maxLength` bytes (4 KiB by default: tokens, keys and salts are far shorter).
+    /// Decodes base64url (RFC 4648 §5): the alphabet `A–Z a–z 0–9 - _`, unpadded or padded with
+    /// `=` to a multiple of four characters, `=` nowhere else; `nil` for anything else, or for text
+    /// longer than `maxLength` bytes (4 KiB by default: tokens, keys and salts are far shorter).
+    /// The API document's base64url patterns say the same.
     public static func decode(_ text: String, maxLength: Int = 4096) -> [UInt8]? {
-        guard text.utf8.count <= maxLength else { return nil }
+        let utf8 = text.utf8
+        guard utf8.count <= maxLength else { return nil }
+        let padding = utf8.reversed().prefix { $0 == UInt8(ascii: "=") }.count
+        let bodyCount = utf8.count - padding
+        guard bodyCount % 4 != 1, padding == 0 || (utf8.count % 4 == 0 && padding <= 2) else { return nil }
         var base64 = [UInt8]()
-        base64.reserveCapacity(text.utf8.count + 3)
-        for byte in text.utf8 {
+        base64.reserveCapacity(bodyCount + 3)
+        for byte in utf8.prefix(bodyCount) {
             guard byte.isBase64URLCharacter else { return nil }
             switch byte {
             case UInt8(ascii: "-"): base64.append(UInt8(ascii: "+"))
@@ -37,9 +43,10 @@ public enum Base64URL {
 }
 
 extension UInt8 {
+    /// A letter, a digit, `-` or `_`.
     fileprivate var isBase64URLCharacter: Bool {
         (self >= 0x30 && self <= 0x39) || (self >= 0x41 && self <= 0x5A) || (self >= 0x61 && self <= 0x7A)
-            || self == 0x2D || self == 0x5F || self == 0x3D
+            || self == 0x2D || self == 0x5F
     }
 }
 

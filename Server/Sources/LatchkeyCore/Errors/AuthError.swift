@@ -58,6 +58,13 @@ extension AuthError {
         error.status = 404
         return error
     }
+    /// `POST /otp` with `intent: signin` for an address or number no user has: 422, as
+    /// `user_already_exists` answers `intent: signup` (the API document says both).
+    public static var unknownForSignIn: AuthError {
+        var error = AuthError(.userNotFound, "User not found")
+        error.status = 422
+        return error
+    }
     public static let emailRequired = AuthError(.validationFailed, "An email address is required")
     public static let requestRateLimit = AuthError(.overRequestRateLimit, "Request rate limit reached")
     public static let emailExists = AuthError(.emailExists, "A user with this email address has already been registered")
@@ -74,6 +81,15 @@ extension AuthError {
 
     /// A request that failed validation.
     public static func validation(_ message: String) -> AuthError { AuthError(.validationFailed, message) }
+
+    /// `422 validation_failed`: a request the API document allows whose content cannot be used
+    /// (a key off its curve, metadata over the size limit, a count at its cap). A `400` says the
+    /// request does not match the document.
+    public static func unprocessable(_ message: String) -> AuthError {
+        var error = AuthError(.validationFailed, message)
+        error.status = 422
+        return error
+    }
 
     /// An invalid bearer token.
     public static func badJWT(_ detail: String) -> AuthError {

@@ -3,7 +3,7 @@ import Foundation
 /// Go's `time.ParseDuration` format, as GoTrue's `ban_duration` takes it: a sequence of decimal
 /// numbers with units, e.g. `24h`, `1h30m`, `1.5h`, `90s`, `500ms`.
 public enum GoDuration {
-    static let units: [String: Double] = ["ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1, "m": 60, "h": 3600]
+    static let units: [String: Double] = ["ns": 1e-9, "us": 1e-6, "µs": 1e-6, "μs": 1e-6, "ms": 1e-3, "s": 1, "m": 60, "h": 3600]
 
     /// The duration in seconds, or `nil` when `text` is not a Go duration.
     public static func seconds(_ text: String) -> TimeInterval? {

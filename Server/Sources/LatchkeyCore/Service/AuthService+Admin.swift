@@ -178,7 +178,7 @@ extension AuthService {
     func passwordHash(_ request: AdminUserAttributes) async throws -> String? {
         if let imported = request.passwordHash {
             guard request.password == nil else { throw AuthError.validation("Only one of password or password_hash can be set") }
-            guard imported.range(of: #"^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$"#, options: .regularExpression) != nil else {
+            guard imported.range(of: #"^\$2[aby]\$[0-9]{2}\$[./A-Za-z0-9]{53}$"#, options: .regularExpression) != nil else {
                 throw AuthError.validation("password_hash must be a bcrypt hash ($2a$, $2b$ or $2y$)")
             }
             return imported
@@ -198,7 +198,7 @@ extension AuthService {
             if value.isNull { user.appMetadata.removeValue(forKey: key) } else { user.appMetadata[key] = value }
         }
         if let role = request.role {
-            guard (1...64).contains(role.count) else { throw AuthError.validation("role must be 1 to 64 characters") }
+            guard (1...64).contains(role.unicodeScalars.count) else { throw AuthError.validation("role must be 1 to 64 characters") }
             user.role = role
         }
         if let ban = request.banDuration {

@@ -79,7 +79,15 @@ extension AuthService {
     private func sendOTP(
         _ request: OTPRequest, redirectTo: String?, client: ClientInfo, budget: LimitBudget
     ) async throws -> OTPResponse {
-        if request.phone != nil, request.email == nil {
+        // GoTrue's rules: an empty string counts as none; an email or a phone, not both; a
+        // channel only with a phone.
+        let hasEmail = !(request.email?.isEmpty ?? true)
+        let hasPhone = !(request.phone?.isEmpty ?? true)
+        if hasEmail, hasPhone { throw AuthError.validation("Only an email address or phone number should be provided") }
+        if hasEmail, !(request.channel?.isEmpty ?? true) {
+            throw AuthError.validation("Channel should only be specified with Phone OTP")
+        }
+        if hasPhone {
             try await budget.charge()
             return try await sendPhoneOTP(request)
         }
@@ -99,7 +107,7 @@ extension AuthService {
             }
             return codeInfo(sentTo: email)
         }
-        if intent == "signin" { throw AuthError(.userNotFound, "User not found") }
+        if intent == "signin" { throw AuthError.unknownForSignIn }
         guard request.createUser ?? true else { throw AuthError.otpSignupDisabled }
         guard !configuration.disableSignup else { throw AuthError.signupDisabled }
         let (user, identity) = newUser(email: email, passwordHash: nil, data: request.data ?? [:], confirmed: false)

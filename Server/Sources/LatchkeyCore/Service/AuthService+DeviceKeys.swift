@@ -14,14 +14,14 @@ extension AuthService {
         }
         try await requireAAL2(principal, to: "register a device key")
         let name = (request.name ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...100).contains(name.count) else { throw AuthError.validation("name must be 1 to 100 characters") }
+        guard (1...100).contains(name.unicodeScalars.count) else { throw AuthError.validation("name must be 1 to 100 characters") }
         let publicKey = try Self.p256JWK(request.publicKey)
         let key = DeviceKeyRecord(
             id: UUID(), userID: principal.user.id, name: name, publicKey: publicKey, createdAt: time.now(), sessionID: session.id)
         let event = auditEvent(
             .deviceKeyRegistered, user: principal.user, details: ["key_id": .string(key.id.uuidString.lowercased()), "name": .string(name)])
         guard try await store.createDeviceKey(key, limit: Self.maxDeviceKeys, audit: [event]) else {
-            throw AuthError(.validationFailed, "A user can register at most \(Self.maxDeviceKeys) device keys")
+            throw AuthError.unprocessable("A user can register at most \(Self.maxDeviceKeys) device keys")
         }
         return key.wire
     }
@@ -149,7 +149,7 @@ extension AuthService {
     static func publicKey(_ jwk: [String: JSONValue]) throws -> ES256PublicKey {
         guard case .string(let x)? = jwk["x"], case .string(let y)? = jwk["y"],
             let key = try? ES256PublicKey(parameters: (x: x, y: y))
-        else { throw AuthError.validation("public_key is not a valid P-256 point") }
+        else { throw AuthError.unprocessable("public_key is not a valid P-256 point") }
         return key
     }
 }

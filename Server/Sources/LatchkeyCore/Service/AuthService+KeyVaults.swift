@@ -20,7 +20,7 @@ extension AuthService {
             id: id, userID: principal.user.id, verifierMAC: vaultBox.mac(Self.macInput(id, verifier)),
             sealedShare: try vaultBox.seal(share, context: id.uuidString.lowercased()), createdAt: now, updatedAt: now)
         guard try await store.createVault(vault, limit: Self.maxVaults) else {
-            throw AuthError(.validationFailed, "A user can keep at most \(Self.maxVaults) PIN vaults")
+            throw AuthError.unprocessable("A user can keep at most \(Self.maxVaults) PIN vaults")
         }
         return vault.wire(share: share, maxAttempts: Self.maxVaultAttempts)
     }

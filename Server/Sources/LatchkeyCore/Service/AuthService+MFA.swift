@@ -14,7 +14,7 @@ extension AuthService {
             throw AuthError.validation("factor_type must be totp (phone and webauthn factors are not served)")
         }
         let name = request.friendlyName.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
-        if let name, name.count > 100 { throw AuthError.validation("friendly_name must be at most 100 characters") }
+        if let name, name.unicodeScalars.count > 100 { throw AuthError.validation("friendly_name must be at most 100 characters") }
         let issuer = try factorIssuer(request.issuer)
         let user = principal.user
         let factors = try await store.factors(userID: user.id)
@@ -77,7 +77,7 @@ extension AuthService {
         guard let rawChallenge = request.challengeID, let challengeID = UUID(uuidString: rawChallenge) else {
             throw AuthError.validation("challenge_id must be the id of a challenge")
         }
-        guard let code = request.code, !code.isEmpty, code.utf8.count <= 16 else {
+        guard let code = request.code, !code.isEmpty, code.unicodeScalars.count <= 16 else {
             throw AuthError.validation("code must be the 6-digit code from the authenticator app")
         }
         guard let current = principal.session else { throw AuthError.sessionNotFound }
@@ -255,7 +255,7 @@ extension AuthService {
     /// The issuer shown in authenticator apps: the request's, else the site's host.
     func factorIssuer(_ raw: String?) throws -> String {
         if let raw, !raw.isEmpty {
-            guard raw.count <= 100, !raw.contains(":") else {
+            guard raw.unicodeScalars.count <= 100, !raw.contains(":") else {
                 throw AuthError.validation("issuer must be at most 100 characters, without a colon")
             }
             return raw

@@ -3,23 +3,24 @@ import LatchkeyAPI
 import Logging
 
 extension AuthService {
-    /// A phone number as GoTrue stores it: E.164 digits without `+` (spaces dropped), checked
-    /// before any lookup. With `requiringProvider`, a disabled phone provider is refused first
-    /// (`/verify` checks only the number, as GoTrue's does).
+    /// A phone number as GoTrue stores it: E.164 digits without `+`, checked before any lookup.
+    /// GoTrue's rule exactly: one leading `+` dropped, then every space, and what is left is 2–15
+    /// digits not starting with `0` (the API document's `Phone` pattern says the same). With
+    /// `requiringProvider`, a disabled phone provider is refused first (`/verify` checks only the
+    /// number, as GoTrue's does).
     func canonicalPhone(_ raw: String?, requiringProvider: Bool = true) throws -> String {
         guard configuration.sms.enabled || !requiringProvider else { throw AuthError.phoneDisabled }
         guard let raw, !raw.isEmpty else { throw AuthError(.validationFailed, "A phone number is required") }
-        var digits = raw.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: " ", with: "")
-        if digits.hasPrefix("+") { digits.removeFirst() }
-        guard (2...15).contains(digits.utf8.count), digits.first != "0",
-            digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        let digits = raw.utf8.dropFirst(raw.utf8.first == UInt8(ascii: "+") ? 1 : 0).filter { $0 != UInt8(ascii: " ") }
+        guard (2...15).contains(digits.count), digits.first != UInt8(ascii: "0"),
+            digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
         else { throw AuthError.phoneInvalid }
-        return digits
+        return String(decoding: digits, as: UTF8.self)
     }
 
-    /// Where an SMS goes: `sms` (the default) or `whatsapp`.
+    /// Where an SMS goes: `sms` (the default, also for an empty string, as GoTrue) or `whatsapp`.
     func smsChannel(_ raw: String?) throws -> String {
-        let channel = raw ?? "sms"
+        let channel = raw.flatMap { $0.isEmpty ? nil : $0 } ?? "sms"
         guard channel == "sms" || channel == "whatsapp" else { throw AuthError.validation("channel must be sms or whatsapp") }
         return channel
     }
@@ -96,7 +97,7 @@ extension AuthService {
             if user.isBanned(at: time.now()) { return Self.phoneInfo(phone, configuration) }
             return try await sendSMSCode(to: user, kind: .sms, phone: phone, channel: channel)
         }
-        if intent == "signin" { throw AuthError(.userNotFound, "User not found") }
+        if intent == "signin" { throw AuthError.unknownForSignIn }
         guard request.createUser ?? true else { throw AuthError.otpSignupDisabled }
         guard !configuration.disableSignup else { throw AuthError.signupDisabled }
         let (user, identity) = newPhoneUser(phone: phone, passwordHash: nil, data: request.data ?? [:], confirmed: false)

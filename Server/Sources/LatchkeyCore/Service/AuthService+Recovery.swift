@@ -29,8 +29,11 @@ extension AuthService {
     /// `POST /magiclink` (GoTrue's legacy endpoint): like `POST /otp`, creating unknown users.
     public func magicLink(_ request: OTPRequest, redirectTo: String?, client: ClientInfo) async throws -> OTPResponse {
         var request = request
+        // GoTrue's `/magiclink` reads an email only.
         request.createUser = true
         request.intent = nil
+        request.phone = nil
+        request.channel = nil
         return try await sendOTP(request, redirectTo: redirectTo, client: client)
     }
 }

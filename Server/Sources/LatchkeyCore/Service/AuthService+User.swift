@@ -77,7 +77,7 @@ extension AuthService {
         if principal.user.isAnonymous, let password = request.password, !password.isEmpty, request.email?.isEmpty ?? true,
             request.phone?.isEmpty ?? true
         {
-            throw AuthError.validation("Updating password of an anonymous user without an email or phone is not allowed")
+            throw AuthError.unprocessable("Updating password of an anonymous user without an email or phone is not allowed")
         }
         // A credential change needs aal2 and, from an old session, a fresh nonce (spent once,
         // here, not again if the write below is retried).

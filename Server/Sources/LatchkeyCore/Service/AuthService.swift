@@ -172,7 +172,7 @@ public struct AuthService: Sendable {
         guard !metadata.isEmpty else { return }
         let size = (try? JSONEncoder().encode(metadata).count) ?? .max
         guard size <= configuration.userMetadataMaxBytes else {
-            throw AuthError.validation("user metadata must be at most \(configuration.userMetadataMaxBytes) bytes of JSON, not \(size)")
+            throw AuthError.unprocessable("user metadata must be at most \(configuration.userMetadataMaxBytes) bytes of JSON, not \(size)")
         }
     }
 

@@ -18,8 +18,11 @@ struct VerifyController {
         routes.on(.post, "/verify") { request, context in
             if request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true {
                 let form = try await Self.form(request, context: context)
+                // As `GET /verify`: a missing or unknown type, or no token, is a 400, not a redirect.
+                _ = try service.verificationType(form["type"])
+                guard let token = form["token"], !token.isEmpty else { throw Self.tokenRequired }
                 return await redeemLink(
-                    token: form["token"], type: form["type"], redirectTo: form["redirect_to"], request: request, context: context)
+                    token: token, type: form["type"], redirectTo: form["redirect_to"], request: request, context: context)
             }
             let body = try await request.decodeJSON(VerifyRequest.self, context: context)
             switch try await service.verify(body, client: client(request, context)) {
@@ -31,12 +34,14 @@ struct VerifyController {
             let token = request.queryValue("token")
             let type = request.queryValue("type")
             let redirectTo = request.queryValue("redirect_to")
-            // The type first, as GoTrue's `GET /verify`: a missing or unknown one is a 400, never a page.
+            // The type first, then the token, as GoTrue's `GET /verify`: a missing or unknown type or
+            // a missing token is a 400, never a page.
             _ = try service.verificationType(type)
+            guard let token, !token.isEmpty else { throw Self.tokenRequired }
             if !service.configuration.linkConfirmationPage {
                 return await redeemLink(token: token, type: type, redirectTo: redirectTo, request: request, context: context)
             }
-            guard let token, let type, token.utf8.count <= 128, type.utf8.count <= 32 else {
+            guard let type, token.utf8.count <= 128, type.utf8.count <= 32 else {
                 return Self.redirect(
                     to: service.redirects.resolve(redirectTo),
                     fragment: Self.errorFragment(AuthError.linkInvalid))
@@ -44,6 +49,9 @@ struct VerifyController {
             return Self.page(token: token, type: type, redirectTo: redirectTo)
         }
     }
+
+    /// GoTrue's answer to a `/verify` link without its token.
+    static let tokenRequired = AuthError.validation("Verify requires a token or a token hash")
 
     /// Redeems a link and answers with GoTrue's 303 redirect, carrying the session or the error.
     func redeemLink(token: String?, type: String?, redirectTo: String?, request: Request, context: APIRequestContext) async

@@ -19,7 +19,7 @@ enum APIErrorResponder {
         case .weakPassword, .samePassword, .signupDisabled, .otpDisabled, .userAlreadyExists, .emailExists,
             .anonymousProviderDisabled, .phoneProviderDisabled, .emailProviderDisabled, .featureDisabled, .phoneExists,
             .reauthenticationNotValid, .mfaFactorNameConflict, .tooManyEnrolledMFAFactors, .mfaChallengeExpired,
-            .mfaVerificationFailed, .mfaIPAddressMismatch, .mfaTOTPEnrollNotEnabled, .mfaTOTPVerifyNotEnabled:
+            .mfaVerificationFailed, .mfaIPAddressMismatch, .mfaTOTPEnrollNotEnabled, .mfaTOTPVerifyNotEnabled, .invalidPIN:
             return .unprocessableContent
         case .notFound, .flowStateNotFound, .mfaFactorNotFound: return .notFound
         case .flowStateExpired: return .unprocessableContent
