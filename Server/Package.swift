@@ -26,6 +26,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
     ],
     targets: [
         .target(
@@ -54,6 +55,7 @@ let package = Package(
             dependencies: [
                 "LatchkeyCore",
                 "CSQLite",
+                .product(name: "LatchkeyAPI", package: "Latchkey"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -80,7 +82,11 @@ let package = Package(
                 "LatchkeyCore",
                 "LatchkeyStore",
                 "LatchkeyDelivery",
+                .product(name: "LatchkeyAPI", package: "Latchkey"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -95,6 +101,7 @@ let package = Package(
                 "LatchkeyStore",
                 "LatchkeyCore",
                 .product(name: "Latchkey", package: "Latchkey"),
+                .product(name: "LatchkeyAPI", package: "Latchkey"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -124,7 +131,11 @@ let package = Package(
         ),
         .testTarget(
             name: "LatchkeyCoreTests",
-            dependencies: ["LatchkeyCore"],
+            dependencies: [
+                "LatchkeyCore",
+                .product(name: "LatchkeyAPI", package: "Latchkey"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -134,14 +145,24 @@ let package = Package(
         ),
         .testTarget(
             name: "LatchkeyStoreTests",
-            dependencies: ["LatchkeyStore"],
+            dependencies: [
+                "LatchkeyStore",
+                "LatchkeyCore",
+                .product(name: "LatchkeyAPI", package: "Latchkey"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "LatchkeySDKEndToEndTests",
             dependencies: [
                 "LatchkeyServer",
+                "LatchkeyCore",
+                "LatchkeyStore",
                 .product(name: "Latchkey", package: "Latchkey"),
+                .product(name: "LatchkeyAPI", package: "Latchkey"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -151,11 +172,18 @@ let package = Package(
             name: "LatchkeyServerTests",
             dependencies: [
                 "LatchkeyServer",
+                "LatchkeyCore",
                 "LatchkeyDelivery",
                 "LatchkeyStore",
+                .product(name: "LatchkeyAPI", package: "Latchkey"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -132,15 +132,16 @@ public func buildApplication(
                 exposedHeaders: ["X-Total-Count", "Link", "X-Supabase-Api-Version"]))
         var routes = RouteRegistrar(router: router, allowed: allowed)
         let readiness = Readiness()
-        MetaController(service: service, openAPI: openAPI, database: database, readiness: readiness).register(&routes)
-        AuthController(service: service, resolver: resolver).register(&routes)
+        MetaController(service: service, openAPI: openAPI, databaseAnswers: { await database.ping() }, readiness: readiness).register(
+            &routes)
+        AuthController(service: service).register(&routes)
         SSOController().register(&routes)
         if DevMailboxController.isEnabled(
             smtpConfigured: configuration.smtp != nil, host: configuration.host, trustedIPHeader: trustedIPHeader,
             public: configuration.devMailboxPublic)
         {
             DevMailboxController(
-                store: store, allowRemote: configuration.devMailboxPublic, resolver: resolver
+                store: store, allowRemote: configuration.devMailboxPublic
             ).register(&routes)
         }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyAPI
 
 /// The claims of an access token the SDK reads for itself, decoded from the JWT's payload
 /// without checking its signature: the server checks tokens; the client only looks.

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LatchkeyAPI
 
 /// How emailed links bring the user back to the app.
 public enum FlowType: Sendable {
@@ -15,16 +16,11 @@ public enum FlowType: Sendable {
 enum PKCE {
     static func makeVerifier() -> String {
         var generator = SystemRandomNumberGenerator()
-        return base64URL((0..<64).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        return Base64URL.encode((0..<64).map { _ in UInt8.random(in: 0...255, using: &generator) })
     }
 
     static func challenge(for verifier: String) -> String {
-        base64URL(Array(SHA256.hash(data: Array(verifier.utf8))))
-    }
-
-    static func base64URL(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        Base64URL.encode(Array(SHA256.hash(data: Array(verifier.utf8))))
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyAPI
 
 /// What this device remembers about its enrolled device key: which server key it is, whose, and
 /// where its private half is kept. Stored beside the session; holds no secret.
@@ -24,6 +25,6 @@ struct DeviceKeyEnrollment: Codable, Sendable, Equatable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let payload = try encoder.encode(claims)
-        return Data((PKCE.base64URL(Array(header.utf8)) + "." + PKCE.base64URL(Array(payload))).utf8)
+        return Data((Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(Array(payload))).utf8)
     }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LatchkeyAPI
 
 /// Sign-in with a key kept on the device ("Touch ID" sign-in): after a first sign-in, the app
 /// enrols the device; from then on ``AuthClient/signInWithDeviceKey(reason:)`` signs the user in
@@ -83,8 +84,8 @@ extension AuthClient {
         let publicKey = try await configuration.deviceKeyStore.createKey(tag: tag)
         let raw = publicKey.rawRepresentation
         let jwk: [String: JSONValue] = [
-            "kty": "EC", "crv": "P-256", "x": .string(PKCE.base64URL(Array(raw.prefix(32)))),
-            "y": .string(PKCE.base64URL(Array(raw.suffix(32)))),
+            "kty": "EC", "crv": "P-256", "x": .string(Base64URL.encode(Array(raw.prefix(32)))),
+            "y": .string(Base64URL.encode(Array(raw.suffix(32)))),
         ]
         let registered: (DeviceKey, String)
         do {
@@ -132,7 +133,7 @@ extension AuthClient {
                 code: .deviceKeyMissing,
                 message: "This device's key is gone (restored from a backup, or biometrics changed): sign in another way and enrol again")
         }
-        let assertion = String(decoding: input, as: UTF8.self) + "." + PKCE.base64URL(Array(signature))
+        let assertion = String(decoding: input, as: UTF8.self) + "." + Base64URL.encode(Array(signature))
         do {
             let session = try await api.send(
                 try api.request(

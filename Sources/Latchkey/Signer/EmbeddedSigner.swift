@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LatchkeyAPI
 
 /// The user's own signing key, made on the device after sign-in, backed up encrypted on the
 /// server and recovered on a new device (the Openfort and Privy embedded wallets).
@@ -188,7 +189,7 @@ public actor EmbeddedSigner {
     }
 
     func open(_ backup: SignerBackup, recovery: Recovery, userID: UUID) async throws -> Curve25519.Signing.PrivateKey {
-        guard let publicKey = backup.publicKey, let sealed = backup.ciphertext.flatMap(Base64URL.decode),
+        guard let publicKey = backup.publicKey, let sealed = backup.ciphertext.flatMap { Base64URL.decode($0) },
             backup.recovery == Self.name(recovery)
         else {
             throw LatchkeyError(

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LatchkeyAPI
 
 /// A signing key protected by a PIN: SwiftBasicPay's `AuthService` (`signUp(keyPair, pin)`,
 /// `signIn(pin)`, `signOut()`, `userKeyPair(pin)`), without its weaknesses.
@@ -181,7 +182,7 @@ public actor KeyVault {
                     as: LatchkeyAPI.KeyVault.self)
                 return (vault, session.user.id.uuidString.lowercased())
             }
-            guard let raw = vault.share.flatMap(Base64URL.decode), raw.count == 32 else {
+            guard let raw = vault.share.flatMap { Base64URL.decode($0) }, raw.count == 32 else {
                 throw LatchkeyError(code: .invalidResponse, message: "The server sent no vault share")
             }
             blob.mode = "server"
@@ -218,7 +219,7 @@ public actor KeyVault {
                         bearer: session.accessToken),
                     as: LatchkeyAPI.KeyVault.self)
             }
-            guard let share = vault.share.flatMap(Base64URL.decode), share.count == 32 else {
+            guard let share = vault.share.flatMap { Base64URL.decode($0) }, share.count == 32 else {
                 throw LatchkeyError(code: .invalidResponse, message: "The server sent no vault share")
             }
             return share

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LatchkeyAPI
 
 /// How one-time codes and link secrets are made and stored.
 ///
@@ -23,20 +24,8 @@ public enum OneTimeSecrets {
     /// Whether `code` is the code whose stored form is `storedHash`, in constant time.
     public static func codeMatches(_ code: String, userID: UUID, storedHash: String) -> Bool {
         let candidate = Array(codeDigest(code, userID: userID))
-        guard let stored = hexBytes(storedHash), stored.count == candidate.count else { return false }
-        var difference: UInt8 = 0
-        for index in 0..<candidate.count { difference |= candidate[index] ^ stored[index] }
-        return difference == 0
-    }
-
-    /// Whether two stored check values are equal, in time that does not depend on where they differ.
-    public static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let left = Array(a.utf8)
-        let right = Array(b.utf8)
-        guard left.count == right.count else { return false }
-        var difference: UInt8 = 0
-        for index in 0..<left.count { difference |= left[index] ^ right[index] }
-        return difference == 0
+        guard let stored = hexBytes(storedHash) else { return false }
+        return ConstantTime.equal(candidate, stored)
     }
 
     private static func codeDigest(_ code: String, userID: UUID) -> SHA256.Digest {

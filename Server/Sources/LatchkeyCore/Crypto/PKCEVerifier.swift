@@ -1,4 +1,5 @@
 import Crypto
+import LatchkeyAPI
 
 /// Checks a PKCE code verifier against its challenge (RFC 7636 §4.6), in constant time.
 enum PKCEVerifier {
@@ -8,10 +9,6 @@ enum PKCEVerifier {
         case .s256: expected = Array(Base64URL.encode(SHA256.hash(data: Array(verifier.utf8))).utf8)
         case .plain: expected = Array(verifier.utf8)
         }
-        let given = Array(challenge.challenge.utf8)
-        guard expected.count == given.count else { return false }
-        var difference: UInt8 = 0
-        for index in 0..<given.count { difference |= expected[index] ^ given[index] }
-        return difference == 0
+        return ConstantTime.equal(expected, challenge.challenge.utf8)
     }
 }

@@ -1,3 +1,5 @@
+import LatchkeyAPI
+
 /// Hashes and verifies passwords. Implementations do the work off the caller's thread.
 public protocol PasswordHasher: Sendable {
     /// A new self-describing hash string for `password`.

@@ -56,7 +56,7 @@ public struct ScryptPasswordHasher: PasswordHasher {
         let candidate = try await pool.runIfActive {
             try Self.derive(Self.normalized(password), salt: parsed.salt, logN: parsed.logN, r: parsed.r, p: parsed.p)
         }
-        return Self.constantTimeEqual(candidate, parsed.key)
+        return ConstantTime.equal(candidate, parsed.key)
     }
 
     public func needsRehash(_ hash: String) -> Bool {
@@ -77,13 +77,6 @@ public struct ScryptPasswordHasher: PasswordHasher {
 
     static func b64(_ bytes: [UInt8]) -> String {
         Data(bytes).base64EncodedString().replacingOccurrences(of: "=", with: "")
-    }
-
-    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        var difference: UInt8 = 0
-        for index in 0..<a.count { difference |= a[index] ^ b[index] }
-        return difference == 0
     }
 }
 

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LatchkeyAPI
 
 /// The server secret: keys refresh tokens and seals what the database keeps secret, so every
 /// instance on one database needs the same one.
@@ -26,6 +27,6 @@ public enum ServerSecret {
 
     /// Whether `a` and `b` are the same verifier, compared in constant time.
     public static func matches(_ a: String, _ b: String) -> Bool {
-        OneTimeSecrets.constantTimeEqual(a, b)
+        ConstantTime.equal(a, b)
     }
 }

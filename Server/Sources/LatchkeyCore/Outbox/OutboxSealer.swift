@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LatchkeyAPI
 
 /// Seals outbox payloads with AES-GCM under a key derived from the server secret, so the codes
 /// and links a queued message carries are never stored in the clear.

@@ -43,7 +43,7 @@ extension AuthService {
         let expected = vaultBox.mac(Self.macInput(id, verifier))
         let outcome = try await store.attemptVaultUnlock(
             id: id, userID: principal.user.id, maxAttempts: Self.maxVaultAttempts, now: time.now(),
-            check: { OneTimeSecrets.constantTimeEqual($0.verifierMAC, expected) })
+            check: { ConstantTime.equal($0.verifierMAC, expected) })
         switch outcome {
         case .notFound:
             throw AuthError(.notFound, "PIN vault not found")

@@ -107,6 +107,33 @@ extension AuthService {
 
     /// A stored key's private PEM.
     public func openSigningKey(_ key: SigningKeyRecord) throws -> String {
-        String(decoding: try keyBox.open(key.sealedPrivateKey, context: key.kid), as: UTF8.self)
+        try Self.openSigningKey(key, box: keyBox)
+    }
+
+    /// A stored key's private PEM, opened with `box` (the server secret's key box). Fails when the
+    /// key was sealed under another server secret.
+    public static func openSigningKey(_ key: SigningKeyRecord, box: SecretBox) throws -> String {
+        String(decoding: try box.open(key.sealedPrivateKey, context: key.kid), as: UTF8.self)
+    }
+
+    /// The stored signing keys with their private PEMs, before a service exists (at start). On
+    /// the first start against an empty store, `firstPEM` (an older data folder's key, else a new
+    /// one) becomes the first key, valid from the epoch so that tokens it signed stay valid;
+    /// instances racing here agree on the first one stored. `mismatch` is thrown for a key that
+    /// the server secret cannot open.
+    public static func storedSigningKeys(
+        store: any AuthStore, serverSecret: [UInt8], now: Date, firstPEM: () -> String, mismatch: (String) -> any Error
+    ) async throws -> [(SigningKeyRecord, String)] {
+        let box = signingKeyBox(serverSecret: serverSecret)
+        var keys = try await store.signingKeys()
+        if keys.isEmpty {
+            let first = try signingKeyRecord(pem: firstPEM(), signsFrom: Date(timeIntervalSince1970: 0), now: now, box: box)
+            _ = try await store.addSigningKey(first, audit: [])
+            keys = try await store.signingKeys()
+        }
+        return try keys.map { key in
+            guard let pem = try? openSigningKey(key, box: box) else { throw mismatch(key.kid) }
+            return (key, pem)
+        }
     }
 }

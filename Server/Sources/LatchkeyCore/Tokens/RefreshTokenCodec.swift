@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LatchkeyAPI
 
 /// Counter-based refresh tokens (GoTrue's "v2" design) keyed per session.
 ///

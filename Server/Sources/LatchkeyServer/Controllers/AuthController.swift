@@ -8,12 +8,11 @@ import Logging
 /// The GoTrue endpoints for sign-up, sign-in, codes, sessions and the user.
 struct AuthController {
     let service: AuthService
-    let resolver: ClientResolver
 
     func register(_ routes: inout RouteRegistrar) {
         routes.on(.post, "/signup") { request, context in
             let body = try await request.decodeJSON(SignUpRequest.self, context: context)
-            switch try await service.signUp(body, redirectTo: request.queryValue("redirect_to"), client: client(request, context)) {
+            switch try await service.signUp(body, redirectTo: request.queryValue("redirect_to"), client: context.client) {
             case .session(let session): return try JSONResponse.make(session, noStore: true)
             case .user(let user): return try JSONResponse.make(user)
             }
@@ -22,16 +21,16 @@ struct AuthController {
             switch request.queryValue("grant_type") {
             case "password":
                 let body = try await request.decodeJSON(PasswordGrantRequest.self, context: context)
-                return try JSONResponse.make(try await service.signInWithPassword(body, client: client(request, context)), noStore: true)
+                return try JSONResponse.make(try await service.signInWithPassword(body, client: context.client), noStore: true)
             case "refresh_token":
                 let body = try await request.decodeJSON(RefreshTokenGrantRequest.self, context: context)
-                return try JSONResponse.make(try await service.refresh(body, client: client(request, context)), noStore: true)
+                return try JSONResponse.make(try await service.refresh(body, client: context.client), noStore: true)
             case "pkce":
                 let body = try await request.decodeJSON(PKCEGrantRequest.self, context: context)
-                return try JSONResponse.make(try await service.exchangeAuthCode(body, client: client(request, context)), noStore: true)
+                return try JSONResponse.make(try await service.exchangeAuthCode(body, client: context.client), noStore: true)
             case JWTBearerGrantRequest.grantType:
                 let body = try await request.decodeJSON(JWTBearerGrantRequest.self, context: context)
-                return try JSONResponse.make(try await service.signInWithDeviceKey(body, client: client(request, context)), noStore: true)
+                return try JSONResponse.make(try await service.signInWithDeviceKey(body, client: context.client), noStore: true)
             default:
                 throw AuthError(.invalidCredentials, "unsupported_grant_type")
             }
@@ -39,24 +38,24 @@ struct AuthController {
         routes.on(.post, "/otp") { request, context in
             let body = try await request.decodeJSON(OTPRequest.self, context: context)
             return try JSONResponse.make(
-                try await service.sendOTP(body, redirectTo: request.queryValue("redirect_to"), client: client(request, context)))
+                try await service.sendOTP(body, redirectTo: request.queryValue("redirect_to"), client: context.client))
         }
         routes.on(.post, "/magiclink") { request, context in
             let body = try await request.decodeJSON(OTPRequest.self, context: context)
             return try JSONResponse.make(
-                try await service.magicLink(body, redirectTo: request.queryValue("redirect_to"), client: client(request, context)))
+                try await service.magicLink(body, redirectTo: request.queryValue("redirect_to"), client: context.client))
         }
         routes.on(.post, "/recover") { request, context in
             let body = try await request.decodeJSON(RecoverRequest.self, context: context)
             return try JSONResponse.make(
                 try await service.recover(
                     email: body.email, challenge: (body.codeChallenge, body.codeChallengeMethod),
-                    redirectTo: request.queryValue("redirect_to"), client: client(request, context)))
+                    redirectTo: request.queryValue("redirect_to"), client: context.client))
         }
         routes.on(.post, "/resend") { request, context in
             let body = try await request.decodeJSON(ResendRequest.self, context: context)
             return try JSONResponse.make(
-                try await service.resend(body, redirectTo: request.queryValue("redirect_to"), client: client(request, context)))
+                try await service.resend(body, redirectTo: request.queryValue("redirect_to"), client: context.client))
         }
         routes.on(.get, "/user") { request, _ in
             let principal = try await service.authenticate(authorization: request.headers[.authorization])
@@ -67,11 +66,11 @@ struct AuthController {
             let body = try await request.decodeJSON(UpdateUserRequest.self, context: context)
             return try JSONResponse.make(
                 try await service.updateUser(
-                    body, principal: principal, client: client(request, context), redirectTo: request.queryValue("redirect_to")))
+                    body, principal: principal, client: context.client, redirectTo: request.queryValue("redirect_to")))
         }
         routes.on(.get, "/reauthenticate") { request, context in
             let principal = try await service.authenticate(authorization: request.headers[.authorization])
-            return try JSONResponse.make(try await service.reauthenticate(principal: principal, client: client(request, context)))
+            return try JSONResponse.make(try await service.reauthenticate(principal: principal, client: context.client))
         }
         routes.on(.post, "/logout") { request, _ in
             let principal = try await service.authenticate(authorization: request.headers[.authorization])
@@ -82,16 +81,11 @@ struct AuthController {
             try await service.logout(principal: principal, scope: scope)
             return Response(status: .noContent)
         }
-        VerifyController(service: service, client: client).register(&routes)
+        VerifyController(service: service).register(&routes)
         DeviceKeyController(service: service).register(&routes)
-        KeyVaultController(service: service, client: client).register(&routes)
+        KeyVaultController(service: service).register(&routes)
         SignerController(service: service).register(&routes)
         AdminController(service: service).register(&routes)
-        MFAController(service: service, client: client).register(&routes)
-    }
-
-    /// The caller's IP (see ``ClientResolver``) and user agent.
-    func client(_ request: Request, _ context: APIRequestContext) -> ClientInfo {
-        resolver.client(request, context)
+        MFAController(service: service).register(&routes)
     }
 }

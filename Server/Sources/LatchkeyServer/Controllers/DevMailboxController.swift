@@ -15,7 +15,6 @@ import Logging
 struct DevMailboxController {
     let store: any AuthStore
     let allowRemote: Bool
-    let resolver: ClientResolver
 
     /// Whether the server offers the mailbox at all.
     static func isEnabled(smtpConfigured: Bool, host: String, trustedIPHeader: HTTPField.Name?, public: Bool) -> Bool {
@@ -35,7 +34,7 @@ struct DevMailboxController {
     func register(_ routes: inout RouteRegistrar) {
         routes.on(.get, "/_dev/mailbox") { request, context in
             let proxied = Self.forwardingHeaders.contains { request.headers[$0] != nil }
-            guard allowRemote || (!proxied && Self.isLoopback(resolver.client(request, context).ip)) else {
+            guard allowRemote || (!proxied && Self.isLoopback(context.client.ip)) else {
                 throw AuthError(.notFound, "Not found")
             }
             let to = request.queryValue("to").map { EmailAddress.canonical($0) ?? $0 }

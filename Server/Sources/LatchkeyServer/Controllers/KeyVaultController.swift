@@ -8,7 +8,6 @@ import LatchkeyCore
 /// for the right PIN verifier and destroyed after ten wrong ones.
 struct KeyVaultController {
     let service: AuthService
-    let client: @Sendable (Request, APIRequestContext) -> ClientInfo
 
     func register(_ routes: inout RouteRegistrar) {
         routes.on(.post, "/vaults") { request, context in
@@ -24,7 +23,7 @@ struct KeyVaultController {
             let principal = try await service.authenticate(authorization: request.headers[.authorization])
             let body = try await request.decodeJSON(UnlockVaultRequest.self, context: context)
             let vault = try await service.unlockVault(
-                id: context.parameters.get("id") ?? "", body, principal: principal, client: client(request, context))
+                id: context.parameters.get("id") ?? "", body, principal: principal, client: context.client)
             return try JSONResponse.make(vault, noStore: true)
         }
         routes.on(.delete, "/vaults/:id") { request, context in

@@ -8,7 +8,6 @@ import LatchkeyCore
 /// unenrol.
 struct MFAController {
     let service: AuthService
-    let client: @Sendable (Request, APIRequestContext) -> ClientInfo
 
     func register(_ routes: inout RouteRegistrar) {
         routes.on(.post, "/factors") { request, context in
@@ -20,14 +19,14 @@ struct MFAController {
             let principal = try await service.authenticate(authorization: request.headers[.authorization])
             // The body (`channel`, `webauthn`) matters for other factor types only.
             let challenge = try await service.challengeFactor(
-                id: context.parameters.get("id") ?? "", principal: principal, client: client(request, context))
+                id: context.parameters.get("id") ?? "", principal: principal, client: context.client)
             return try JSONResponse.make(challenge, noStore: true)
         }
         routes.on(.post, "/factors/:id/verify") { request, context in
             let principal = try await service.authenticate(authorization: request.headers[.authorization])
             let body = try await request.decodeJSON(VerifyFactorRequest.self, context: context)
             let session = try await service.verifyFactor(
-                id: context.parameters.get("id") ?? "", body, principal: principal, client: client(request, context))
+                id: context.parameters.get("id") ?? "", body, principal: principal, client: context.client)
             return try JSONResponse.make(session, noStore: true)
         }
         routes.on(.delete, "/factors/:id") { request, context in

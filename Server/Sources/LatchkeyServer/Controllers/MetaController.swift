@@ -3,18 +3,18 @@ import HTTPTypes
 import Hummingbird
 import LatchkeyAPI
 import LatchkeyCore
-import LatchkeyStore
 
 /// `/health`, `/settings`, `/.well-known/jwks.json` and `/openapi.json`.
 struct MetaController {
     let service: AuthService
     let openAPI: Data
-    let database: any SQLDatabase
+    /// Whether the database answers (the composition root passes the store's ping).
+    let databaseAnswers: @Sendable () async -> Bool
     let readiness: Readiness
 
     func register(_ routes: inout RouteRegistrar) {
         routes.on(.get, "/health") { _, _ in
-            let databaseAnswers = await database.ping()
+            let databaseAnswers = await databaseAnswers()
             let draining = readiness.isDraining
             return try JSONResponse.make(
                 HealthResponse(

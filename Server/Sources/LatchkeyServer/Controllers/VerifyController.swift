@@ -12,7 +12,6 @@ import Logging
 /// them. The POST redeems it and redirects like GoTrue's GET (`redirect_to#access_token=…`).
 struct VerifyController {
     let service: AuthService
-    let client: @Sendable (Request, APIRequestContext) -> ClientInfo
 
     func register(_ routes: inout RouteRegistrar) {
         routes.on(.post, "/verify") { request, context in
@@ -25,7 +24,7 @@ struct VerifyController {
                     token: token, type: form["type"], redirectTo: form["redirect_to"], request: request, context: context)
             }
             let body = try await request.decodeJSON(VerifyRequest.self, context: context)
-            switch try await service.verify(body, client: client(request, context)) {
+            switch try await service.verify(body, client: context.client) {
             case .session(let session, _): return try JSONResponse.make(session, noStore: true)
             case .pending(let message, _): return try JSONResponse.make(EmailChangePending(msg: message), noStore: true)
             }
@@ -62,8 +61,8 @@ struct VerifyController {
             guard let token, !token.isEmpty else { throw AuthError.linkInvalid }
             let verificationType = try service.verificationType(type)
             try await service.limiter.hit(
-                "ip:verify:\(client(request, context).ip)", service.configuration.rateLimits.verifyPerIP)
-            switch try await service.redeemLink(token, type: verificationType, client: client(request, context), inBrowser: true) {
+                "ip:verify:\(context.client.ip)", service.configuration.rateLimits.verifyPerIP)
+            switch try await service.redeemLink(token, type: verificationType, client: context.client, inBrowser: true) {
             case .session(let session, let stored):
                 let target = redirectTo.map { service.redirects.resolve($0) } ?? stored
                 let fragment = [
@@ -151,12 +150,7 @@ struct VerifyController {
     }
 
     static func form(_ request: Request, context: APIRequestContext) async throws -> [String: String] {
-        let buffer: ByteBuffer
-        do {
-            buffer = try await request.body.collect(upTo: context.maxUploadSize)
-        } catch {
-            throw AuthError(.requestEntityTooLarge, "Request body too large")
-        }
+        let buffer = try await request.collectBody(context: context)
         var components = URLComponents()
         components.percentEncodedQuery = String(buffer: buffer).replacingOccurrences(of: "+", with: "%20")
         var result: [String: String] = [:]

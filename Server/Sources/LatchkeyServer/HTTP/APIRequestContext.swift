@@ -1,16 +1,21 @@
 import Hummingbird
+import LatchkeyCore
 import Logging
 import NIOCore
 
-/// Per-request state: the peer's address, for rate limits.
+/// Per-request state: the peer's address, and the client it stands for.
 public struct APIRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The socket's peer, as text.
     public let peerAddress: String
+    /// The caller as rate limits and the audit log see it: resolved once per request by
+    /// `AuditContextMiddleware` (``ClientResolver``); the bare peer until then.
+    public internal(set) var client: ClientInfo
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         self.peerAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
+        self.client = ClientInfo(ip: peerAddress)
     }
 
     /// Bodies over 1 MB are refused, as GoTrue does.

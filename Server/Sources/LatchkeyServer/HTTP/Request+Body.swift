@@ -9,13 +9,7 @@ extension Request {
     /// not JSON (GoTrue's answer too), unless `allowingEmpty` (a body whose every field is
     /// optional, such as `DELETE /admin/users/{id}`'s), where it reads as `{}`.
     func decodeJSON<T: Decodable>(_ type: T.Type, context: APIRequestContext, allowingEmpty: Bool = false) async throws -> T {
-        let buffer: ByteBuffer
-        do {
-            buffer = try await self.body.collect(upTo: context.maxUploadSize)
-        } catch {
-            throw AuthError(.requestEntityTooLarge, "Request body too large")
-        }
-        var data = Data(buffer.readableBytesView)
+        var data = Data(try await collectBody(context: context).readableBytesView)
         if data.isEmpty {
             guard allowingEmpty else { throw AuthError(.badJSON, "Could not parse request body as JSON: EOF") }
             data = Data("{}".utf8)
@@ -33,6 +27,16 @@ extension Request {
             throw AuthError(.badJSON, "Could not read request body: missing value for '\(Self.path(context.codingPath))'")
         } catch {
             throw AuthError(.badJSON, "Could not parse request body as JSON")
+        }
+    }
+
+    /// The body, at most `context.maxUploadSize` (1 MB), or `413 request_entity_too_large`: the one
+    /// place a body is read.
+    func collectBody(context: APIRequestContext) async throws -> ByteBuffer {
+        do {
+            return try await body.collect(upTo: context.maxUploadSize)
+        } catch {
+            throw AuthError(.requestEntityTooLarge, "Request body too large")
         }
     }
 

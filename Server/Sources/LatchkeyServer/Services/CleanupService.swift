@@ -17,12 +17,7 @@ struct CleanupService: Service {
     let logger: Logger
 
     func run() async throws {
-        while !Task.isShuttingDownGracefully {
-            do {
-                try await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
-            } catch {
-                return
-            }
+        await repeatUntilShutdown(every: interval) {
             do {
                 var removed = try await store.deleteExpired(now: time.now())
                 if auditRetentionDays > 0 {

@@ -16,12 +16,7 @@ struct SigningKeyReloadService: Service {
             try? await gracefulShutdown()
             return
         }
-        while !Task.isShuttingDownGracefully {
-            do {
-                try await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
-            } catch {
-                return
-            }
+        await repeatUntilShutdown(every: interval) {
             do {
                 let before = service.issuer.signingKeyID
                 try await service.reloadSigningKeys()

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyAPI
 import LatchkeyCore
 
 extension SQLAuthStore {

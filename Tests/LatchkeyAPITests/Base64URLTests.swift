@@ -1,7 +1,6 @@
 import Foundation
+import LatchkeyAPI
 import Testing
-
-@testable import LatchkeyCore
 
 /// base64url as the API document's patterns describe it: the URL alphabet, unpadded or padded to
 /// a multiple of four, `=` nowhere else.

@@ -1,7 +1,9 @@
 import Foundation
 
-/// Base64url without padding (RFC 4648 §5), as used in tokens and links.
+/// Base64url without padding (RFC 4648 §5), as tokens, links, keys and vault values carry bytes:
+/// one implementation for the SDK and the server.
 public enum Base64URL {
+    /// The unpadded base64url text of `bytes`.
     public static func encode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         let base64 = Data(bytes).base64EncodedData()
         var url = [UInt8]()
@@ -47,16 +49,5 @@ extension UInt8 {
     fileprivate var isBase64URLCharacter: Bool {
         (self >= 0x30 && self <= 0x39) || (self >= 0x41 && self <= 0x5A) || (self >= 0x61 && self <= 0x7A)
             || self == 0x2D || self == 0x5F
-    }
-}
-
-extension Sequence where Element == UInt8 {
-    /// Lower-case hexadecimal.
-    public var hexString: String {
-        var result = ""
-        for byte in self {
-            result += String(byte, radix: 16).count == 1 ? "0" + String(byte, radix: 16) : String(byte, radix: 16)
-        }
-        return result
     }
 }
