@@ -23,8 +23,9 @@ public struct LatchkeyApp: Sendable {
 extension LatchkeyApp {
     /// Delivers every queued message now and waits until none is pending (one the background
     /// service is sending counts as pending), at most `timeout`. For tests and tools that read
-    /// what was sent.
-    public func settleOutbox(timeout: Duration = .seconds(10)) async throws {
+    /// what was sent. It returns as soon as nothing is pending; the 30 s bound is for a machine
+    /// under the whole PostgreSQL suite's load, where delivery once took longer than 10 s.
+    public func settleOutbox(timeout: Duration = .seconds(30)) async throws {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         while ContinuousClock.now < deadline {
             try await delivery.deliverDue()
@@ -135,6 +136,15 @@ public func buildApplication(
         MetaController(service: service, openAPI: openAPI, databaseAnswers: { await database.ping() }, readiness: readiness).register(
             &routes)
         AuthController(service: service).register(&routes)
+        VerifyController(service: service).register(&routes)
+        DeviceKeyController(service: service).register(&routes)
+        let keyVaults = KeyVaults(
+            store: store, serverSecret: serverSecret, gate: SecondFactorGate(factors: store), limiter: service.limiter,
+            unlockLimit: configuration.auth.rateLimits.verifyPerIP, time: time, random: SystemRandomSource())
+        KeyVaultController(service: service, vaults: keyVaults).register(&routes)
+        SignerController(service: service).register(&routes)
+        AdminController(service: service).register(&routes)
+        MFAController(service: service).register(&routes)
         SSOController().register(&routes)
         if DevMailboxController.isEnabled(
             smtpConfigured: configuration.smtp != nil, host: configuration.host, trustedIPHeader: trustedIPHeader,

@@ -1,6 +1,7 @@
 import Foundation
 import LatchkeyAPI
 import LatchkeyCore
+import LatchkeyServer
 import LatchkeyStore
 import Logging
 import NIOPosix

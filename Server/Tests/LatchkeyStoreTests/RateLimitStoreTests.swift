@@ -3,10 +3,16 @@ import LatchkeyCore
 import LatchkeyStore
 import Testing
 
-/// Several rate-limit counters move in one commit, exactly as consecutive hits would.
+/// Several rate-limit counters move in one commit, exactly as consecutive hits would: held against
+/// the in-memory store, SQLite and PostgreSQL.
 @Suite struct RateLimitStoreTests {
+    static func eachStore(_ body: (any RateLimitStore) async throws -> Void) async throws {
+        try await body(InMemoryRateLimitStore())
+        try await StoreContractTests.eachStore { store in try await body(store) }
+    }
+
     @Test func countersMoveTogetherAndStopAtTheFirstOnePastItsLimit() async throws {
-        try await StoreContractTests.eachStore { store async throws in
+        try await Self.eachStore { store async throws in
             let start = Date(timeIntervalSince1970: 1_800_000_000)
             let end = start.addingTimeInterval(3600)
             func counters(_ addressLimit: Int) -> [RateLimitCounter] {
@@ -26,7 +32,7 @@ import Testing
     }
 
     @Test func aLimiterRefusesAtTheFirstLimitAndSpendsNoneAfterIt() async throws {
-        try await StoreContractTests.eachStore { store async throws in
+        try await Self.eachStore { store async throws in
             let time = ManualTimeSource(Date(timeIntervalSince1970: 1_800_000_000))
             let limiter = RateLimiter(store: store, time: time)
             let address = RateLimit(count: 1, period: 3600)

@@ -1,38 +1,39 @@
 import Crypto
 import CryptoExtras
 import Foundation
-import HummingbirdBcrypt
-import NIOPosix
 
 /// scrypt password hashing in a PHC string (`$scrypt$ln=17,r=8,p=1$<salt>$<hash>`), with
 /// verification of bcrypt hashes imported from GoTrue (`$2a$`, `$2b$`, `$2y$`).
 ///
-/// Work runs on its own `NIOThreadPool`, so a burst of sign-ins queues there instead of blocking
-/// event loops, and at most one hash per pool thread is in memory at once (128 MiB each at
-/// OWASP's N=2^17, r=8).
+/// Work runs on the injected ``WorkPool`` (the server's own thread pool), so a burst of sign-ins
+/// queues there instead of blocking event loops, and at most one hash per pool thread is in
+/// memory at once (128 MiB each at OWASP's N=2^17, r=8).
 public struct ScryptPasswordHasher: PasswordHasher {
     public let logN: Int
     public let r: Int
     public let p: Int
-    let pool: NIOThreadPool
+    let pool: any WorkPool
+    let bcrypt: (any BcryptVerifier)?
 
     static let saltBytes = 16
     static let keyBytes = 32
 
     /// - Parameters:
     ///   - logN: log2 of the cost N; 17 is OWASP's minimum.
-    ///   - pool: where hashing runs; started by the caller.
-    public init(logN: Int = 17, r: Int = 8, p: Int = 1, pool: NIOThreadPool) {
+    ///   - pool: where hashing runs.
+    ///   - bcrypt: checks GoTrue's bcrypt hashes; without it they match nothing.
+    public init(logN: Int = 17, r: Int = 8, p: Int = 1, pool: any WorkPool, bcrypt: (any BcryptVerifier)? = nil) {
         self.logN = logN
         self.r = r
         self.p = p
         self.pool = pool
+        self.bcrypt = bcrypt
     }
 
     public func hash(_ password: String) async throws -> String {
         let salt = SecureRandom.bytes(Self.saltBytes)
         let (logN, r, p) = (self.logN, self.r, self.p)
-        let key = try await pool.runIfActive {
+        let key = try await pool.run {
             try Self.derive(Self.normalized(password), salt: salt, logN: logN, r: r, p: p)
         }
         return "$scrypt$ln=\(logN),r=\(r),p=\(p)$\(Self.b64(salt))$\(Self.b64(key))"
@@ -50,10 +51,11 @@ public struct ScryptPasswordHasher: PasswordHasher {
     public func verify(_ password: String, against hash: String) async throws -> Bool {
         if hash.hasPrefix("$2a$") || hash.hasPrefix("$2b$") || hash.hasPrefix("$2y$") {
             // GoTrue hashes the password bytes as sent; bcrypt reads at most 72 of them.
-            return try await pool.runIfActive { Bcrypt.verify(password, hash: hash) }
+            guard let bcrypt else { return false }
+            return try await pool.run { bcrypt.verify(password, hash: hash) }
         }
         guard let parsed = ParsedScrypt(hash), parsed.logN <= 22, parsed.r <= 32, parsed.p <= 16 else { return false }
-        let candidate = try await pool.runIfActive {
+        let candidate = try await pool.run {
             try Self.derive(Self.normalized(password), salt: parsed.salt, logN: parsed.logN, r: parsed.r, p: parsed.p)
         }
         return ConstantTime.equal(candidate, parsed.key)

@@ -35,15 +35,3 @@ public struct KeyVaultRecord: Sendable, Equatable {
             maxAttempts: maxAttempts, locked: sealedShare == nil, createdAt: createdAt)
     }
 }
-
-/// What became of a PIN attempt (``AuthStore/attemptVaultUnlock(id:userID:maxAttempts:now:check:)``).
-public enum VaultUnlockOutcome: Sendable, Equatable {
-    /// The user has no such vault.
-    case notFound
-    /// The share is destroyed.
-    case locked
-    /// A wrong PIN; the vault survives `remaining` more.
-    case wrong(remaining: Int)
-    /// The right PIN: the vault, its count reset.
-    case unlocked(KeyVaultRecord)
-}

@@ -213,10 +213,7 @@ extension AuthService {
     /// `insufficient_aal` unless the session is `aal2` or the user has no verified factor: what a
     /// stolen password alone must not reach (credentials, device keys, vaults, signer keys).
     func requireAAL2(_ principal: Principal, to action: String) async throws {
-        guard !principal.isAdmin, principal.session?.aal != "aal2" else { return }
-        if try await store.factors(userID: principal.user.id).contains(where: { $0.status == .verified }) {
-            throw AuthError(.insufficientAAL, "AAL2 session is required to \(action) when MFA is enabled.")
-        }
+        try await SecondFactorGate(factors: store).require(principal, to: action)
     }
 
     /// Deletes the factor. Removing a verified one also brings every `aal2` session of the user

@@ -21,8 +21,6 @@ public struct AuthService: Sendable {
     public let sms: any SMSSender
     /// Seals queued messages; they carry codes and links.
     public let sealer: OutboxSealer
-    /// Seals PIN-vault shares and MACs their verifiers.
-    public let vaultBox: SecretBox
     /// Seals the per-user keys of automatic signer recovery.
     public let signerBox: SecretBox
     /// Seals TOTP secrets.
@@ -57,7 +55,6 @@ public struct AuthService: Sendable {
         self.limiter = RateLimiter(store: store, time: time)
         self.sms = sms ?? DevSMSOutbox(store: store, time: time)
         self.sealer = OutboxSealer(serverSecret: serverSecret)
-        self.vaultBox = SecretBox(serverSecret: serverSecret, purpose: "latchkey vault share v1")
         self.signerBox = SecretBox(serverSecret: serverSecret, purpose: "latchkey signer recovery key v1")
         self.factorBox = SecretBox(serverSecret: serverSecret, purpose: "latchkey totp secret v1")
         self.keyBox = Self.signingKeyBox(serverSecret: serverSecret)

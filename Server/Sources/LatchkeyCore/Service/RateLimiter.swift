@@ -2,10 +2,10 @@ import Foundation
 
 /// Fixed-window counters kept in the store, so that limits hold across restarts and instances.
 public struct RateLimiter: Sendable {
-    let store: any AuthStore
+    let store: any RateLimitStore
     let time: any TimeSource
 
-    public init(store: any AuthStore, time: any TimeSource) {
+    public init(store: any RateLimitStore, time: any TimeSource) {
         self.store = store
         self.time = time
     }

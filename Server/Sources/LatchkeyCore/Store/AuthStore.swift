@@ -118,7 +118,7 @@ public enum RefreshDecision: Sendable {
 ///
 /// Implementations: `SQLAuthStore` (SQLite now, PostgreSQL next). The contract suite in
 /// `LatchkeyStoreTests` runs against every implementation.
-public protocol AuthStore: Sendable {
+public protocol AuthStore: KeyVaultStore, FactorReading, RateLimitStore {
     /// Creates or upgrades the schema.
     func migrate() async throws
 
@@ -261,21 +261,6 @@ public protocol AuthStore: Sendable {
         decide: @escaping @Sendable (FactorRecord?, FactorChallengeRecord?, SessionRecord?) -> FactorDecision
     ) async throws -> FactorDecision
 
-    // MARK: Key vaults
-
-    /// Stores the vault unless the user has `limit` vaults already (`false` then), counted in the
-    /// same transaction.
-    func createVault(_ vault: KeyVaultRecord, limit: Int) async throws -> Bool
-    /// The user's vaults, oldest first.
-    func vaults(userID: UUID) async throws -> [KeyVaultRecord]
-    /// Deletes the user's vault; `false` when the user has no such vault.
-    func deleteVault(id: UUID, userID: UUID) async throws -> Bool
-    /// One PIN attempt, in one transaction: the attempt is counted *before* `check` compares;
-    /// the right PIN resets the count; the `maxAttempts`-th wrong one destroys the share.
-    func attemptVaultUnlock(
-        id: UUID, userID: UUID, maxAttempts: Int, now: Date, check: @escaping @Sendable (KeyVaultRecord) -> Bool
-    ) async throws -> VaultUnlockOutcome
-
     // MARK: Embedded signer
 
     /// Stores the user's backup, replacing one for the same public key; `false` (and nothing
@@ -287,21 +272,6 @@ public protocol AuthStore: Sendable {
     /// The user's sealed automatic-recovery key, storing `sealedKey` first when there is none
     /// (two instances racing agree on one key).
     func signerRecoveryKey(userID: UUID, creating sealedKey: String, at date: Date) async throws -> String
-
-    // MARK: Rate limits
-
-    /// Counts one event for `key` in the window starting at `windowStart` and returns the count
-    /// including it.
-    func incrementRateLimit(key: String, windowStart: Date, expiresAt: Date) async throws -> Int
-    /// Counts one event for each counter in order, all in one transaction (one commit), and
-    /// returns the counts including it; stops after the first counter that went past its
-    /// ``RateLimitCounter/limit`` (the later ones do not count a refused event).
-    func incrementRateLimits(_ counters: [RateLimitCounter]) async throws -> [Int]
-    /// The count for `key` in the window starting at `windowStart`.
-    func rateLimitCount(key: String, windowStart: Date) async throws -> Int
-    /// Takes one back from the count for `key` in the window starting at `windowStart` (never
-    /// below zero): a reserved attempt that turned out not to count.
-    func decrementRateLimit(key: String, windowStart: Date) async throws
 
     // MARK: Outbox
 

@@ -81,11 +81,5 @@ struct AuthController {
             try await service.logout(principal: principal, scope: scope)
             return Response(status: .noContent)
         }
-        VerifyController(service: service).register(&routes)
-        DeviceKeyController(service: service).register(&routes)
-        KeyVaultController(service: service).register(&routes)
-        SignerController(service: service).register(&routes)
-        AdminController(service: service).register(&routes)
-        MFAController(service: service).register(&routes)
     }
 }

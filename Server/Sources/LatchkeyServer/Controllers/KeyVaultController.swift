@@ -8,27 +8,28 @@ import LatchkeyCore
 /// for the right PIN verifier and destroyed after ten wrong ones.
 struct KeyVaultController {
     let service: AuthService
+    let vaults: KeyVaults
 
     func register(_ routes: inout RouteRegistrar) {
         routes.on(.post, "/vaults") { request, context in
             let principal = try await service.authenticate(authorization: request.headers[.authorization])
             let body = try await request.decodeJSON(CreateVaultRequest.self, context: context)
-            return try JSONResponse.make(try await service.createVault(body, principal: principal), status: .created, noStore: true)
+            return try JSONResponse.make(try await vaults.create(body, principal: principal), status: .created, noStore: true)
         }
         routes.on(.get, "/vaults") { request, _ in
             let principal = try await service.authenticate(authorization: request.headers[.authorization])
-            return try JSONResponse.make(try await service.vaults(principal: principal))
+            return try JSONResponse.make(try await vaults.list(principal: principal))
         }
         routes.on(.post, "/vaults/:id/unlock") { request, context in
             let principal = try await service.authenticate(authorization: request.headers[.authorization])
             let body = try await request.decodeJSON(UnlockVaultRequest.self, context: context)
-            let vault = try await service.unlockVault(
+            let vault = try await vaults.unlock(
                 id: context.parameters.get("id") ?? "", body, principal: principal, client: context.client)
             return try JSONResponse.make(vault, noStore: true)
         }
         routes.on(.delete, "/vaults/:id") { request, context in
             let principal = try await service.authenticate(authorization: request.headers[.authorization])
-            try await service.deleteVault(id: context.parameters.get("id") ?? "", principal: principal)
+            try await vaults.delete(id: context.parameters.get("id") ?? "", principal: principal)
             return Response(status: .noContent)
         }
     }

@@ -45,33 +45,29 @@ extension SQLAuthStore {
         }
     }
 
-    public func attemptVaultUnlock(
-        id: UUID, userID: UUID, maxAttempts: Int, now: Date, check: @escaping @Sendable (KeyVaultRecord) -> Bool
-    ) async throws -> VaultUnlockOutcome {
-        try await database.transaction { db in
-            // Count the attempt first: a crash between counting and comparing never gives a free try.
-            let counted = try await db.query(
+    public func vault(id: UUID, userID: UUID) async throws -> KeyVaultRecord? {
+        try await database.read { db in
+            try await db.query(
+                "SELECT \(Self.vaultColumns) FROM key_vaults WHERE id = ? AND user_id = ?", [SQLValue(id), SQLValue(userID)]
+            ).first.flatMap(Self.vault)
+        }
+    }
+
+    public func recordVaultAttempt(
+        id: UUID, userID: UUID, seenFailedAttempts: Int, outcome: VaultAttempt, now: Date
+    ) async throws -> Bool {
+        let attempts = outcome == .unlocked ? 0 : seenFailedAttempts + 1
+        return try await database.transaction { db in
+            !(try await db.query(
                 """
-                UPDATE key_vaults SET failed_attempts = failed_attempts + 1, updated_at = ?
-                WHERE id = ? AND user_id = ? AND sealed_share IS NOT NULL RETURNING \(Self.vaultColumns)
+                UPDATE key_vaults SET failed_attempts = ?, sealed_share = CASE WHEN ? = 1 THEN NULL ELSE sealed_share END,
+                updated_at = ? WHERE id = ? AND user_id = ? AND failed_attempts = ? AND sealed_share IS NOT NULL RETURNING id
                 """,
-                [SQLValue(now), SQLValue(id), SQLValue(userID)])
-            guard let vault = counted.first.flatMap(Self.vault) else {
-                let exists = try await db.query(
-                    "SELECT id FROM key_vaults WHERE id = ? AND user_id = ?", [SQLValue(id), SQLValue(userID)])
-                return exists.isEmpty ? .notFound : .locked
-            }
-            if check(vault) {
-                try await db.query("UPDATE key_vaults SET failed_attempts = 0 WHERE id = ?", [SQLValue(id)])
-                var opened = vault
-                opened.failedAttempts = 0
-                return .unlocked(opened)
-            }
-            guard vault.failedAttempts < maxAttempts else {
-                try await db.query("UPDATE key_vaults SET sealed_share = NULL WHERE id = ?", [SQLValue(id)])
-                return .locked
-            }
-            return .wrong(remaining: maxAttempts - vault.failedAttempts)
+                [
+                    SQLValue(attempts), SQLValue(outcome == .destroyed), SQLValue(now), SQLValue(id), SQLValue(userID),
+                    SQLValue(seenFailedAttempts),
+                ]
+            ).isEmpty)
         }
     }
 }

@@ -1,0 +1,27 @@
+import Foundation
+import LatchkeyAPI
+
+/// What the second-factor rule reads: a user's factors.
+public protocol FactorReading: Sendable {
+    /// The user's factors, verified or not.
+    func factors(userID: UUID) async throws -> [FactorRecord]
+}
+
+/// The rule that keeps a stolen password alone away from credentials, device keys, vaults and
+/// signer keys: a user with a verified factor needs an `aal2` session (operators pass).
+public struct SecondFactorGate: Sendable {
+    let factors: any FactorReading
+
+    public init(factors: any FactorReading) {
+        self.factors = factors
+    }
+
+    /// `insufficient_aal` unless the caller is an operator, the session is `aal2`, or the user
+    /// has no verified factor.
+    public func require(_ principal: Principal, to action: String) async throws {
+        guard !principal.isAdmin, principal.session?.aal != "aal2" else { return }
+        if try await factors.factors(userID: principal.user.id).contains(where: { $0.status == .verified }) {
+            throw AuthError(.insufficientAAL, "AAL2 session is required to \(action) when MFA is enabled.")
+        }
+    }
+}
