@@ -142,7 +142,9 @@ public func buildApplication(
             store: store, serverSecret: serverSecret, gate: SecondFactorGate(factors: store), limiter: service.limiter,
             unlockLimit: configuration.auth.rateLimits.verifyPerIP, time: time, random: SystemRandomSource())
         KeyVaultController(service: service, vaults: keyVaults).register(&routes)
-        SignerController(service: service).register(&routes)
+        let signer = SignerBackups(
+            store: store, serverSecret: serverSecret, gate: SecondFactorGate(factors: store), time: time, random: SystemRandomSource())
+        SignerController(service: service, signer: signer).register(&routes)
         AdminController(service: service).register(&routes)
         MFAController(service: service).register(&routes)
         SSOController().register(&routes)

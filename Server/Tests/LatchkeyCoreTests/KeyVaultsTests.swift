@@ -7,19 +7,6 @@ import Testing
 /// The PIN-vault use case against the in-memory stores, a manual clock and seeded randomness:
 /// every rule of `/vaults` without HTTP or a database.
 @Suite struct KeyVaultsTests {
-    /// A user's factors, fixed for a test.
-    struct Factors: FactorReading {
-        var verified = false
-        func factors(userID: UUID) async throws -> [FactorRecord] {
-            guard verified else { return [] }
-            let now = Date(timeIntervalSince1970: 0)
-            return [
-                FactorRecord(
-                    id: UUID(), userID: userID, friendlyName: nil, status: .verified, sealedSecret: "", createdAt: now, updatedAt: now)
-            ]
-        }
-    }
-
     struct Fixture {
         let vaults: KeyVaults
         let store = InMemoryKeyVaultStore()
@@ -27,17 +14,10 @@ import Testing
         let principal: Principal
 
         init(verifiedFactor: Bool = false, aal: String = "aal1", unlockLimit: RateLimit = RateLimit(count: 1000, period: 300)) {
-            let time = time
-            let now = time.now()
-            let user = UserRecord(
-                id: UUID(), aud: "authenticated", role: "authenticated", email: "ada@example.com", passwordHash: nil, appMetadata: [:],
-                userMetadata: [:], createdAt: now, updatedAt: now)
-            let session = SessionRecord(
-                id: UUID(), userID: user.id, aal: aal, amr: [], refreshSalt: [], createdAt: now, updatedAt: now)
-            principal = Principal(claims: AccessTokenClaims(sub: user.id.uuidString), user: user, session: session, isAdmin: false)
+            principal = TestPrincipals.signedIn(aal: aal, now: time.now())
             vaults = KeyVaults(
                 store: store, serverSecret: Array(repeating: 7, count: 32),
-                gate: SecondFactorGate(factors: Factors(verified: verifiedFactor)),
+                gate: SecondFactorGate(factors: TestPrincipals.Factors(verified: verifiedFactor)),
                 limiter: RateLimiter(store: InMemoryRateLimitStore(), time: time), unlockLimit: unlockLimit, time: time,
                 random: SeededRandomSource(seed: 42))
         }

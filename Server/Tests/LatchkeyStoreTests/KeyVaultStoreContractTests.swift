@@ -7,15 +7,11 @@ import Testing
 /// (when `LATCHKEY_TEST_DATABASE_URL` names a server).
 @Suite struct KeyVaultStoreContractTests {
     static func eachStore(_ body: (any KeyVaultStore) async throws -> Void) async throws {
-        try await body(InMemoryKeyVaultStore())
-        try await StoreContractTests.eachStore { store in try await body(store) }
+        try await StoreContractTests.eachStore(memory: InMemoryKeyVaultStore() as any KeyVaultStore, body)
     }
 
-    /// A user with a row in `users` (the SQL stores' vaults reference it).
     static func owner(_ store: any KeyVaultStore) async throws -> UUID {
-        let (user, identity) = StoreContractTests.user("vault-\(UUID().uuidString.prefix(8))@example.com")
-        if let store = store as? any AuthStore { try await store.createUser(user, identity: identity, token: nil, outbox: []) }
-        return user.id
+        try await StoreContractTests.owner(in: store)
     }
 
     static func vault(_ userID: UUID, at now: Date) -> KeyVaultRecord {

@@ -7,8 +7,7 @@ import Testing
 /// the in-memory store, SQLite and PostgreSQL.
 @Suite struct RateLimitStoreTests {
     static func eachStore(_ body: (any RateLimitStore) async throws -> Void) async throws {
-        try await body(InMemoryRateLimitStore())
-        try await StoreContractTests.eachStore { store in try await body(store) }
+        try await StoreContractTests.eachStore(memory: InMemoryRateLimitStore() as any RateLimitStore, body)
     }
 
     @Test func countersMoveTogetherAndStopAtTheFirstOnePastItsLimit() async throws {

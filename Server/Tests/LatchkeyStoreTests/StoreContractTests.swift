@@ -19,6 +19,20 @@ import Testing
         }
     }
 
+    /// Runs `body` against `memory`, an in-memory twin, and then against every SQL store, seen as
+    /// the same narrow store protocol (`Store`): the contract of that protocol over three stores.
+    static func eachStore<Store>(memory: Store, _ body: (Store) async throws -> Void) async throws {
+        try await body(memory)
+        try await eachStore { store in try await body(store as! Store) }
+    }
+
+    /// A new user id, with its row in `users` when `store` is a SQL store (whose rows reference it).
+    static func owner(in store: Any) async throws -> UUID {
+        let (user, identity) = Self.user("owner-\(UUID().uuidString.prefix(8))@example.com")
+        if let store = store as? any AuthStore { try await store.createUser(user, identity: identity, token: nil, outbox: []) }
+        return user.id
+    }
+
     static func run(_ database: any SQLDatabase, _ body: (any AuthStore) async throws -> Void) async throws {
         let store = SQLAuthStore(database: database)
         do {

@@ -21,8 +21,6 @@ public struct AuthService: Sendable {
     public let sms: any SMSSender
     /// Seals queued messages; they carry codes and links.
     public let sealer: OutboxSealer
-    /// Seals the per-user keys of automatic signer recovery.
-    public let signerBox: SecretBox
     /// Seals TOTP secrets.
     public let factorBox: SecretBox
     /// Seals the stored token signing keys.
@@ -55,7 +53,6 @@ public struct AuthService: Sendable {
         self.limiter = RateLimiter(store: store, time: time)
         self.sms = sms ?? DevSMSOutbox(store: store, time: time)
         self.sealer = OutboxSealer(serverSecret: serverSecret)
-        self.signerBox = SecretBox(serverSecret: serverSecret, purpose: "latchkey signer recovery key v1")
         self.factorBox = SecretBox(serverSecret: serverSecret, purpose: "latchkey totp secret v1")
         self.keyBox = Self.signingKeyBox(serverSecret: serverSecret)
         self.outboxSignal = outboxSignal

@@ -118,7 +118,7 @@ public enum RefreshDecision: Sendable {
 ///
 /// Implementations: `SQLAuthStore` (SQLite now, PostgreSQL next). The contract suite in
 /// `LatchkeyStoreTests` runs against every implementation.
-public protocol AuthStore: KeyVaultStore, FactorReading, RateLimitStore {
+public protocol AuthStore: KeyVaultStore, SignerBackupStore, FactorReading, RateLimitStore {
     /// Creates or upgrades the schema.
     func migrate() async throws
 
@@ -260,18 +260,6 @@ public protocol AuthStore: KeyVaultStore, FactorReading, RateLimitStore {
         id: UUID, userID: UUID, challengeID: UUID, sessionID: UUID,
         decide: @escaping @Sendable (FactorRecord?, FactorChallengeRecord?, SessionRecord?) -> FactorDecision
     ) async throws -> FactorDecision
-
-    // MARK: Embedded signer
-
-    /// Stores the user's backup, replacing one for the same public key; `false` (and nothing
-    /// stored) when the user already has a backup of another key.
-    func putSignerBackup(_ backup: SignerBackupRecord) async throws -> Bool
-    func signerBackup(userID: UUID) async throws -> SignerBackupRecord?
-    /// Deletes the user's backup; `false` when there is none.
-    func deleteSignerBackup(userID: UUID) async throws -> Bool
-    /// The user's sealed automatic-recovery key, storing `sealedKey` first when there is none
-    /// (two instances racing agree on one key).
-    func signerRecoveryKey(userID: UUID, creating sealedKey: String, at date: Date) async throws -> String
 
     // MARK: Outbox
 

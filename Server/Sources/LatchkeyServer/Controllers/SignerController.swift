@@ -8,25 +8,26 @@ import LatchkeyCore
 /// key of automatic recovery.
 struct SignerController {
     let service: AuthService
+    let signer: SignerBackups
 
     func register(_ routes: inout RouteRegistrar) {
         routes.on(.put, "/signer/backup") { request, context in
             let principal = try await service.authenticate(authorization: request.headers[.authorization])
             let body = try await request.decodeJSON(SignerBackup.self, context: context)
-            return try JSONResponse.make(try await service.putSignerBackup(body, principal: principal), noStore: true)
+            return try JSONResponse.make(try await signer.put(body, principal: principal), noStore: true)
         }
         routes.on(.get, "/signer/backup") { request, _ in
             let principal = try await service.authenticate(authorization: request.headers[.authorization])
-            return try JSONResponse.make(try await service.signerBackup(principal: principal), noStore: true)
+            return try JSONResponse.make(try await signer.get(principal: principal), noStore: true)
         }
         routes.on(.delete, "/signer/backup") { request, _ in
             let principal = try await service.authenticate(authorization: request.headers[.authorization])
-            try await service.deleteSignerBackup(principal: principal)
+            try await signer.delete(principal: principal)
             return Response(status: .noContent)
         }
         routes.on(.post, "/signer/recovery-key") { request, _ in
             let principal = try await service.authenticate(authorization: request.headers[.authorization])
-            return try JSONResponse.make(try await service.signerRecoveryKey(principal: principal), noStore: true)
+            return try JSONResponse.make(try await signer.recoveryKey(principal: principal), noStore: true)
         }
     }
 }
