@@ -1,122 +1,10 @@
 import Foundation
 
-/// Which one-time token a redemption is about.
-public enum OneTimeTokenSelector: Sendable, Equatable {
-    /// The newest live token of one of these kinds for a user: a code typed by the user.
-    case newest(userID: UUID, kinds: [OneTimeTokenKind])
-    /// The token whose link secret hashes to this value, if it is of one of these kinds.
-    case linkHash(String, kinds: [OneTimeTokenKind])
-    /// The newest live token of one of these kinds for the user with this (canonical) email
-    /// address. An address no user has looks for the tokens of an id no token has: the same
-    /// work, so that neither the answer nor its time tells the two apart.
-    case newestForEmail(String, kinds: [OneTimeTokenKind])
-}
-
-/// What redeeming a one-time token writes when it succeeds: the user, and either a session or
-/// (for a PKCE link opened in a browser) a flow state whose code the redirect carries.
-public struct TokenRedemption: Sendable {
-    /// The user as it must be stored afterwards (confirmed, signed in).
-    public var user: UserRecord
-    /// The session to create.
-    public var session: SessionRecord?
-    /// The flow state to create instead of a session.
-    public var flowState: FlowStateRecord?
-    /// Outstanding tokens of these kinds survive (the other half of an email change); all other
-    /// outstanding tokens of the user are voided.
-    public var preserving: Set<OneTimeTokenKind>
-    /// A new address for the user's `email` identity, created when the user has none.
-    public var identityEmail: String?
-    /// A new number for the user's `phone` identity, created when the user has none.
-    public var identityPhone: String?
-    /// Messages to queue with the change.
-    public var outbox: [OutboxRecord]
-    /// What the audit log records of it.
-    public var audit: [AuditEvent]
-    /// Set by the store when it stored a session: the user's identities and factors, read in the
-    /// same transaction, for the session answer.
-    public var account: AccountRecords?
-
-    public init(
-        user: UserRecord, session: SessionRecord? = nil, flowState: FlowStateRecord? = nil, preserving: Set<OneTimeTokenKind> = [],
-        identityEmail: String? = nil, identityPhone: String? = nil, outbox: [OutboxRecord] = [],
-        audit: [AuditEvent] = []
-    ) {
-        self.audit = audit
-        self.identityPhone = identityPhone
-        self.user = user
-        self.session = session
-        self.flowState = flowState
-        self.preserving = preserving
-        self.identityEmail = identityEmail
-        self.outbox = outbox
-    }
-}
-
-/// The result of exchanging a PKCE authorization code.
-public enum FlowRedemptionOutcome: Sendable {
-    /// The verifier matched; the flow state was consumed and the session stored.
-    case redeemed(UserRecord, SessionRecord)
-    case notFound
-    case expired
-    /// The verifier did not match; the flow state is consumed anyway (one try).
-    case badVerifier
-}
-
-/// The result of trying to redeem a one-time token.
-public enum RedemptionOutcome: Sendable {
-    /// The code matched and was consumed; what `complete` returned was stored.
-    case redeemed(TokenRedemption)
-    /// No live token matched the selector.
-    case notFound
-    /// The token has expired.
-    case expired
-    /// The token has used up its attempts.
-    case exhausted
-    /// The code did not match; the attempt was counted.
-    case mismatch(attemptsRemaining: Int)
-}
-
-/// What to do with a refresh-token presentation, decided by the domain inside the store's
-/// transaction.
-/// What became of a device-key assertion (``AuthStore/redeemAssertion(keyID:jti:expiresAt:session:user:)``).
-public enum AssertionRedemption: Sendable, Equatable {
-    /// Accepted: the session is stored.
-    case redeemed
-    /// Its `jti` was used before.
-    case replayed
-    /// The key was revoked in the meantime.
-    case keyGone
-}
-
-/// What to do with a second-factor verification, decided by the domain inside the store's
-/// transaction (``AuthStore/verifyFactor(id:userID:challengeID:sessionID:decide:)``).
-public enum FactorDecision: Sendable {
-    /// The code is right: store this factor and session, spend the challenge, record `audit` and
-    /// queue `outbox`; when `endingOtherAAL1Sessions`, delete the user's other sessions that are
-    /// below `aal2` and every device key but this session's device's.
-    case accept(FactorRecord, SessionRecord, audit: [AuditEvent], outbox: [OutboxRecord], endingOtherAAL1Sessions: Bool)
-    /// The code is wrong: store this factor (its failure count, perhaps a lock), record `audit`
-    /// and answer with the error.
-    case refuse(FactorRecord, AuthError, audit: [AuditEvent])
-    /// Answer with the error; spend the challenge when `spendChallenge` (it expired), else change
-    /// nothing.
-    case reject(AuthError, spendChallenge: Bool)
-}
-
-public enum RefreshDecision: Sendable {
-    /// Move the session's counter and store this version of it.
-    case rotate(SessionRecord)
-    /// Answer with the current token again (a retried or concurrent refresh); nothing is written.
-    case reuse(SessionRecord)
-    /// Delete the session (reuse detected, or expired), record `audit`, and answer with this error.
-    case revoke(AuthError, audit: [AuditEvent])
-    /// Answer with this error and change nothing.
-    case reject(AuthError)
-}
-
 /// Persistence for everything Latchkey remembers. Each method is atomic.
 ///
-/// Implementations: `SQLAuthStore` (SQLite now, PostgreSQL next). The contract suite in
+/// It refines the narrow protocols of the features that have moved to slices (``KeyVaultStore``,
+/// ``SignerBackupStore``, ``FactorReading``, ``RateLimitStore``), each with an in-memory twin.
+/// Implementation: `SQLAuthStore`, on SQLite or PostgreSQL. The contract suite in
 /// `LatchkeyStoreTests` runs against every implementation.
 public protocol AuthStore: KeyVaultStore, SignerBackupStore, FactorReading, RateLimitStore {
     /// Creates or upgrades the schema.
@@ -382,20 +270,4 @@ extension AuthStore {
 
     /// Deletes a user with nothing for the audit log.
     public func deleteUser(id: UUID) async throws -> Bool { try await deleteUser(id: id, audit: []) }
-}
-
-/// One fixed-window counter to move on (``AuthStore/incrementRateLimits(_:)``).
-public struct RateLimitCounter: Sendable, Equatable {
-    public var key: String
-    public var windowStart: Date
-    public var expiresAt: Date
-    /// Events the window allows; past it, the counters after this one are left alone.
-    public var limit: Int
-
-    public init(key: String, windowStart: Date, expiresAt: Date, limit: Int = .max) {
-        self.key = key
-        self.windowStart = windowStart
-        self.expiresAt = expiresAt
-        self.limit = limit
-    }
 }
