@@ -105,7 +105,7 @@ public func buildApplication(
         let signal = OutboxSignal()
         let service = try await AuthService.make(
             configuration: configuration.auth, store: store, hasher: hasher, issuer: issuer, serverSecret: serverSecret, time: time,
-            outboxSignal: signal, sms: smsSender(configuration), logger: logger)
+            renderer: configuration.templates, outboxSignal: signal, sms: smsSender(configuration), logger: logger)
         let mailer: any Mailer = try configuration.smtp.map { try SMTPMailer(configuration: $0) } ?? DevMailbox(store: store, time: time)
         let delivery = OutboxDelivery(
             store: store, mailer: mailer, sealer: service.sealer, time: time, retry: configuration.mailRetry, logger: logger)

@@ -54,7 +54,7 @@ import Testing
         configuration.otp.sendFrequency = 0
         let service = try await AuthService.make(
             configuration: configuration, store: store, hasher: hasher, issuer: issuer,
-            serverSecret: Array(repeating: 7, count: 32))
+            serverSecret: Array(repeating: 7, count: 32), renderer: MessageTemplates.defaults)
         let client = ClientInfo(ip: "192.0.2.1")
         func signUp(_ email: String) async throws {
             let body = #"{"email":"\#(email)","password":"correct horse battery staple"}"#

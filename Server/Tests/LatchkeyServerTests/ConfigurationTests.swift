@@ -164,7 +164,7 @@ import Testing
             "GOTRUE_SMS_TEMPLATE": "Code: {{ .Code }}",
         ])
         let composer = EmailComposer(
-            appName: "Acme", externalURL: "http://x", siteURL: "http://y", templates: configuration.auth.templates, validMinutes: 10)
+            appName: "Acme", externalURL: "http://x", siteURL: "http://y", templates: configuration.templates, validMinutes: 10)
         #expect(composer.email(.confirmation, to: "a@example.com", user: nil, code: "1").subject == "Welcome to Acme")
         #expect(composer.sms(to: "1", user: nil, code: "424242", validMinutes: 1) == "Code: 424242")
     }

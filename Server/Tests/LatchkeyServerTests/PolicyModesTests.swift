@@ -98,7 +98,7 @@ import Testing
         try "Hello {{ data.name }}, your code is {{ code }}.\nLink: {{ link }}"
             .write(to: folder.appendingPathComponent("confirmation.text.mustache"), atomically: true, encoding: .utf8)
         let templates = try MessageTemplates.load(directory: folder.path, subjects: [.confirmation: "{{ code }} confirms {{ email }}"])
-        try await TestServer(configure: { $0.auth.templates = templates }).run { client, app async throws in
+        try await TestServer(configure: { $0.templates = templates }).run { client, app async throws in
             try await client.send(
                 .post, "/signup", json: #"{"email":"tpl@example.com","password":"correct horse battery staple","data":{"name":"Ada"}}"#)
             let code = try await client.latestCode(to: "tpl@example.com", app: app)

@@ -92,7 +92,7 @@ import Testing
             service = try await AuthService.make(
                 configuration: configuration, store: store, hasher: ScryptPasswordHasher(logN: 10, pool: pool),
                 issuer: try await TokenIssuer.make(from: TokenKeyMaterial(hmacSecret: String(repeating: "k", count: 40))),
-                serverSecret: secret, time: time)
+                serverSecret: secret, time: time, renderer: MessageTemplates.defaults)
         }
 
         /// The count of `key` in the window of `limit` now.

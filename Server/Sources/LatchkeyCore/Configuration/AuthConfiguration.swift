@@ -33,8 +33,6 @@ public struct AuthConfiguration: Sendable {
     public var password: PasswordSettings
     public var sessions: SessionSettings
     public var rateLimits: RateLimitSettings
-    /// The templates messages are rendered from.
-    public var templates: MessageTemplates
     /// Phone numbers and SMS codes.
     public var sms: SMSSettings
     /// Second factors.
@@ -52,12 +50,11 @@ public struct AuthConfiguration: Sendable {
         mailerAutoconfirm: Bool = false, linkConfirmationPage: Bool = true, secureEmailChange: Bool = true, flowStateExpiry: Int = 300,
         userMetadataMaxBytes: Int = 16384, jwt: JWTSettings = .init(),
         otp: OTPSettings = .init(), password: PasswordSettings = .init(), sessions: SessionSettings = .init(),
-        rateLimits: RateLimitSettings = .init(), templates: MessageTemplates = .defaults,
+        rateLimits: RateLimitSettings = .init(),
         sms: SMSSettings = .init(), mfa: MFASettings = .init()
     ) {
         self.mfa = mfa
         self.sms = sms
-        self.templates = templates
         self.siteURL = siteURL
         self.externalURL = externalURL
         self.uriAllowList = uriAllowList

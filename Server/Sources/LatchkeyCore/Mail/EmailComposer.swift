@@ -1,16 +1,16 @@
 import Foundation
 import LatchkeyAPI
 
-/// Writes the messages Latchkey sends from ``MessageTemplates``, with the links they carry.
+/// Writes the messages Latchkey sends through a ``MessageRenderer``, with the links they carry.
 public struct EmailComposer: Sendable {
     public let appName: String
     public let externalURL: String
     public let siteURL: String
-    public let templates: MessageTemplates
+    public let templates: any MessageRenderer
     /// How long codes and links stay valid, as messages say it.
     public let validMinutes: Int
 
-    public init(appName: String, externalURL: String, siteURL: String, templates: MessageTemplates = .defaults, validMinutes: Int) {
+    public init(appName: String, externalURL: String, siteURL: String, templates: any MessageRenderer, validMinutes: Int) {
         self.appName = appName
         self.externalURL = externalURL
         self.siteURL = siteURL

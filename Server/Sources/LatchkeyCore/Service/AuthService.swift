@@ -34,7 +34,7 @@ public struct AuthService: Sendable {
 
     public init(
         configuration: AuthConfiguration, store: any AuthStore, hasher: any PasswordHasher,
-        issuer: TokenIssuer, serverSecret: [UInt8], time: any TimeSource = SystemTimeSource(),
+        issuer: TokenIssuer, serverSecret: [UInt8], time: any TimeSource = SystemTimeSource(), renderer: any MessageRenderer,
         blocklist: Set<String> = PasswordPolicy.bundledBlocklist(), outboxSignal: OutboxSignal = OutboxSignal(),
         sms: (any SMSSender)? = nil,
         logger: Logger = Logger(label: "latchkey"), decoyHash: String
@@ -49,7 +49,7 @@ public struct AuthService: Sendable {
         self.redirects = RedirectPolicy(siteURL: configuration.siteURL, allowList: configuration.uriAllowList)
         self.composer = EmailComposer(
             appName: configuration.appName, externalURL: configuration.externalURL, siteURL: configuration.siteURL,
-            templates: configuration.templates, validMinutes: max(1, configuration.otp.expiry / 60))
+            templates: renderer, validMinutes: max(1, configuration.otp.expiry / 60))
         self.limiter = RateLimiter(store: store, time: time)
         self.sms = sms ?? DevSMSOutbox(store: store, time: time)
         self.sealer = OutboxSealer(serverSecret: serverSecret)
@@ -64,12 +64,13 @@ public struct AuthService: Sendable {
     public static func make(
         configuration: AuthConfiguration, store: any AuthStore, hasher: any PasswordHasher,
         issuer: TokenIssuer, serverSecret: [UInt8], time: any TimeSource = SystemTimeSource(),
-        outboxSignal: OutboxSignal = OutboxSignal(), sms: (any SMSSender)? = nil, logger: Logger = Logger(label: "latchkey")
+        renderer: any MessageRenderer, outboxSignal: OutboxSignal = OutboxSignal(), sms: (any SMSSender)? = nil,
+        logger: Logger = Logger(label: "latchkey")
     ) async throws -> AuthService {
         let decoy = try await hasher.decoyHash()
         return AuthService(
-            configuration: configuration, store: store, hasher: hasher, issuer: issuer,
-            serverSecret: serverSecret, time: time, outboxSignal: outboxSignal, sms: sms, logger: logger, decoyHash: decoy)
+            configuration: configuration, store: store, hasher: hasher, issuer: issuer, serverSecret: serverSecret, time: time,
+            renderer: renderer, outboxSignal: outboxSignal, sms: sms, logger: logger, decoyHash: decoy)
     }
 
     /// The box that seals stored signing keys.

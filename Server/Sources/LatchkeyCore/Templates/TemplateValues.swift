@@ -44,7 +44,8 @@ public struct TemplateValues: Sendable {
     }
 
     /// The values as the nested dictionary a Mustache template renders.
-    var context: [String: Any] {
+    /// The values as a template engine reads them.
+    public var context: [String: Any] {
         var values: [String: Any] = [
             "application": ["name": appName], "app_name": appName, "site_url": siteURL, "expires_in_minutes": expiresInMinutes,
             "data": Self.plain(.object(userMetadata)),

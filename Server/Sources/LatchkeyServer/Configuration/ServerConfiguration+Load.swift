@@ -213,7 +213,7 @@ extension ServerConfiguration {
                 signInFailuresPerAccount: .init(count: try reader.int("rate-limit-signin-failures") ?? 10, period: 900),
                 smsSent: .init(count: try reader.int("rate-limit-sms-sent") ?? 100, period: 3600),
                 mfaPerIP: .init(count: try reader.int("rate-limit-mfa") ?? 15, period: 60)),
-            templates: templates, sms: smsSettings,
+            sms: smsSettings,
             mfa: MFASettings(
                 totpEnrollEnabled: try reader.bool("mfa-totp-enroll-enabled") ?? true,
                 totpVerifyEnabled: try reader.bool("mfa-totp-verify-enabled") ?? true,
@@ -262,6 +262,7 @@ extension ServerConfiguration {
             twilio: twilio, keyReloadInterval: max(1, try reader.seconds("keys-reload-interval") ?? 30),
             auditRetentionDays: auditRetention)
         configuration.serverSecret = try serverSecret(reader)
+        configuration.templates = templates
         configuration.trustedProxies = try reader.list("trusted-proxies").map { text in
             guard let network = IPNetwork(text) else {
                 throw ConfigurationError("trusted-proxies must be addresses or networks like 10.0.0.0/8 or fd00::/8, not '\(text)'")

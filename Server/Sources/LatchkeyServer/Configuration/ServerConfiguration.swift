@@ -33,6 +33,8 @@ public struct ServerConfiguration: Sendable {
     public var devMailboxPublic: Bool
     /// The domain's policy.
     public var auth: AuthConfiguration
+    /// The templates messages are rendered from (Mustache; defaults with an operator's overrides).
+    public var templates: MessageTemplates = .defaults
     /// The SMTP server mail goes to; `nil`: the dev mailbox keeps it.
     public var smtp: SMTPConfiguration?
     /// How failed deliveries are retried.

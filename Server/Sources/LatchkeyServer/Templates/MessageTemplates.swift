@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyCore
 import Mustache
 
 /// The Mustache templates every message is rendered from: the defaults, with an operator's
@@ -8,7 +9,7 @@ import Mustache
 /// `<kind>.html.mustache` (`sms.text.mustache` for SMS), kinds as ``MessageKind`` names them;
 /// any file may be left out. GoTrue-style names (`{{ .Token }}`, `{{ .ConfirmationURL }}`) are
 /// understood too.
-public struct MessageTemplates: Sendable {
+public struct MessageTemplates: MessageRenderer {
     /// One message's templates; SMS messages have only `text`.
     public struct Parts: Sendable {
         public var subject: MustacheTemplate

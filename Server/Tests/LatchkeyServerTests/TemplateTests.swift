@@ -3,6 +3,7 @@ import LatchkeyAPI
 import Testing
 
 @testable import LatchkeyCore
+@testable import LatchkeyServer
 
 @Suite struct TemplateTests {
     let user = UserRecord(

@@ -1,3 +1,5 @@
+import LatchkeyCore
+
 /// The built-in message texts. Every message that proves an address carries both the code and
 /// the link, so a user can finish on whichever device they are on.
 enum DefaultTemplates {
