@@ -23,7 +23,8 @@ struct Audit: AsyncParsableCommand {
             var userID = user
             if let key = user, UUID(uuidString: key) == nil { userID = try await Users.find(key, service).id.uuidString }
             let actions = action.flatMap { $0.split(separator: ",").map(String.init) }
-            let (newest, _) = try await service.auditLog(page: 1, perPage: limit, userID: userID, actions: actions)
+            let log = AuditLog(store: service.store)
+            let (newest, _) = try await log.page(1, perPage: limit, userID: userID, actions: actions)
             if !output.json { printHeader() }
             try show(newest.reversed())
             guard follow else { return }
@@ -36,8 +37,7 @@ struct Audit: AsyncParsableCommand {
                 let since = cursor.addingTimeInterval(-Self.overlap)
                 var fresh: [AuditLogEntry] = []
                 for page in 1... {
-                    let (entries, _) = try await service.auditLog(
-                        page: page, perPage: 1000, userID: userID, actions: actions, since: since)
+                    let (entries, _) = try await log.page(page, perPage: 1000, userID: userID, actions: actions, since: since)
                     fresh += entries.filter { seen[$0.id] == nil }
                     if entries.count < 1000 { break }
                 }

@@ -145,7 +145,7 @@ public func buildApplication(
         let signer = SignerBackups(
             store: store, serverSecret: serverSecret, gate: SecondFactorGate(factors: store), time: time, random: SystemRandomSource())
         SignerController(service: service, signer: signer).register(&routes)
-        AdminController(service: service).register(&routes)
+        AdminController(service: service, audit: AuditLog(store: store)).register(&routes)
         MFAController(service: service).register(&routes)
         SSOController().register(&routes)
         if DevMailboxController.isEnabled(

@@ -3,10 +3,10 @@ import Foundation
 /// Persistence for everything Latchkey remembers. Each method is atomic.
 ///
 /// It refines the narrow protocols of the features that have moved to slices (``KeyVaultStore``,
-/// ``SignerBackupStore``, ``FactorReading``, ``RateLimitStore``), each with an in-memory twin.
+/// ``SignerBackupStore``, ``AuditLogStore``, ``FactorReading``, ``RateLimitStore``), each with an in-memory twin.
 /// Implementation: `SQLAuthStore`, on SQLite or PostgreSQL. The contract suite in
 /// `LatchkeyStoreTests` runs against every implementation.
-public protocol AuthStore: KeyVaultStore, SignerBackupStore, FactorReading, RateLimitStore {
+public protocol AuthStore: KeyVaultStore, SignerBackupStore, AuditLogStore, FactorReading, RateLimitStore {
     /// Creates or upgrades the schema.
     func migrate() async throws
 
@@ -194,15 +194,6 @@ public protocol AuthStore: KeyVaultStore, SignerBackupStore, FactorReading, Rate
     /// operator retires) and, when one was deleted, records `audit`; how many were deleted.
     @discardableResult
     func deleteSigningKeys(kids: [String], audit: [AuditEvent]) async throws -> Int
-
-    // MARK: Audit log
-
-    /// Records events that go with no other write (a refused password, an operator's key rotation).
-    func appendAudit(_ events: [AuditEvent]) async throws
-    /// The events matching `query`, newest first, and how many match in all.
-    func auditEvents(_ query: AuditQuery) async throws -> (events: [AuditEvent], total: Int)
-    /// Deletes the events written before `date`; returns how many went.
-    func deleteAuditEvents(before date: Date) async throws -> Int
 
     // MARK: Maintenance
 

@@ -8,6 +8,7 @@ import LatchkeyCore
 /// for service-role tokens.
 struct AdminController {
     let service: AuthService
+    let audit: AuditLog
 
     func register(_ routes: inout RouteRegistrar) {
         routes.on(.get, "/admin/users") { request, _ in
@@ -84,8 +85,8 @@ struct AdminController {
                 let page = try Self.positive(request.queryValue("page"), name: "page", default: 1, max: 1_000_000)
                 let perPage = try Self.positive(request.queryValue("per_page"), name: "per_page", default: 50, max: 1000)
                 let actions = (request.queryValue("action") ?? "").split(separator: ",").map(String.init)
-                let (entries, total) = try await service.auditLog(
-                    page: page, perPage: perPage, userID: request.queryValue("user_id"), actions: actions)
+                let (entries, total) = try await audit.page(
+                    page, perPage: perPage, userID: request.queryValue("user_id"), actions: actions)
                 return try Self.paged(
                     entries, request: request, page: page, perPage: perPage, total: total, keeping: ["user_id", "action"])
             }
