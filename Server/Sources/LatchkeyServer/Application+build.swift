@@ -137,7 +137,9 @@ public func buildApplication(
             &routes)
         AuthController(service: service).register(&routes)
         VerifyController(service: service).register(&routes)
-        DeviceKeyController(service: service).register(&routes)
+        let deviceKeys = DeviceKeys(
+            store: store, gate: SecondFactorGate(factors: store), time: time, random: SystemRandomSource())
+        DeviceKeyController(service: service, keys: deviceKeys).register(&routes)
         let keyVaults = KeyVaults(
             store: store, serverSecret: serverSecret, gate: SecondFactorGate(factors: store), limiter: service.limiter,
             unlockLimit: configuration.auth.rateLimits.verifyPerIP, time: time, random: SystemRandomSource())

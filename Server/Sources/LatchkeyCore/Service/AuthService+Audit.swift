@@ -8,11 +8,7 @@ extension AuthService {
     func auditEvent(
         _ action: AuditAction, userID: UUID?, name: String?, details: [String: JSONValue] = [:], client: ClientInfo? = nil
     ) -> AuditEvent {
-        let context = AuditContext.current
-        return AuditEvent(
-            action: action, actorID: context.operatorName == nil ? userID : nil,
-            actorName: context.operatorName ?? name ?? "anonymous", userID: userID, ip: client?.ip ?? context.ip,
-            userAgent: client?.userAgent ?? context.userAgent, details: details, createdAt: time.now())
+        AuditEvents(time: time).event(action, userID: userID, name: name, details: details, client: client)
     }
 
     /// An event about `user`.

@@ -4,42 +4,6 @@ import JWTKit
 import LatchkeyAPI
 
 extension AuthService {
-    /// Keys one user may register.
-    static let maxDeviceKeys = 20
-
-    /// `POST /device-keys`: registers a P-256 public key for the signed-in user.
-    public func registerDeviceKey(_ request: RegisterDeviceKeyRequest, principal: Principal) async throws -> DeviceKey {
-        guard let session = principal.session else {
-            throw AuthError(.noAuthorization, "Registering a device key needs a user session")
-        }
-        try await requireAAL2(principal, to: "register a device key")
-        let name = (request.name ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...100).contains(name.unicodeScalars.count) else { throw AuthError.validation("name must be 1 to 100 characters") }
-        let publicKey = try Self.p256JWK(request.publicKey)
-        let key = DeviceKeyRecord(
-            id: UUID(), userID: principal.user.id, name: name, publicKey: publicKey, createdAt: time.now(), sessionID: session.id)
-        let event = auditEvent(
-            .deviceKeyRegistered, user: principal.user, details: ["key_id": .string(key.id.uuidString.lowercased()), "name": .string(name)])
-        guard try await store.createDeviceKey(key, limit: Self.maxDeviceKeys, audit: [event]) else {
-            throw AuthError.unprocessable("A user can register at most \(Self.maxDeviceKeys) device keys")
-        }
-        return key.wire
-    }
-
-    /// `GET /device-keys`.
-    public func deviceKeys(principal: Principal) async throws -> DeviceKeyList {
-        DeviceKeyList(deviceKeys: try await store.deviceKeys(userID: principal.user.id).map(\.wire))
-    }
-
-    /// `DELETE /device-keys/{id}`: the key signs nothing from now on.
-    public func revokeDeviceKey(id raw: String, principal: Principal) async throws {
-        guard let id = UUID(uuidString: raw) else { throw AuthError(.notFound, "Device key not found") }
-        let event = auditEvent(.deviceKeyRevoked, user: principal.user, details: ["key_id": .string(id.uuidString.lowercased())])
-        guard try await store.deleteDeviceKey(id: id, userID: principal.user.id, audit: [event]) else {
-            throw AuthError(.notFound, "Device key not found")
-        }
-    }
-
     /// `POST /token?grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer`: a session for an
     /// ES256 assertion a registered device key signed. A replayed, expired, wrongly addressed,
     /// unknown-key or revoked-key assertion is `invalid_grant`; one assertion sent twice at once
@@ -82,7 +46,7 @@ extension AuthService {
         attempt.keyID = keyID.uuidString.lowercased()
         guard let key = try await store.deviceKey(id: keyID) else { throw Self.deviceKeyNotFound }
         attempt.user = try await store.user(id: key.userID)
-        let keys = await JWTKeyCollection().add(ecdsa: try Self.publicKey(key.publicKey))
+        let keys = await JWTKeyCollection().add(ecdsa: try DeviceKeys.publicKey(key.publicKey))
         guard let claims = try? await keys.verify(assertion, as: DeviceKeyAssertion.self) else {
             throw Self.invalidGrant("the assertion's signature does not verify")
         }
@@ -131,25 +95,5 @@ extension AuthService {
 
     static func invalidGrant(_ description: String) -> AuthError {
         AuthError(.invalidCredentials, description, oauthError: "invalid_grant")
-    }
-
-    /// A P-256 public JWK reduced to `kty`, `crv`, `x`, `y`, or a `400 validation_failed`.
-    static func p256JWK(_ raw: [String: JSONValue]?) throws -> [String: JSONValue] {
-        guard let raw else { throw AuthError.validation("public_key is required (a JWK, EC P-256)") }
-        guard raw["d"] == nil else { throw AuthError.validation("public_key must not contain a private key") }
-        guard raw["kty"] == "EC", raw["crv"] == "P-256", case .string(let x)? = raw["x"], case .string(let y)? = raw["y"],
-            Base64URL.decode(x)?.count == 32, Base64URL.decode(y)?.count == 32
-        else { throw AuthError.validation("public_key must be an EC P-256 JWK with x and y") }
-        let jwk: [String: JSONValue] = ["kty": "EC", "crv": "P-256", "x": .string(x), "y": .string(y)]
-        _ = try publicKey(jwk)
-        return jwk
-    }
-
-    /// The key a JWK describes; throws when the point is not on the curve.
-    static func publicKey(_ jwk: [String: JSONValue]) throws -> ES256PublicKey {
-        guard case .string(let x)? = jwk["x"], case .string(let y)? = jwk["y"],
-            let key = try? ES256PublicKey(parameters: (x: x, y: y))
-        else { throw AuthError.unprocessable("public_key is not a valid P-256 point") }
-        return key
     }
 }

@@ -3,10 +3,10 @@ import Foundation
 /// Persistence for everything Latchkey remembers. Each method is atomic.
 ///
 /// It refines the narrow protocols of the features that have moved to slices (``KeyVaultStore``,
-/// ``SignerBackupStore``, ``AuditLogStore``, ``FactorReading``, ``RateLimitStore``), each with an in-memory twin.
+/// ``SignerBackupStore``, ``DeviceKeyStore``, ``AuditLogStore``, ``FactorReading``, ``RateLimitStore``), each with an in-memory twin.
 /// Implementation: `SQLAuthStore`, on SQLite or PostgreSQL. The contract suite in
 /// `LatchkeyStoreTests` runs against every implementation.
-public protocol AuthStore: KeyVaultStore, SignerBackupStore, AuditLogStore, FactorReading, RateLimitStore {
+public protocol AuthStore: KeyVaultStore, SignerBackupStore, DeviceKeyStore, AuditLogStore, FactorReading, RateLimitStore {
     /// Creates or upgrades the schema.
     func migrate() async throws
 
@@ -110,16 +110,8 @@ public protocol AuthStore: KeyVaultStore, SignerBackupStore, AuditLogStore, Fact
 
     // MARK: Device keys
 
-    /// Stores the key and records `audit`, unless the user has `limit` keys already (`false`
-    /// then, nothing stored): counted in the same transaction, so concurrent registrations
-    /// cannot pass the cap together.
-    func createDeviceKey(_ key: DeviceKeyRecord, limit: Int, audit: [AuditEvent]) async throws -> Bool
-    /// The user's device keys, oldest first.
-    func deviceKeys(userID: UUID) async throws -> [DeviceKeyRecord]
+    /// The key with this id, whoever owns it.
     func deviceKey(id: UUID) async throws -> DeviceKeyRecord?
-    /// Deletes the user's key and records `audit`; `false` (nothing recorded) when the user has
-    /// no such key.
-    func deleteDeviceKey(id: UUID, userID: UUID, audit: [AuditEvent]) async throws -> Bool
     /// In one transaction: remembers the assertion `jti` of key `keyID` until `expiresAt` and,
     /// when it was not seen before and the key still exists, records the key's use and stores the
     /// session, the signed-in user and `audit`; the key now belongs to the new session's device.

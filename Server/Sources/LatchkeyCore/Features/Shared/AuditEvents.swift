@@ -1,0 +1,30 @@
+import Foundation
+import LatchkeyAPI
+
+/// Builds audit events the one way: the actor (a user, or the operator bound in
+/// ``AuditContext``), the client address and agent of the request, the clock's time.
+public struct AuditEvents: Sendable {
+    let time: any TimeSource
+
+    public init(time: any TimeSource) {
+        self.time = time
+    }
+
+    /// An event about the account `userID`, named `name` for people.
+    public func event(
+        _ action: AuditAction, userID: UUID?, name: String?, details: [String: JSONValue] = [:], client: ClientInfo? = nil
+    ) -> AuditEvent {
+        let context = AuditContext.current
+        return AuditEvent(
+            action: action, actorID: context.operatorName == nil ? userID : nil,
+            actorName: context.operatorName ?? name ?? "anonymous", userID: userID, ip: client?.ip ?? context.ip,
+            userAgent: client?.userAgent ?? context.userAgent, details: details, createdAt: time.now())
+    }
+
+    /// An event about `user`.
+    public func event(_ action: AuditAction, user: UserRecord, details: [String: JSONValue] = [:], client: ClientInfo? = nil)
+        -> AuditEvent
+    {
+        event(action, userID: user.id, name: user.email ?? user.phone.map { "+" + $0 }, details: details, client: client)
+    }
+}
