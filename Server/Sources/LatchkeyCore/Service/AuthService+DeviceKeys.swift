@@ -46,7 +46,7 @@ extension AuthService {
         attempt.keyID = keyID.uuidString.lowercased()
         guard let key = try await store.deviceKey(id: keyID) else { throw Self.deviceKeyNotFound }
         attempt.user = try await store.user(id: key.userID)
-        let keys = await JWTKeyCollection().add(ecdsa: try DeviceKeys.publicKey(key.publicKey))
+        let keys = await JWTKeyCollection().add(ecdsa: try Self.assertionKey(key.publicKey))
         guard let claims = try? await keys.verify(assertion, as: DeviceKeyAssertion.self) else {
             throw Self.invalidGrant("the assertion's signature does not verify")
         }
@@ -95,5 +95,13 @@ extension AuthService {
 
     static func invalidGrant(_ description: String) -> AuthError {
         AuthError(.invalidCredentials, description, oauthError: "invalid_grant")
+    }
+
+    /// The verifying key of a stored device key (checked on the curve when it was registered).
+    static func assertionKey(_ jwk: [String: JSONValue]) throws -> ES256PublicKey {
+        guard case .string(let x)? = jwk["x"], case .string(let y)? = jwk["y"],
+            let key = try? ES256PublicKey(parameters: (x: x, y: y))
+        else { throw deviceKeyNotFound }
+        return key
     }
 }

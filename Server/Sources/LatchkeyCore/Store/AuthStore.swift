@@ -124,8 +124,6 @@ public protocol AuthStore: KeyVaultStore, SignerBackupStore, DeviceKeyStore, Aud
     /// Stores a factor unless the user has `limit` factors already (`false` then). Throws
     /// ``StoreError/duplicate(_:)`` when the user has a factor of that name.
     func createFactor(_ factor: FactorRecord, limit: Int, audit: [AuditEvent]) async throws -> Bool
-    /// The user's factors, oldest first.
-    func factors(userID: UUID) async throws -> [FactorRecord]
     /// Deletes the user's factor and its challenges, records `audit` and queues `outbox`; when
     /// `downgradingSessions`, brings the user's `aal2` sessions back to `aal1` (and drops `totp`
     /// from their `amr`). The factor, or `nil` when the user has no such factor (nothing changes).

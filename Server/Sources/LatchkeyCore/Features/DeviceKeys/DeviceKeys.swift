@@ -1,5 +1,5 @@
+import Crypto
 import Foundation
-import JWTKit
 import LatchkeyAPI
 
 /// Device keys (`/device-keys`): P-256 public keys a user's devices register, each later signing
@@ -63,16 +63,10 @@ public struct DeviceKeys: Sendable {
         guard raw["kty"] == "EC", raw["crv"] == "P-256", case .string(let x)? = raw["x"], case .string(let y)? = raw["y"],
             Base64URL.decode(x)?.count == 32, Base64URL.decode(y)?.count == 32
         else { throw AuthError.validation("public_key must be an EC P-256 JWK with x and y") }
-        let jwk: [String: JSONValue] = ["kty": "EC", "crv": "P-256", "x": .string(x), "y": .string(y)]
-        _ = try publicKey(jwk)
-        return jwk
-    }
-
-    /// The key a JWK describes; throws when the point is not on the curve.
-    static func publicKey(_ jwk: [String: JSONValue]) throws -> ES256PublicKey {
-        guard case .string(let x)? = jwk["x"], case .string(let y)? = jwk["y"],
-            let key = try? ES256PublicKey(parameters: (x: x, y: y))
+        // swift-crypto refuses a point that is not on the curve.
+        guard let xBytes = Base64URL.decode(x), let yBytes = Base64URL.decode(y),
+            (try? P256.Signing.PublicKey(rawRepresentation: xBytes + yBytes)) != nil
         else { throw AuthError.unprocessable("public_key is not a valid P-256 point") }
-        return key
+        return ["kty": "EC", "crv": "P-256", "x": .string(x), "y": .string(y)]
     }
 }

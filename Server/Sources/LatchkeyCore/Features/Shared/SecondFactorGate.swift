@@ -3,7 +3,7 @@ import LatchkeyAPI
 
 /// What the second-factor rule reads: a user's factors.
 public protocol FactorReading: Sendable {
-    /// The user's factors, verified or not.
+    /// The user's factors, verified or not, oldest first.
     func factors(userID: UUID) async throws -> [FactorRecord]
 }
 
