@@ -16,7 +16,7 @@ extension AuthService {
         try checkMetadataSize(data)
         let now = time.now()
         var user = UserRecord(
-            id: UUID(), aud: configuration.jwt.audience, role: "authenticated", email: nil, passwordHash: nil, appMetadata: [:],
+            id: random.uuid(), aud: configuration.jwt.audience, role: "authenticated", email: nil, passwordHash: nil, appMetadata: [:],
             userMetadata: data, createdAt: now, updatedAt: now)
         user.isAnonymous = true
         user.lastSignInAt = now

@@ -16,7 +16,7 @@ extension AuthService {
         let code = SecureRandom.digits(configuration.otp.length)
         let secret = OneTimeSecrets.newLinkSecret()
         let record = OneTimeTokenRecord(
-            id: UUID(), userID: user.id, kind: kind, relatesTo: address,
+            id: random.uuid(), userID: user.id, kind: kind, relatesTo: address,
             codeHash: OneTimeSecrets.codeHash(code, userID: user.id), linkHash: OneTimeSecrets.linkHash(secret),
             redirectTo: redirectTo, challenge: challenge, createdAt: now,
             expiresAt: now.addingTimeInterval(Double(configuration.otp.expiry)))
@@ -177,7 +177,7 @@ extension AuthService {
     /// A new user with an email identity, not yet stored.
     func newUser(email: String, passwordHash: String?, data: [String: JSONValue], confirmed: Bool) -> (UserRecord, IdentityRecord) {
         let now = time.now()
-        let id = UUID()
+        let id = random.uuid()
         var metadata = data
         if confirmed { metadata["email_verified"] = true }
         let user = UserRecord(
@@ -185,7 +185,7 @@ extension AuthService {
             emailConfirmedAt: confirmed ? now : nil, appMetadata: ["provider": "email", "providers": ["email"]],
             userMetadata: metadata, createdAt: now, updatedAt: now)
         let identity = IdentityRecord(
-            id: UUID(), userID: id, provider: "email", providerID: id.uuidString.lowercased(),
+            id: random.uuid(), userID: id, provider: "email", providerID: id.uuidString.lowercased(),
             identityData: [
                 "sub": .string(id.uuidString.lowercased()), "email": .string(email), "email_verified": .bool(confirmed),
                 "phone_verified": false,

@@ -22,8 +22,8 @@ extension AuthService {
             throw AuthError(.insufficientAAL, "AAL2 required to enroll a new factor")
         }
         let now = time.now()
-        let totp = TOTP(secret: SecureRandom.bytes(20))
-        let id = UUID()
+        let totp = TOTP(secret: random.bytes(20))
+        let id = random.uuid()
         let account = user.email ?? user.phone.map { "+" + $0 } ?? user.id.uuidString.lowercased()
         let uri = totp.uri(issuer: issuer, account: account)
         let factor = FactorRecord(
@@ -53,7 +53,7 @@ extension AuthService {
         let now = time.now()
         if let locked = factor.lockedUntil, locked > now { throw Self.factorLocked(until: locked, now: now) }
         let challenge = FactorChallengeRecord(
-            id: UUID(), factorID: factor.id, ip: client.ip, createdAt: now,
+            id: random.uuid(), factorID: factor.id, ip: client.ip, createdAt: now,
             expiresAt: now.addingTimeInterval(Double(configuration.mfa.challengeExpiry)))
         try await store.createChallenge(challenge)
         return FactorChallenge(id: challenge.id, type: factor.factorType, expiresAt: Int(challenge.expiresAt.timeIntervalSince1970))

@@ -42,7 +42,7 @@ extension AuthService {
         }
         let code = test ?? SecureRandom.digits(settings.length)
         let record = OneTimeTokenRecord(
-            id: UUID(), userID: user.id, kind: kind, relatesTo: phone, codeHash: OneTimeSecrets.codeHash(code, userID: user.id),
+            id: random.uuid(), userID: user.id, kind: kind, relatesTo: phone, codeHash: OneTimeSecrets.codeHash(code, userID: user.id),
             linkHash: OneTimeSecrets.linkHash(OneTimeSecrets.newLinkSecret()), redirectTo: nil, createdAt: now,
             expiresAt: now.addingTimeInterval(Double(settings.expiry)))
         do {
@@ -158,13 +158,13 @@ extension AuthService {
     /// A new user with a phone identity, not yet stored.
     func newPhoneUser(phone: String, passwordHash: String?, data: [String: JSONValue], confirmed: Bool) -> (UserRecord, IdentityRecord) {
         let now = time.now()
-        let id = UUID()
+        let id = random.uuid()
         let user = UserRecord(
             id: id, aud: configuration.jwt.audience, role: "authenticated", email: nil, phone: phone, passwordHash: passwordHash,
             phoneConfirmedAt: confirmed ? now : nil, appMetadata: ["provider": "phone", "providers": ["phone"]], userMetadata: data,
             createdAt: now, updatedAt: now)
         let identity = IdentityRecord(
-            id: UUID(), userID: id, provider: "phone", providerID: id.uuidString.lowercased(),
+            id: random.uuid(), userID: id, provider: "phone", providerID: id.uuidString.lowercased(),
             identityData: [
                 "sub": .string(id.uuidString.lowercased()), "phone": .string(phone), "email_verified": false,
                 "phone_verified": .bool(confirmed),

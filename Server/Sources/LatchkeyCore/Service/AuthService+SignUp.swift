@@ -86,7 +86,7 @@ extension AuthService {
     func obfuscated(_ user: UserRecord, data: [String: JSONValue]) -> User {
         let now = time.now()
         return User(
-            id: UUID(), aud: user.aud, role: user.role, email: user.email ?? "", phone: "", confirmationSentAt: now,
+            id: random.uuid(), aud: user.aud, role: user.role, email: user.email ?? "", phone: "", confirmationSentAt: now,
             appMetadata: ["provider": "email", "providers": ["email"]], userMetadata: data, identities: [],
             createdAt: now, updatedAt: now)
     }

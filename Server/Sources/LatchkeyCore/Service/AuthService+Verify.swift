@@ -177,7 +177,7 @@ extension AuthService {
                         // The sign-in happens when the app exchanges the code.
                         result.audit.removeAll { $0.action == .login }
                         result.flowState = FlowStateRecord(
-                            id: UUID(), authCodeHash: OneTimeSecrets.linkHash(authCode), userID: user.id, challenge: challenge,
+                            id: random.uuid(), authCodeHash: OneTimeSecrets.linkHash(authCode), userID: user.id, challenge: challenge,
                             authenticationMethod: method, createdAt: now, expiresAt: now.addingTimeInterval(flowExpiry))
                     }
                     return result

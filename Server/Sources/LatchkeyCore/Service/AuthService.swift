@@ -13,6 +13,8 @@ public struct AuthService: Sendable {
     public let issuer: TokenIssuer
     public let refreshCodec: RefreshTokenCodec
     public let time: any TimeSource
+    /// New ids and random bytes (refresh salts, TOTP secrets); seeded in tests.
+    public let random: any RandomSource
     public let passwordPolicy: PasswordPolicy
     public let redirects: RedirectPolicy
     public let composer: EmailComposer
@@ -34,7 +36,8 @@ public struct AuthService: Sendable {
 
     public init(
         configuration: AuthConfiguration, store: any AuthStore, hasher: any PasswordHasher,
-        issuer: TokenIssuer, serverSecret: [UInt8], time: any TimeSource = SystemTimeSource(), renderer: any MessageRenderer,
+        issuer: TokenIssuer, serverSecret: [UInt8], time: any TimeSource = SystemTimeSource(),
+        random: any RandomSource = SystemRandomSource(), renderer: any MessageRenderer,
         blocklist: Set<String> = PasswordPolicy.bundledBlocklist(), outboxSignal: OutboxSignal = OutboxSignal(),
         sms: (any SMSSender)? = nil,
         logger: Logger = Logger(label: "latchkey"), decoyHash: String
@@ -45,6 +48,7 @@ public struct AuthService: Sendable {
         self.issuer = issuer
         self.refreshCodec = RefreshTokenCodec(serverSecret: serverSecret)
         self.time = time
+        self.random = random
         self.passwordPolicy = PasswordPolicy(settings: configuration.password, blocklist: blocklist)
         self.redirects = RedirectPolicy(siteURL: configuration.siteURL, allowList: configuration.uriAllowList)
         self.composer = EmailComposer(
@@ -64,13 +68,13 @@ public struct AuthService: Sendable {
     public static func make(
         configuration: AuthConfiguration, store: any AuthStore, hasher: any PasswordHasher,
         issuer: TokenIssuer, serverSecret: [UInt8], time: any TimeSource = SystemTimeSource(),
-        renderer: any MessageRenderer, outboxSignal: OutboxSignal = OutboxSignal(), sms: (any SMSSender)? = nil,
-        logger: Logger = Logger(label: "latchkey")
+        random: any RandomSource = SystemRandomSource(), renderer: any MessageRenderer, outboxSignal: OutboxSignal = OutboxSignal(),
+        sms: (any SMSSender)? = nil, logger: Logger = Logger(label: "latchkey")
     ) async throws -> AuthService {
         let decoy = try await hasher.decoyHash()
         return AuthService(
             configuration: configuration, store: store, hasher: hasher, issuer: issuer, serverSecret: serverSecret, time: time,
-            renderer: renderer, outboxSignal: outboxSignal, sms: sms, logger: logger, decoyHash: decoy)
+            random: random, renderer: renderer, outboxSignal: outboxSignal, sms: sms, logger: logger, decoyHash: decoy)
     }
 
     /// The box that seals stored signing keys.
@@ -100,8 +104,8 @@ public struct AuthService: Sendable {
     /// A new session record for `user`, proved by `method`.
     func newSession(for user: UserRecord, method: String, client: ClientInfo, now: Date) -> SessionRecord {
         SessionRecord(
-            id: UUID(), userID: user.id, amr: [AuthenticationMethod(method: method, timestamp: Int(now.timeIntervalSince1970))],
-            refreshSalt: SecureRandom.bytes(32), refreshedAt: nil, userAgent: client.userAgent, ip: client.ip,
+            id: random.uuid(), userID: user.id, amr: [AuthenticationMethod(method: method, timestamp: Int(now.timeIntervalSince1970))],
+            refreshSalt: random.bytes(32), refreshedAt: nil, userAgent: client.userAgent, ip: client.ip,
             createdAt: now, updatedAt: now)
     }
 
