@@ -147,8 +147,11 @@ public func buildApplication(
         let signer = SignerBackups(
             store: store, serverSecret: serverSecret, gate: SecondFactorGate(factors: store), time: time, random: SystemRandomSource())
         SignerController(service: service, signer: signer).register(&routes)
-        AdminController(service: service, audit: AuditLog(store: store)).register(&routes)
-        MFAController(service: service).register(&routes)
+        let mfa = MFA(
+            store: store, serverSecret: serverSecret, limiter: service.limiter, settings: MFA.Settings(configuration.auth),
+            answers: service.answers, notices: service.notices, time: time, random: SystemRandomSource())
+        AdminController(service: service, audit: AuditLog(store: store), mfa: mfa).register(&routes)
+        MFAController(service: service, mfa: mfa).register(&routes)
         SSOController().register(&routes)
         if DevMailboxController.isEnabled(
             smtpConfigured: configuration.smtp != nil, host: configuration.host, trustedIPHeader: trustedIPHeader,

@@ -30,15 +30,6 @@ extension AuthService {
         return try await sessionResponse(
             user: user, session: session, account: AccountRecords(user: user, session: session, identities: [], factors: []))
     }
-
-    /// Refuses what an anonymous user may not do (second factors, as on GoTrue):
-    /// `no_authorization`, 403.
-    func refuseAnonymous(_ user: UserRecord) throws {
-        guard user.isAnonymous else { return }
-        var error = AuthError(.noAuthorization, "Anonymous user not allowed to perform these actions")
-        error.status = 403
-        throw error
-    }
 }
 
 extension AuthService {

@@ -86,7 +86,8 @@ extension AuthService {
         var changesPhone = false
         if let raw = request.phone, !raw.isEmpty { changesPhone = try canonicalPhone(raw) != principal.user.phone }
         if request.password != nil || changesEmail || changesPhone {
-            try await requireAAL2ForCredentialChange(principal)
+            // Recovery links sign in at `aal1`, so a reset needs the second factor too.
+            try await SecondFactorGate(factors: store).require(principal, to: "update email or password")
             try await checkReauthentication(request.nonce, principal: principal)
         }
         // Decided on the copy the write lands on: a ban or a password change by another request

@@ -10,25 +10,20 @@ public struct AuthService: Sendable {
     public let configuration: AuthConfiguration
     public let store: any AuthStore
     public let hasher: any PasswordHasher
-    public let issuer: TokenIssuer
-    public let refreshCodec: RefreshTokenCodec
+    /// Builds session records and the session answers (access token, refresh token, user).
+    public let answers: SessionAnswers
     public let time: any TimeSource
-    /// New ids and random bytes (refresh salts, TOTP secrets); seeded in tests.
+    /// New ids and random bytes (refresh salts); seeded in tests.
     public let random: any RandomSource
     public let passwordPolicy: PasswordPolicy
     public let redirects: RedirectPolicy
-    public let composer: EmailComposer
+    /// Builds sealed outbox rows (messages carry codes and links) and wakes their delivery.
+    public let notices: Notices
     public let limiter: RateLimiter
     /// Sends SMS codes.
     public let sms: any SMSSender
-    /// Seals queued messages; they carry codes and links.
-    public let sealer: OutboxSealer
-    /// Seals TOTP secrets.
-    public let factorBox: SecretBox
     /// Seals the stored token signing keys.
     public let keyBox: SecretBox
-    /// Wakes the outbox delivery after a message was queued.
-    public let outboxSignal: OutboxSignal
     public let logger: Logger
     /// A hash of a random password, verified against when the account does not exist, so that
     /// unknown and known accounts take the same time.
@@ -45,21 +40,20 @@ public struct AuthService: Sendable {
         self.configuration = configuration
         self.store = store
         self.hasher = hasher
-        self.issuer = issuer
-        self.refreshCodec = RefreshTokenCodec(serverSecret: serverSecret)
+        self.answers = SessionAnswers(
+            issuer: issuer, serverSecret: serverSecret, jwt: configuration.jwt, externalURL: configuration.externalURL,
+            accounts: store, time: time, random: random)
         self.time = time
         self.random = random
         self.passwordPolicy = PasswordPolicy(settings: configuration.password, blocklist: blocklist)
         self.redirects = RedirectPolicy(siteURL: configuration.siteURL, allowList: configuration.uriAllowList)
-        self.composer = EmailComposer(
+        let composer = EmailComposer(
             appName: configuration.appName, externalURL: configuration.externalURL, siteURL: configuration.siteURL,
             templates: renderer, validMinutes: max(1, configuration.otp.expiry / 60))
+        self.notices = Notices(composer: composer, sealer: OutboxSealer(serverSecret: serverSecret), signal: outboxSignal, time: time)
         self.limiter = RateLimiter(store: store, time: time)
         self.sms = sms ?? DevSMSOutbox(store: store, time: time)
-        self.sealer = OutboxSealer(serverSecret: serverSecret)
-        self.factorBox = SecretBox(serverSecret: serverSecret, purpose: "latchkey totp secret v1")
         self.keyBox = Self.signingKeyBox(serverSecret: serverSecret)
-        self.outboxSignal = outboxSignal
         self.logger = logger
         self.decoyHash = decoyHash
     }
@@ -101,55 +95,37 @@ public struct AuthService: Sendable {
         return email
     }
 
+    /// Signs access tokens and publishes their keys.
+    public var issuer: TokenIssuer { answers.issuer }
+    /// Reads and writes refresh tokens.
+    public var refreshCodec: RefreshTokenCodec { answers.refreshCodec }
+    /// Seals queued messages; they carry codes and links.
+    public var sealer: OutboxSealer { notices.sealer }
+    /// Writes the messages the service queues.
+    var composer: EmailComposer { notices.composer }
+    /// Wakes the outbox delivery after a message was queued.
+    public var outboxSignal: OutboxSignal { notices.signal }
+
     /// A new session record for `user`, proved by `method`.
     func newSession(for user: UserRecord, method: String, client: ClientInfo, now: Date) -> SessionRecord {
-        SessionRecord(
-            id: random.uuid(), userID: user.id, amr: [AuthenticationMethod(method: method, timestamp: Int(now.timeIntervalSince1970))],
-            refreshSalt: random.bytes(32), refreshedAt: nil, userAgent: client.userAgent, ip: client.ip,
-            createdAt: now, updatedAt: now)
+        answers.newSession(for: user, method: method, client: client, now: now)
     }
 
     /// The `iss` of every token this server signs: `GOTRUE_JWT_ISSUER`, else the external URL.
-    var issuerClaim: String { configuration.jwt.issuer.isEmpty ? configuration.externalURL : configuration.jwt.issuer }
+    var issuerClaim: String { answers.issuerClaim }
 
-    /// The wire session for a stored session: a new access token and the current refresh token.
-    /// The user's identities and factors come from `account` when the store read them with the
-    /// session (in the transaction that stored it), else from a read of their own.
+    /// The wire session for a stored session (``SessionAnswers/answer(user:session:account:weakPassword:)``).
     func sessionResponse(
         user: UserRecord, session: SessionRecord, account: AccountRecords? = nil, weakPassword: WeakPassword? = nil
     ) async throws -> Session {
-        let now = time.now()
-        let expiresAt = Int(now.timeIntervalSince1970) + configuration.jwt.expiry
-        let claims = AccessTokenClaims(
-            iss: issuerClaim, sub: user.id.uuidString.lowercased(), aud: configuration.jwt.audience, exp: expiresAt,
-            iat: Int(now.timeIntervalSince1970), email: user.email ?? "", phone: user.phone ?? "",
-            appMetadata: user.appMetadata, userMetadata: user.userMetadata, role: user.role, aal: session.aal,
-            amr: session.amr, sessionID: session.id.uuidString.lowercased(), isAnonymous: user.isAnonymous)
-        let accessToken = try await issuer.sign(claims)
-        let wired: User
-        if let account {
-            wired = Self.wire(user, identities: account.identities, factors: account.factors)
-        } else {
-            wired = try await wireUser(user)
-        }
-        let refreshToken = refreshCodec.encode(
-            sessionID: session.id, counter: session.refreshCounter, salt: session.refreshSalt)
-        return Session(
-            accessToken: accessToken, expiresIn: configuration.jwt.expiry, expiresAt: expiresAt,
-            refreshToken: refreshToken, user: wired, weakPassword: weakPassword)
+        try await answers.answer(user: user, session: session, account: account, weakPassword: weakPassword)
     }
 
-    /// The wire user with its identities and its factors (unverified ones too, as GoTrue; left
-    /// out when there are none).
-    func wireUser(_ user: UserRecord) async throws -> User {
-        let account = try await store.account(userID: user.id, sessionID: nil)
-        return Self.wire(user, identities: account.identities, factors: account.factors)
-    }
+    /// The wire user with its identities and its factors.
+    func wireUser(_ user: UserRecord) async throws -> User { try await answers.wireUser(user) }
 
     static func wire(_ user: UserRecord, identities: [IdentityRecord], factors: [FactorRecord]) -> User {
-        var wire = user.wire(identities: identities)
-        wire.factors = factors.isEmpty ? nil : factors.map(\.wire)
-        return wire
+        SessionAnswers.wire(user, identities: identities, factors: factors)
     }
 
     /// Counts a request that may send a code or a link against the client's budgets: GoTrue's per
@@ -202,18 +178,10 @@ public struct AuthService: Sendable {
 
     /// Outbox rows for `messages`, sealed and due now; the caller stores them in the transaction
     /// that makes them true, then calls ``outboxSignal``'s `notify()`.
-    func outbox(_ messages: EmailMessage...) throws -> [OutboxRecord] { try outbox(messages) }
+    func outbox(_ messages: EmailMessage...) throws -> [OutboxRecord] { try notices.rows(messages) }
 
     /// Outbox rows for `messages`.
-    func outbox(_ messages: [EmailMessage]) throws -> [OutboxRecord] {
-        let now = time.now()
-        return try messages.map { message in
-            var record = OutboxRecord(
-                recipient: message.to.joined(separator: ", "), payload: try sealer.seal(message), nextAttemptAt: now, createdAt: now)
-            record.message = message
-            return record
-        }
-    }
+    func outbox(_ messages: [EmailMessage]) throws -> [OutboxRecord] { try notices.rows(messages) }
 
     /// Queues a message that goes with no other write, and wakes the delivery.
     func enqueue(_ message: EmailMessage) async throws {

@@ -3,16 +3,18 @@ import Foundation
 /// Persistence for everything Latchkey remembers. Each method is atomic.
 ///
 /// It refines the narrow protocols of the features that have moved to slices (``KeyVaultStore``,
-/// ``SignerBackupStore``, ``DeviceKeyStore``, ``AuditLogStore``, ``FactorReading``, ``RateLimitStore``), each with an in-memory twin.
+/// ``SignerBackupStore``, ``DeviceKeyStore``, ``AuditLogStore``, ``FactorStore``, ``RateLimitStore``,
+/// ``AccountReading``), each with an in-memory twin.
 /// Implementation: `SQLAuthStore`, on SQLite or PostgreSQL. The contract suite in
 /// `LatchkeyStoreTests` runs against every implementation.
-public protocol AuthStore: KeyVaultStore, SignerBackupStore, DeviceKeyStore, AuditLogStore, FactorReading, RateLimitStore {
+public protocol AuthStore:
+    KeyVaultStore, SignerBackupStore, DeviceKeyStore, AuditLogStore, FactorStore, RateLimitStore, AccountReading
+{
     /// Creates or upgrades the schema.
     func migrate() async throws
 
     // MARK: Users
 
-    func user(id: UUID) async throws -> UserRecord?
     func user(email: String) async throws -> UserRecord?
     /// The user with this phone number (E.164 digits, no `+`).
     func user(phone: String) async throws -> UserRecord?
@@ -23,9 +25,6 @@ public protocol AuthStore: KeyVaultStore, SignerBackupStore, DeviceKeyStore, Aud
     /// The users whose pending email change goes to `newEmail`, oldest request first.
     func users(newEmail: String) async throws -> [UserRecord]
     func identities(userID: UUID) async throws -> [IdentityRecord]
-    /// The user, the session `sessionID` (when given and it exists), the user's identities and
-    /// factors, read from one snapshot.
-    func account(userID: UUID, sessionID: UUID?) async throws -> AccountRecords
     /// Inserts a user, its identity (and a phone identity too when an email user also has a
     /// phone), its first one-time token and the messages announcing it, all or nothing. Throws
     /// ``StoreError/duplicate(_:)`` when the email is taken. Counts `limits` in the same
@@ -118,26 +117,6 @@ public protocol AuthStore: KeyVaultStore, SignerBackupStore, DeviceKeyStore, Aud
     func redeemAssertion(
         keyID: UUID, jti: String, expiresAt: Date, session: SessionRecord, user: UserRecord, audit: [AuditEvent]
     ) async throws -> AssertionRedemption
-
-    // MARK: Second factors
-
-    /// Stores a factor unless the user has `limit` factors already (`false` then). Throws
-    /// ``StoreError/duplicate(_:)`` when the user has a factor of that name.
-    func createFactor(_ factor: FactorRecord, limit: Int, audit: [AuditEvent]) async throws -> Bool
-    /// Deletes the user's factor and its challenges, records `audit` and queues `outbox`; when
-    /// `downgradingSessions`, brings the user's `aal2` sessions back to `aal1` (and drops `totp`
-    /// from their `amr`). The factor, or `nil` when the user has no such factor (nothing changes).
-    func deleteFactor(
-        id: UUID, userID: UUID, downgradingSessions: Bool, audit: [AuditEvent], outbox: [OutboxRecord]
-    ) async throws -> FactorRecord?
-    /// Stores a challenge and notes when its factor was challenged.
-    func createChallenge(_ challenge: FactorChallengeRecord) async throws
-    /// In one transaction: loads the user's factor, the factor's challenge and the user's session,
-    /// asks `decide`, and applies the decision.
-    func verifyFactor(
-        id: UUID, userID: UUID, challengeID: UUID, sessionID: UUID,
-        decide: @escaping @Sendable (FactorRecord?, FactorChallengeRecord?, SessionRecord?) -> FactorDecision
-    ) async throws -> FactorDecision
 
     // MARK: Outbox
 

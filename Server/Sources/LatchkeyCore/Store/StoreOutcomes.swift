@@ -76,8 +76,6 @@ public enum RedemptionOutcome: Sendable {
     case mismatch(attemptsRemaining: Int)
 }
 
-/// What to do with a refresh-token presentation, decided by the domain inside the store's
-/// transaction.
 /// What became of a device-key assertion (``AuthStore/redeemAssertion(keyID:jti:expiresAt:session:user:)``).
 public enum AssertionRedemption: Sendable, Equatable {
     /// Accepted: the session is stored.
@@ -88,21 +86,8 @@ public enum AssertionRedemption: Sendable, Equatable {
     case keyGone
 }
 
-/// What to do with a second-factor verification, decided by the domain inside the store's
-/// transaction (``AuthStore/verifyFactor(id:userID:challengeID:sessionID:decide:)``).
-public enum FactorDecision: Sendable {
-    /// The code is right: store this factor and session, spend the challenge, record `audit` and
-    /// queue `outbox`; when `endingOtherAAL1Sessions`, delete the user's other sessions that are
-    /// below `aal2` and every device key but this session's device's.
-    case accept(FactorRecord, SessionRecord, audit: [AuditEvent], outbox: [OutboxRecord], endingOtherAAL1Sessions: Bool)
-    /// The code is wrong: store this factor (its failure count, perhaps a lock), record `audit`
-    /// and answer with the error.
-    case refuse(FactorRecord, AuthError, audit: [AuditEvent])
-    /// Answer with the error; spend the challenge when `spendChallenge` (it expired), else change
-    /// nothing.
-    case reject(AuthError, spendChallenge: Bool)
-}
-
+/// What to do with a refresh-token presentation, decided by the domain inside the store's
+/// transaction.
 public enum RefreshDecision: Sendable {
     /// Move the session's counter and store this version of it.
     case rotate(SessionRecord)

@@ -9,6 +9,7 @@ import LatchkeyCore
 struct AdminController {
     let service: AuthService
     let audit: AuditLog
+    let mfa: MFA
 
     func register(_ routes: inout RouteRegistrar) {
         routes.on(.get, "/admin/users") { request, _ in
@@ -70,13 +71,13 @@ struct AdminController {
         }
         routes.on(.get, "/admin/users/:id/factors") { request, context in
             try await asOperator(request) {
-                try JSONResponse.make(try await service.adminFactors(userID: context.parameters.get("id") ?? ""), noStore: true)
+                try JSONResponse.make(try await mfa.factors(ofUser: context.parameters.get("id") ?? ""), noStore: true)
             }
         }
         routes.on(.delete, "/admin/users/:id/factors/:fid") { request, context in
             try await asOperator(request) {
-                let factor = try await service.adminDeleteFactor(
-                    userID: context.parameters.get("id") ?? "", factorID: context.parameters.get("fid") ?? "")
+                let factor = try await mfa.delete(
+                    factorID: context.parameters.get("fid") ?? "", ofUser: context.parameters.get("id") ?? "")
                 return try JSONResponse.make(factor, noStore: true)
             }
         }

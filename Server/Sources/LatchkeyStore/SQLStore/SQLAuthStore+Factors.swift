@@ -85,58 +85,87 @@ extension SQLAuthStore {
         }
     }
 
-    public func verifyFactor(
-        id: UUID, userID: UUID, challengeID: UUID, sessionID: UUID,
-        decide: @escaping @Sendable (FactorRecord?, FactorChallengeRecord?, SessionRecord?) -> FactorDecision
-    ) async throws -> FactorDecision {
-        try await database.transaction { db in
+    public func factorVerification(factorID: UUID, userID: UUID, challengeID: UUID, sessionID: UUID) async throws
+        -> FactorVerificationState
+    {
+        try await database.read { db in
             let factor = try await db.query(
-                "SELECT \(Self.factorColumns) FROM mfa_factors WHERE id = ? AND user_id = ?", [SQLValue(id), SQLValue(userID)]
+                "SELECT \(Self.factorColumns) FROM mfa_factors WHERE id = ? AND user_id = ?", [SQLValue(factorID), SQLValue(userID)]
             ).first.flatMap(Self.factor)
             let challenge = try await db.query(
                 "SELECT id, factor_id, ip, created_at, expires_at FROM mfa_challenges WHERE id = ? AND factor_id = ?",
-                [SQLValue(challengeID), SQLValue(id)]
+                [SQLValue(challengeID), SQLValue(factorID)]
             ).first.flatMap { row -> FactorChallengeRecord? in
                 guard let created = row.date("created_at"), let expires = row.date("expires_at") else { return nil }
-                return FactorChallengeRecord(id: challengeID, factorID: id, ip: row.string("ip"), createdAt: created, expiresAt: expires)
+                return FactorChallengeRecord(
+                    id: challengeID, factorID: factorID, ip: row.string("ip"), createdAt: created, expiresAt: expires)
             }
             let session = try await db.query(
                 "SELECT \(Self.sessionColumns) FROM sessions WHERE id = ? AND user_id = ?", [SQLValue(sessionID), SQLValue(userID)]
             ).first.flatMap(Self.session)
-            let decision = decide(factor, challenge, session)
-            switch decision {
-            case .accept(let factor, let session, let audit, let outbox, let endingOtherAAL1Sessions):
-                try await Self.update(factor, db)
-                try await db.query("DELETE FROM mfa_challenges WHERE id = ?", [SQLValue(challengeID)])
-                if endingOtherAAL1Sessions {
-                    try await db.query(
-                        "DELETE FROM sessions WHERE user_id = ? AND id <> ? AND aal <> 'aal2'", [SQLValue(userID), SQLValue(sessionID)])
-                    try await Self.deleteDeviceKeys(userID: userID, exceptOfSession: sessionID, db)
-                }
-                try await db.query(
-                    "UPDATE sessions SET aal = ?, amr = ?, refresh_counter = ?, refreshed_at = ?, updated_at = ? WHERE id = ?",
-                    [
-                        .text(session.aal), .text(Self.encodeAMR(session.amr)), SQLValue(session.refreshCounter),
-                        SQLValue(session.refreshedAt), SQLValue(session.updatedAt), SQLValue(session.id),
-                    ])
-                try await Self.insert(audit, db)
-                try await insertOutbox(outbox, db)
-            case .refuse(let factor, _, let audit):
-                try await Self.update(factor, db)
-                try await Self.insert(audit, db)
-            case .reject(_, let spend):
-                if spend { try await db.query("DELETE FROM mfa_challenges WHERE id = ?", [SQLValue(challengeID)]) }
-            }
-            return decision
+            return FactorVerificationState(factor: factor, challenge: challenge, session: session)
         }
     }
 
-    static func update(_ factor: FactorRecord, _ db: any SQLExecutor) async throws {
-        try await db.query(
-            "UPDATE mfa_factors SET status = ?, last_used_step = ?, failed_attempts = ?, locked_until = ?, updated_at = ? WHERE id = ?",
+    public func recordFactorVerification(_ write: FactorWrite) async throws -> Bool {
+        do {
+            return try await database.transaction { db in
+                let seen = write.seen
+                let factor = write.factor
+                // The precondition: the factor as the decision read it.
+                let updated = try await db.query(
+                    """
+                    UPDATE mfa_factors SET status = ?, last_used_step = ?, failed_attempts = ?, locked_until = ?, updated_at = ? \
+                    WHERE id = ? AND user_id = ? AND status = ? AND COALESCE(last_used_step, -1) = ? AND failed_attempts = ? \
+                    AND COALESCE(locked_until, -1) = ? RETURNING id
+                    """,
+                    [
+                        .text(factor.status.rawValue), factor.lastUsedStep.map(SQLValue.init) ?? .null, SQLValue(factor.failedAttempts),
+                        SQLValue(factor.lockedUntil), SQLValue(factor.updatedAt), SQLValue(seen.id), SQLValue(seen.userID),
+                        .text(seen.status.rawValue), .int(seen.lastUsedStep ?? -1), SQLValue(seen.failedAttempts),
+                        seen.lockedUntil.map(SQLValue.init) ?? .int(-1),
+                    ])
+                guard !updated.isEmpty else { return false }
+                if let acceptance = write.acceptance { try await accept(acceptance, userID: seen.userID, factorID: seen.id, db) }
+                try await Self.insert(write.audit, db)
+                return true
+            }
+        } catch let error as StoreError where error.isConflict {
+            return false
+        }
+    }
+
+    /// A right code's changes beyond its factor: the challenge spent, the session raised (both
+    /// only while as read: else a conflict rolls the whole write back) and, on a factor's first
+    /// verification, the user's other `aal1` sessions and their device keys ended.
+    func accept(_ acceptance: FactorAcceptance, userID: UUID, factorID: UUID, _ db: any SQLExecutor) async throws {
+        let spent = try await db.query(
+            "DELETE FROM mfa_challenges WHERE id = ? AND factor_id = ? RETURNING id",
+            [SQLValue(acceptance.challengeID), SQLValue(factorID)])
+        guard !spent.isEmpty else { throw StoreError.conflict("challenge \(acceptance.challengeID) was spent") }
+        let seen = acceptance.seenSession
+        let session = acceptance.session
+        let raised = try await db.query(
+            """
+            UPDATE sessions SET aal = ?, amr = ?, refresh_counter = ?, refreshed_at = ?, updated_at = ? \
+            WHERE id = ? AND user_id = ? AND aal = ? AND refresh_counter = ? RETURNING id
+            """,
             [
-                .text(factor.status.rawValue), factor.lastUsedStep.map(SQLValue.init) ?? .null, SQLValue(factor.failedAttempts),
-                SQLValue(factor.lockedUntil), SQLValue(factor.updatedAt), SQLValue(factor.id),
+                .text(session.aal), .text(Self.encodeAMR(session.amr)), SQLValue(session.refreshCounter), SQLValue(session.refreshedAt),
+                SQLValue(session.updatedAt), SQLValue(seen.id), SQLValue(userID), .text(seen.aal), SQLValue(seen.refreshCounter),
             ])
+        guard !raised.isEmpty else { throw StoreError.conflict("session \(seen.id) changed since it was read") }
+        if acceptance.endingOtherAAL1Sessions {
+            try await db.query(
+                "DELETE FROM sessions WHERE user_id = ? AND id <> ? AND aal <> 'aal2'", [SQLValue(userID), SQLValue(seen.id)])
+            try await Self.deleteDeviceKeys(userID: userID, exceptOfSession: seen.id, db)
+        }
+        try await insertOutbox(acceptance.outbox, db)
+    }
+
+    public func spendChallenge(id: UUID, factorID: UUID) async throws {
+        try await database.transaction { db in
+            _ = try await db.query("DELETE FROM mfa_challenges WHERE id = ? AND factor_id = ?", [SQLValue(id), SQLValue(factorID)])
+        }
     }
 }

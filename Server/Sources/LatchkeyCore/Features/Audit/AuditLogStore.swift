@@ -2,9 +2,7 @@ import Foundation
 
 /// What the audit log needs from storage beyond the events other writes record in their own
 /// transactions: events that go with no other write, the read, and the retention.
-public protocol AuditLogStore: Sendable {
-    /// Records events that go with no other write (a refused password, an operator's key rotation).
-    func appendAudit(_ events: [AuditEvent]) async throws
+public protocol AuditLogStore: AuditWriting {
     /// The events matching `query`, newest first (events of one instant in the order they were
     /// recorded, latest first), and how many match in all.
     func auditEvents(_ query: AuditQuery) async throws -> (events: [AuditEvent], total: Int)

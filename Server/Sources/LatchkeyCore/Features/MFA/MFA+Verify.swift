@@ -1,0 +1,146 @@
+import Foundation
+import LatchkeyAPI
+
+extension MFA {
+    /// What a verification decided, before it is written.
+    enum Decision {
+        /// The right code: write it, then answer with the raised session.
+        case accept(FactorWrite)
+        /// A wrong code: write its count (perhaps a lock), then answer with the error.
+        case refuse(FactorWrite, AuthError)
+        /// Answer with the error; spend the challenge first when `spendChallenge` (it expired).
+        case reject(AuthError, spendChallenge: Bool)
+    }
+
+    /// `POST /factors/{id}/verify`: a code for an open challenge. The right code (±1 time step,
+    /// each step's code once) verifies the factor and raises the session to `aal2`, moving its
+    /// refresh counter on by two so that no earlier refresh token mints an `aal2` session. The
+    /// first verification of a factor also ends the user's other `aal1` sessions (GoTrue does
+    /// the same): a session opened with a stolen password does not outlive the second factor.
+    /// Wrong codes count; the `maxAttempts`-th in a row locks the factor for a while. They also
+    /// count toward the account's lock-out that wrong passwords count toward, and a locked
+    /// account verifies no code.
+    ///
+    /// The factor, challenge and session are read, the code decided on, and the outcome written
+    /// only while all three are still as read; a verification that loses that race (another
+    /// code for the factor, a refresh of the session) reads again and decides again, so racing
+    /// wrong codes are each counted and a code is accepted once.
+    public func verify(id raw: String, _ request: VerifyFactorRequest, principal: Principal, client: ClientInfo) async throws
+        -> Session
+    {
+        try principal.user.refuseIfAnonymous()
+        try await limiter.hit("ip:mfa:\(client.ip)", settings.perIP)
+        try requireVerification()
+        guard let factorID = UUID(uuidString: raw) else { throw Self.notFound }
+        guard let rawChallenge = request.challengeID, let challengeID = UUID(uuidString: rawChallenge) else {
+            throw AuthError.validation("challenge_id must be the id of a challenge")
+        }
+        guard let code = request.code, !code.isEmpty, code.unicodeScalars.count <= 16 else {
+            throw AuthError.validation("code must be the 6-digit code from the authenticator app")
+        }
+        guard let current = principal.session else { throw AuthError.sessionNotFound }
+        let user = principal.user
+        let failureKey = Self.signInFailureKey(user)
+        if let failureKey { try await limiter.check(failureKey, settings.accountFailures) }
+        for _ in 0..<Self.maxRaces {
+            let state = try await store.factorVerification(
+                factorID: factorID, userID: user.id, challengeID: challengeID, sessionID: current.id)
+            switch decide(code: code, challengeID: challengeID, state, user: user, client: client, now: time.now()) {
+            case .reject(let error, let spend):
+                if spend { try await store.spendChallenge(id: challengeID, factorID: factorID) }
+                throw error
+            case .accept(let write):
+                guard try await store.recordFactorVerification(write), let acceptance = write.acceptance else { continue }
+                if !acceptance.outbox.isEmpty { notices.notify() }
+                return try await answers.answer(user: user, session: acceptance.session)
+            case .refuse(let write, let error):
+                guard try await store.recordFactorVerification(write) else { continue }
+                // The account-wide count that wrong passwords feed too (checklist D3).
+                if let failureKey, try await limiter.record(failureKey, settings.accountFailures) == settings.accountFailures.count {
+                    try await store.appendAudit([
+                        events.event(.lockout, user: user, details: ["kind": "account", "via": "totp"], client: client)
+                    ])
+                }
+                throw error
+            }
+        }
+        throw AuthError.requestRateLimit
+    }
+
+    /// The verification rules, as a function of what was read.
+    func decide(
+        code: String, challengeID: UUID, _ state: FactorVerificationState, user: UserRecord, client: ClientInfo, now: Date
+    ) -> Decision {
+        guard let factor = state.factor else { return .reject(Self.notFound, spendChallenge: false) }
+        guard let session = state.session else { return .reject(.sessionNotFound, spendChallenge: false) }
+        guard let challenge = state.challenge else {
+            return .reject(AuthError(.mfaChallengeExpired, "MFA challenge not found or already used"), spendChallenge: false)
+        }
+        if challenge.expiresAt <= now {
+            return .reject(
+                AuthError(
+                    .mfaChallengeExpired,
+                    "MFA challenge \(challenge.id.uuidString.lowercased()) has expired, verify against another challenge or create a new challenge."
+                ),
+                spendChallenge: true)
+        }
+        if challenge.ip != client.ip {
+            return .reject(AuthError(.mfaIPAddressMismatch, "Challenge and verify IP addresses mismatch"), spendChallenge: false)
+        }
+        if let locked = factor.lockedUntil, locked > now { return .reject(Self.locked(until: locked, now: now), spendChallenge: false) }
+        guard let secret = try? box.open(factor.sealedSecret, context: factor.id.uuidString.lowercased()) else {
+            return .reject(AuthError(.unexpectedFailure, "The factor's secret cannot be read"), spendChallenge: false)
+        }
+        var updated = factor
+        updated.updatedAt = now
+        let factorID: JSONValue = .string(factor.id.uuidString.lowercased())
+        if let step = TOTP(secret: secret).matchingStep(code, at: now), step > (factor.lastUsedStep ?? .min) {
+            updated.lastUsedStep = step
+            updated.failedAttempts = 0
+            updated.lockedUntil = nil
+            updated.status = .verified
+            var raised = session
+            raised.aal = "aal2"
+            // One entry per method, as GoTrue keeps them: a later verification moves its time on.
+            raised.amr.removeAll { $0.method == "totp" }
+            raised.amr.append(AuthenticationMethod(method: "totp", timestamp: Int(now.timeIntervalSince1970)))
+            raised.refreshCounter += 2
+            raised.refreshedAt = now
+            raised.updatedAt = now
+            var audit = [events.event(.mfaVerified, user: user, details: ["factor_id": factorID], client: client)]
+            var mail: [OutboxRecord] = []
+            if factor.status == .unverified {
+                audit.insert(events.event(.factorVerified, user: user, details: ["factor_id": factorID], client: client), at: 0)
+                // The factor counts from now on: tell the owner, in case it was not them.
+                mail = (try? notices.notice(.factorEnrolled, to: user)) ?? []
+            }
+            let acceptance = FactorAcceptance(
+                challengeID: challengeID, seenSession: session, session: raised, outbox: mail,
+                endingOtherAAL1Sessions: factor.status == .unverified)
+            return .accept(FactorWrite(seen: factor, factor: updated, audit: audit, acceptance: acceptance))
+        }
+        updated.failedAttempts += 1
+        let remaining = max(0, settings.factors.maxAttempts - updated.failedAttempts)
+        var audit = [
+            events.event(
+                .codeFailed, user: user,
+                details: ["kind": "totp", "factor_id": factorID, "attempts_remaining": .number(Double(remaining))], client: client)
+        ]
+        var error = AuthError(.mfaVerificationFailed, "Invalid TOTP code entered")
+        error.attemptsRemaining = remaining
+        if remaining == 0 {
+            let until = now.addingTimeInterval(Double(settings.factors.lockout))
+            updated.lockedUntil = until
+            updated.failedAttempts = 0
+            audit.append(events.event(.lockout, user: user, details: ["kind": "totp", "factor_id": factorID], client: client))
+            error = Self.locked(until: until, now: now)
+        }
+        return .refuse(FactorWrite(seen: factor, factor: updated, audit: audit), error)
+    }
+
+    /// The key of the per-account failure count that password sign-ins use.
+    static func signInFailureKey(_ user: UserRecord) -> String? {
+        if let email = user.email { return "signin:fail:\(email)" }
+        return user.phone.map { "signin:fail:phone:\($0)" }
+    }
+}

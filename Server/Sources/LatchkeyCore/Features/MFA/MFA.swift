@@ -1,0 +1,198 @@
+import Foundation
+import LatchkeyAPI
+
+/// GoTrue's TOTP second factor (`/factors`): enrol, challenge, verify (raising the session to
+/// `aal2`) and unenrol, and the operator's view of a user's factors.
+public struct MFA: Sendable {
+    /// What the factor routes are configured with.
+    public struct Settings: Sendable {
+        public var factors: MFASettings
+        /// Challenges and verifications per client IP (`GOTRUE_RATE_LIMIT_VERIFY`'s MFA budget).
+        public var perIP: RateLimit
+        /// The per-account count of wrong passwords, which wrong codes feed too.
+        public var accountFailures: RateLimit
+        /// The issuer authenticator apps show when the request names none: the site's host.
+        public var defaultIssuer: String
+
+        public init(factors: MFASettings, perIP: RateLimit, accountFailures: RateLimit, defaultIssuer: String) {
+            self.factors = factors
+            self.perIP = perIP
+            self.accountFailures = accountFailures
+            self.defaultIssuer = defaultIssuer
+        }
+
+        /// The settings of `configuration`.
+        public init(_ configuration: AuthConfiguration) {
+            self.init(
+                factors: configuration.mfa, perIP: configuration.rateLimits.mfaPerIP,
+                accountFailures: configuration.rateLimits.signInFailuresPerAccount,
+                defaultIssuer: URL(string: configuration.siteURL)?.host ?? configuration.appName)
+        }
+    }
+
+    /// Verifications that lose a race with another write to their factor or session and read again.
+    static let maxRaces = 32
+
+    let store: any FactorStore
+    /// Seals TOTP secrets.
+    let box: SecretBox
+    let limiter: RateLimiter
+    let settings: Settings
+    let answers: SessionAnswers
+    let notices: Notices
+    let time: any TimeSource
+    let random: any RandomSource
+
+    /// - Parameter serverSecret: TOTP secrets are sealed under a key derived from it.
+    public init(
+        store: any FactorStore, serverSecret: [UInt8], limiter: RateLimiter, settings: Settings, answers: SessionAnswers,
+        notices: Notices, time: any TimeSource, random: any RandomSource
+    ) {
+        self.store = store
+        self.box = Self.secretBox(serverSecret: serverSecret)
+        self.limiter = limiter
+        self.settings = settings
+        self.answers = answers
+        self.notices = notices
+        self.time = time
+        self.random = random
+    }
+
+    /// The box that seals TOTP secrets.
+    static func secretBox(serverSecret: [UInt8]) -> SecretBox {
+        SecretBox(serverSecret: serverSecret, purpose: "latchkey totp secret v1")
+    }
+
+    var events: AuditEvents { AuditEvents(time: time) }
+
+    /// `POST /factors`: a new, unverified TOTP factor with a 160-bit secret, its `otpauth://`
+    /// URI and an SVG QR code of it. A user who already has a verified factor needs an `aal2`
+    /// session to add another.
+    public func enroll(_ request: EnrollFactorRequest, principal: Principal) async throws -> TOTPEnrollment {
+        try principal.user.refuseIfAnonymous()
+        guard settings.factors.totpEnrollEnabled else {
+            throw AuthError(.mfaTOTPEnrollNotEnabled, "MFA enroll is disabled for TOTP")
+        }
+        guard let type = request.factorType, type == "totp" else {
+            throw AuthError.validation("factor_type must be totp (phone and webauthn factors are not served)")
+        }
+        let name = request.friendlyName.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
+        if let name, name.unicodeScalars.count > 100 { throw AuthError.validation("friendly_name must be at most 100 characters") }
+        let issuer = try issuer(request.issuer)
+        let user = principal.user
+        if try await store.factors(userID: user.id).contains(where: { $0.status == .verified }), principal.session?.aal != "aal2" {
+            throw AuthError(.insufficientAAL, "AAL2 required to enroll a new factor")
+        }
+        let now = time.now()
+        let totp = TOTP(secret: random.bytes(20))
+        let id = random.uuid()
+        let account = user.email ?? user.phone.map { "+" + $0 } ?? user.id.uuidString.lowercased()
+        let uri = totp.uri(issuer: issuer, account: account)
+        let factor = FactorRecord(
+            id: id, userID: user.id, friendlyName: name,
+            sealedSecret: try box.seal(totp.secret, context: id.uuidString.lowercased()), createdAt: now, updatedAt: now)
+        let event = events.event(.factorEnrolled, user: user, details: ["factor_id": .string(id.uuidString.lowercased()), "type": "totp"])
+        do {
+            guard try await store.createFactor(factor, limit: settings.factors.maxEnrolledFactors, audit: [event]) else {
+                throw AuthError(.tooManyEnrolledMFAFactors, "Maximum number of enrolled factors reached, unenroll to continue")
+            }
+        } catch let error as StoreError where error.isDuplicate {
+            throw AuthError(.mfaFactorNameConflict, "A factor with the friendly name \"\(name ?? "")\" for this user already exists")
+        }
+        return TOTPEnrollment(
+            id: id, type: "totp", friendlyName: name,
+            totp: .init(qrCode: try QRCode(encoding: uri).svg(), secret: Base32.encode(totp.secret), uri: uri))
+    }
+
+    /// `POST /factors/{id}/challenge`: a challenge to verify a code against, from this address,
+    /// before it expires.
+    public func challenge(id raw: String, principal: Principal, client: ClientInfo) async throws -> FactorChallenge {
+        try principal.user.refuseIfAnonymous()
+        try await limiter.hit("ip:mfa:\(client.ip)", settings.perIP)
+        try requireVerification()
+        let factor = try await ownFactor(raw, of: principal.user)
+        let now = time.now()
+        if let locked = factor.lockedUntil, locked > now { throw Self.locked(until: locked, now: now) }
+        let challenge = FactorChallengeRecord(
+            id: random.uuid(), factorID: factor.id, ip: client.ip, createdAt: now,
+            expiresAt: now.addingTimeInterval(Double(settings.factors.challengeExpiry)))
+        try await store.createChallenge(challenge)
+        return FactorChallenge(id: challenge.id, type: factor.factorType, expiresAt: Int(challenge.expiresAt.timeIntervalSince1970))
+    }
+
+    /// `DELETE /factors/{id}`: removing a verified factor needs an `aal2` session.
+    public func unenroll(id raw: String, principal: Principal) async throws -> UnenrolledFactor {
+        try principal.user.refuseIfAnonymous()
+        let factor = try await ownFactor(raw, of: principal.user)
+        if factor.status == .verified, principal.session?.aal != "aal2", !principal.isAdmin {
+            throw AuthError(.insufficientAAL, "AAL2 required to unenroll verified factor")
+        }
+        try await delete(factor, of: principal.user)
+        return UnenrolledFactor(id: factor.id)
+    }
+
+    /// `GET /admin/users/{id}/factors`.
+    public func factors(ofUser raw: String) async throws -> [Factor] {
+        let user = try await existingUser(raw)
+        return try await store.factors(userID: user.id).map(\.wire)
+    }
+
+    /// `DELETE /admin/users/{id}/factors/{fid}`: an operator removes a factor (a user who lost
+    /// their authenticator).
+    public func delete(factorID rawFactor: String, ofUser raw: String) async throws -> Factor {
+        let user = try await existingUser(raw)
+        let factor = try await ownFactor(rawFactor, of: user)
+        try await delete(factor, of: user)
+        return factor.wire
+    }
+
+    /// Deletes the factor. Removing a verified one also brings every `aal2` session of the user
+    /// back to `aal1` (GoTrue's `DowngradeSessionsToAAL1`): sessions do not record which factor
+    /// raised them, so none keeps a level the removed factor may have given it.
+    func delete(_ factor: FactorRecord, of user: UserRecord) async throws {
+        let event = events.event(.factorUnenrolled, user: user, details: ["factor_id": .string(factor.id.uuidString.lowercased())])
+        let mail = factor.status == .verified ? try notices.notice(.factorUnenrolled, to: user) : []
+        guard
+            try await store.deleteFactor(
+                id: factor.id, userID: user.id, downgradingSessions: factor.status == .verified, audit: [event], outbox: mail) != nil
+        else {
+            throw Self.notFound
+        }
+        if !mail.isEmpty { notices.notify() }
+    }
+
+    func existingUser(_ raw: String) async throws -> UserRecord {
+        guard let id = UUID(uuidString: raw), let user = try await store.user(id: id) else { throw AuthError.adminUserNotFound }
+        return user
+    }
+
+    func ownFactor(_ raw: String, of user: UserRecord) async throws -> FactorRecord {
+        guard let id = UUID(uuidString: raw), let factor = try await store.factors(userID: user.id).first(where: { $0.id == id }) else {
+            throw Self.notFound
+        }
+        return factor
+    }
+
+    func requireVerification() throws {
+        guard settings.factors.totpVerifyEnabled else {
+            throw AuthError(.mfaTOTPVerifyNotEnabled, "MFA verification is disabled for TOTP")
+        }
+    }
+
+    /// The issuer shown in authenticator apps: the request's, else the site's host.
+    func issuer(_ raw: String?) throws -> String {
+        guard let raw, !raw.isEmpty else { return settings.defaultIssuer }
+        guard raw.unicodeScalars.count <= 100, !raw.contains(":") else {
+            throw AuthError.validation("issuer must be at most 100 characters, without a colon")
+        }
+        return raw
+    }
+
+    static let notFound = AuthError(.mfaFactorNotFound, "Factor not found")
+
+    static func locked(until: Date, now: Date) -> AuthError {
+        let seconds = max(1, Int(until.timeIntervalSince(now).rounded(.up)))
+        return AuthError(
+            .overRequestRateLimit, "Too many wrong codes: this factor is locked for \(seconds) seconds", retryAfter: seconds)
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import LatchkeyAPI
+
+/// Builds what every sign-in answers: new session records, and the wire ``Session`` for a stored
+/// one (a new access token, the current refresh token, the user with identities and factors).
+/// The one place that knows the claims an access token carries.
+public struct SessionAnswers: Sendable {
+    let issuer: TokenIssuer
+    let refreshCodec: RefreshTokenCodec
+    let jwt: JWTSettings
+    /// The `iss` of every token this server signs.
+    let issuerClaim: String
+    let accounts: any AccountReading
+    let time: any TimeSource
+    let random: any RandomSource
+
+    /// - Parameters:
+    ///   - externalURL: the `iss` claim when `jwt.issuer` is empty (GoTrue's default).
+    ///   - serverSecret: refresh tokens are MACed under a key derived from it.
+    public init(
+        issuer: TokenIssuer, serverSecret: [UInt8], jwt: JWTSettings, externalURL: String, accounts: any AccountReading,
+        time: any TimeSource, random: any RandomSource
+    ) {
+        self.issuer = issuer
+        self.refreshCodec = RefreshTokenCodec(serverSecret: serverSecret)
+        self.jwt = jwt
+        self.issuerClaim = jwt.issuer.isEmpty ? externalURL : jwt.issuer
+        self.accounts = accounts
+        self.time = time
+        self.random = random
+    }
+
+    /// A new session record for `user`, proved by `method`.
+    public func newSession(for user: UserRecord, method: String, client: ClientInfo, now: Date) -> SessionRecord {
+        SessionRecord(
+            id: random.uuid(), userID: user.id, amr: [AuthenticationMethod(method: method, timestamp: Int(now.timeIntervalSince1970))],
+            refreshSalt: random.bytes(32), refreshedAt: nil, userAgent: client.userAgent, ip: client.ip,
+            createdAt: now, updatedAt: now)
+    }
+
+    /// The wire session for a stored session: a new access token and the current refresh token.
+    /// The user's identities and factors come from `account` when the store read them with the
+    /// session (in the transaction that stored it), else from a read of their own.
+    public func answer(
+        user: UserRecord, session: SessionRecord, account: AccountRecords? = nil, weakPassword: WeakPassword? = nil
+    ) async throws -> Session {
+        let now = time.now()
+        let expiresAt = Int(now.timeIntervalSince1970) + jwt.expiry
+        let claims = AccessTokenClaims(
+            iss: issuerClaim, sub: user.id.uuidString.lowercased(), aud: jwt.audience, exp: expiresAt,
+            iat: Int(now.timeIntervalSince1970), email: user.email ?? "", phone: user.phone ?? "",
+            appMetadata: user.appMetadata, userMetadata: user.userMetadata, role: user.role, aal: session.aal,
+            amr: session.amr, sessionID: session.id.uuidString.lowercased(), isAnonymous: user.isAnonymous)
+        let accessToken = try await issuer.sign(claims)
+        let wired: User
+        if let account {
+            wired = Self.wire(user, identities: account.identities, factors: account.factors)
+        } else {
+            wired = try await wireUser(user)
+        }
+        let refreshToken = refreshCodec.encode(sessionID: session.id, counter: session.refreshCounter, salt: session.refreshSalt)
+        return Session(
+            accessToken: accessToken, expiresIn: jwt.expiry, expiresAt: expiresAt, refreshToken: refreshToken, user: wired,
+            weakPassword: weakPassword)
+    }
+
+    /// The wire user with its identities and its factors (unverified ones too, as GoTrue; left
+    /// out when there are none).
+    public func wireUser(_ user: UserRecord) async throws -> User {
+        let account = try await accounts.account(userID: user.id, sessionID: nil)
+        return Self.wire(user, identities: account.identities, factors: account.factors)
+    }
+
+    static func wire(_ user: UserRecord, identities: [IdentityRecord], factors: [FactorRecord]) -> User {
+        var wire = user.wire(identities: identities)
+        wire.factors = factors.isEmpty ? nil : factors.map(\.wire)
+        return wire
+    }
+}

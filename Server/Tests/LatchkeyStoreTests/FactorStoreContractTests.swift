@@ -1,0 +1,251 @@
+import Foundation
+import LatchkeyCore
+import LatchkeyStore
+import Testing
+
+/// The contract of ``FactorStore``, held against the in-memory store, SQLite and PostgreSQL (when
+/// `LATCHKEY_TEST_DATABASE_URL` names a server): caps and names, the verification's read, and its
+/// write applied all or nothing on its preconditions.
+@Suite struct FactorStoreContractTests {
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    static func eachStore(_ body: (any FactorStore) async throws -> Void) async throws {
+        try await StoreContractTests.eachStore(memory: InMemoryFactorStore() as any FactorStore, body)
+    }
+
+    /// A user with two sessions (the first one's device holds a key, and so does the second's),
+    /// stored in whichever store this is.
+    struct Account {
+        let user: UserRecord
+        let session: SessionRecord
+        let other: SessionRecord
+    }
+
+    static func account(_ store: any FactorStore) async throws -> Account {
+        let (user, identity) = StoreContractTests.user("mfa-\(UUID().uuidString.prefix(8))@example.com", now: now)
+        let session = SessionRecord(id: UUID(), userID: user.id, amr: [], refreshSalt: [1], createdAt: now, updatedAt: now)
+        let other = SessionRecord(id: UUID(), userID: user.id, amr: [], refreshSalt: [2], createdAt: now, updatedAt: now)
+        let keys = [session, other].map {
+            DeviceKeyRecord(id: UUID(), userID: user.id, name: "key of \($0.id)", publicKey: [:], createdAt: now, sessionID: $0.id)
+        }
+        if let sql = store as? any AuthStore {
+            try await sql.createUser(user, identity: identity, token: nil, outbox: [])
+            // Each sign-in stores the user as it reads it now (the write is conditional on its version).
+            for signedIn in [session, other] { try await sql.createSession(signedIn, user: try #require(try await sql.user(id: user.id))) }
+            for key in keys { #expect(try await sql.createDeviceKey(key, limit: 10, audit: [])) }
+        } else if let memory = store as? InMemoryFactorStore {
+            memory.add(user)
+            memory.add(session)
+            memory.add(other)
+            for key in keys { memory.add(key) }
+        }
+        return Account(user: user, session: session, other: other)
+    }
+
+    static func session(_ store: any FactorStore, _ id: UUID) async throws -> SessionRecord? {
+        if let sql = store as? any AuthStore { return try await sql.session(id: id) }
+        return (store as? InMemoryFactorStore)?.session(id: id)
+    }
+
+    static func deviceKeys(_ store: any FactorStore, _ userID: UUID) async throws -> [DeviceKeyRecord] {
+        if let sql = store as? any AuthStore { return try await sql.deviceKeys(userID: userID) }
+        return (store as? InMemoryFactorStore)?.deviceKeys(userID: userID) ?? []
+    }
+
+    static func auditActions(_ store: any FactorStore, _ userID: UUID) async throws -> [AuditAction] {
+        let query = AuditQuery(userID: userID, limit: 50)
+        if let sql = store as? any AuthStore { return try await sql.auditEvents(query).events.map(\.action) }
+        return try await (store as? InMemoryFactorStore)?.audit.auditEvents(query).events.map(\.action) ?? []
+    }
+
+    static func factor(_ userID: UUID, name: String? = nil, at date: Date = now) -> FactorRecord {
+        FactorRecord(id: UUID(), userID: userID, friendlyName: name, sealedSecret: "sealed", createdAt: date, updatedAt: date)
+    }
+
+    static func event(_ action: AuditAction, _ userID: UUID, at date: Date = now) -> AuditEvent {
+        AuditEvent(
+            action: action, actorID: userID, actorName: "ada", userID: userID, ip: nil, userAgent: nil, details: [:], createdAt: date)
+    }
+
+    /// A factor of the account with an open challenge, and what a verification reads of them.
+    static func challenged(_ store: any FactorStore, _ account: Account) async throws -> FactorVerificationState {
+        let factor = factor(account.user.id)
+        #expect(try await store.createFactor(factor, limit: 10, audit: []))
+        let challenge = FactorChallengeRecord(
+            id: UUID(), factorID: factor.id, ip: "192.0.2.1", createdAt: now, expiresAt: now.addingTimeInterval(300))
+        try await store.createChallenge(challenge)
+        return try await store.factorVerification(
+            factorID: factor.id, userID: account.user.id, challengeID: challenge.id, sessionID: account.session.id)
+    }
+
+    /// What a right code writes for `state`: the factor verified at `step`, the session raised.
+    static func acceptance(_ state: FactorVerificationState, _ account: Account, step: Int64 = 100) throws -> FactorWrite {
+        let seen = try #require(state.factor)
+        let session = try #require(state.session)
+        var factor = seen
+        factor.status = .verified
+        factor.lastUsedStep = step
+        var raised = session
+        raised.aal = "aal2"
+        raised.amr = [AuthenticationMethod(method: "totp", timestamp: 1)]
+        raised.refreshCounter += 2
+        return FactorWrite(
+            seen: seen, factor: factor, audit: [event(.mfaVerified, account.user.id)],
+            acceptance: FactorAcceptance(
+                challengeID: try #require(state.challenge).id, seenSession: session, session: raised, outbox: [],
+                endingOtherAAL1Sessions: true))
+    }
+
+    @Test func factorsAreCappedNamedAndTheirOwn() async throws {
+        try await Self.eachStore { store in
+            let ada = try await Self.account(store)
+            let bob = try await Self.account(store)
+            let first = Self.factor(ada.user.id, name: "phone")
+            #expect(try await store.createFactor(first, limit: 2, audit: [Self.event(.factorEnrolled, ada.user.id)]))
+            await #expect(throws: StoreError.self) {
+                try await store.createFactor(Self.factor(ada.user.id, name: "phone"), limit: 2, audit: [])
+            }
+            #expect(try await store.createFactor(Self.factor(bob.user.id, name: "phone"), limit: 2, audit: []))
+            let second = Self.factor(ada.user.id, at: Self.now.addingTimeInterval(1))
+            #expect(try await store.createFactor(second, limit: 2, audit: []))
+            #expect(try await !store.createFactor(Self.factor(ada.user.id), limit: 2, audit: []))
+            #expect(try await store.factors(userID: ada.user.id).map(\.id) == [first.id, second.id])
+            #expect(try await store.user(id: ada.user.id)?.email == ada.user.email)
+            #expect(try await Self.auditActions(store, ada.user.id) == [.factorEnrolled])
+        }
+    }
+
+    @Test func aVerificationReadsTheFactorItsChallengeAndTheSession() async throws {
+        try await Self.eachStore { store in
+            let ada = try await Self.account(store)
+            let state = try await Self.challenged(store, ada)
+            let factor = try #require(state.factor)
+            let challenge = try #require(state.challenge)
+            #expect(challenge.ip == "192.0.2.1" && challenge.expiresAt == Self.now.addingTimeInterval(300))
+            #expect(state.session?.id == ada.session.id)
+            #expect(try await store.factors(userID: ada.user.id).first?.lastChallengedAt == Self.now)
+            // Another user reads nothing of them; a challenge of another factor is not this one's.
+            let bob = try await Self.account(store)
+            let theirs = try await store.factorVerification(
+                factorID: factor.id, userID: bob.user.id, challengeID: challenge.id, sessionID: ada.session.id)
+            #expect(theirs.factor == nil && theirs.session == nil)
+            let elsewhere = try await store.factorVerification(
+                factorID: UUID(), userID: ada.user.id, challengeID: challenge.id, sessionID: ada.session.id)
+            #expect(elsewhere.challenge == nil)
+            try await store.spendChallenge(id: challenge.id, factorID: factor.id)
+            let spent = try await store.factorVerification(
+                factorID: factor.id, userID: ada.user.id, challengeID: challenge.id, sessionID: ada.session.id)
+            #expect(spent.challenge == nil && spent.factor != nil)
+        }
+    }
+
+    /// A wrong code's count is written only while the factor is as it was read.
+    @Test func aRefusalIsWrittenOnlyOnItsPrecondition() async throws {
+        try await Self.eachStore { store in
+            let ada = try await Self.account(store)
+            let state = try await Self.challenged(store, ada)
+            let seen = try #require(state.factor)
+            var counted = seen
+            counted.failedAttempts = 1
+            let write = FactorWrite(seen: seen, factor: counted, audit: [Self.event(.codeFailed, ada.user.id)])
+            #expect(try await store.recordFactorVerification(write))
+            #expect(try await !store.recordFactorVerification(write))
+            var locked = counted
+            locked.failedAttempts = 0
+            locked.lockedUntil = Self.now.addingTimeInterval(900)
+            #expect(try await store.recordFactorVerification(FactorWrite(seen: counted, factor: locked, audit: [])))
+            // The lock is part of the precondition: a write that read the factor unlocked fails.
+            #expect(try await !store.recordFactorVerification(FactorWrite(seen: seen, factor: counted, audit: [])))
+            let stored = try #require(try await store.factors(userID: ada.user.id).first)
+            #expect(stored.failedAttempts == 0 && stored.lockedUntil == Self.now.addingTimeInterval(900))
+            #expect(try await Self.auditActions(store, ada.user.id) == [.codeFailed])
+        }
+    }
+
+    @Test func ofRacingWritesOneIsApplied() async throws {
+        try await Self.eachStore { store in
+            let ada = try await Self.account(store)
+            let seen = try #require(try await Self.challenged(store, ada).factor)
+            var once = seen
+            once.failedAttempts = 1
+            let counted = once
+            let written = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for _ in 0..<8 {
+                    group.addTask { try await store.recordFactorVerification(FactorWrite(seen: seen, factor: counted, audit: [])) }
+                }
+                return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(written == 1)
+            #expect(try await store.factors(userID: ada.user.id).first?.failedAttempts == 1)
+        }
+    }
+
+    /// A right code spends its challenge, raises the session and, on a factor's first
+    /// verification, ends the user's other aal1 sessions and their devices' keys.
+    @Test func anAcceptanceSpendsTheChallengeRaisesTheSessionAndEndsTheOthers() async throws {
+        try await Self.eachStore { store in
+            let ada = try await Self.account(store)
+            let state = try await Self.challenged(store, ada)
+            let write = try Self.acceptance(state, ada)
+            #expect(try await store.recordFactorVerification(write))
+            let raised = try #require(try await Self.session(store, ada.session.id))
+            #expect(raised.aal == "aal2" && raised.refreshCounter == 2 && raised.amr.map(\.method) == ["totp"])
+            #expect(try await Self.session(store, ada.other.id) == nil)
+            #expect(try await Self.deviceKeys(store, ada.user.id).map(\.sessionID) == [ada.session.id])
+            let factor = try #require(try await store.factors(userID: ada.user.id).first)
+            #expect(factor.status == .verified && factor.lastUsedStep == 100)
+            #expect(try await Self.auditActions(store, ada.user.id) == [.mfaVerified])
+            // Spent: the same acceptance cannot be written twice.
+            #expect(try await !store.recordFactorVerification(write))
+            let reread = try await store.factorVerification(
+                factorID: factor.id, userID: ada.user.id, challengeID: write.acceptance!.challengeID, sessionID: ada.session.id)
+            #expect(reread.challenge == nil)
+        }
+    }
+
+    /// An acceptance whose session moved on (a refresh) or whose challenge was spent writes
+    /// nothing at all: the factor is not verified either.
+    @Test func anAcceptanceOnAStaleSessionOrSpentChallengeWritesNothing() async throws {
+        try await Self.eachStore { store in
+            let ada = try await Self.account(store)
+            let state = try await Self.challenged(store, ada)
+            var stale = try Self.acceptance(state, ada)
+            stale.acceptance?.seenSession.refreshCounter = 7
+            #expect(try await !store.recordFactorVerification(stale))
+            var otherLevel = try Self.acceptance(state, ada)
+            otherLevel.acceptance?.seenSession.aal = "aal2"
+            #expect(try await !store.recordFactorVerification(otherLevel))
+            let factor = try #require(try await store.factors(userID: ada.user.id).first)
+            #expect(factor.status == .unverified && factor.lastUsedStep == nil)
+            #expect(try await Self.session(store, ada.session.id)?.aal == "aal1")
+            #expect(try await Self.session(store, ada.other.id) != nil)
+            #expect(try await Self.deviceKeys(store, ada.user.id).count == 2)
+            try await store.spendChallenge(id: try #require(state.challenge).id, factorID: factor.id)
+            #expect(try await !store.recordFactorVerification(try Self.acceptance(state, ada)))
+            #expect(try await store.factors(userID: ada.user.id).first?.status == .unverified)
+            #expect(try await Self.auditActions(store, ada.user.id).isEmpty)
+        }
+    }
+
+    @Test func deletingAVerifiedFactorBringsSessionsBackToAAL1() async throws {
+        try await Self.eachStore { store in
+            let ada = try await Self.account(store)
+            let state = try await Self.challenged(store, ada)
+            #expect(try await store.recordFactorVerification(try Self.acceptance(state, ada)))
+            let factor = try #require(state.factor)
+            #expect(
+                try await store.deleteFactor(
+                    id: factor.id, userID: UUID(), downgradingSessions: true, audit: [], outbox: []) == nil)
+            let deleted = try await store.deleteFactor(
+                id: factor.id, userID: ada.user.id, downgradingSessions: true,
+                audit: [Self.event(.factorUnenrolled, ada.user.id, at: Self.now.addingTimeInterval(1))],
+                outbox: [])
+            #expect(deleted?.id == factor.id)
+            let session = try #require(try await Self.session(store, ada.session.id))
+            #expect(session.aal == "aal1" && session.amr.isEmpty)
+            #expect(try await store.factors(userID: ada.user.id).isEmpty)
+            let actions = try await Self.auditActions(store, ada.user.id)
+            #expect(actions == [.factorUnenrolled, .mfaVerified])
+        }
+    }
+}
