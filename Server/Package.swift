@@ -35,10 +35,19 @@ let package = Package(
                 .product(name: "LatchkeyAPI", package: "Latchkey"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
-                .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("Resources")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "LatchkeyJWT",
+            dependencies: [
+                "LatchkeyCore",
+                .product(name: "LatchkeyAPI", package: "Latchkey"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+            ],
             swiftSettings: swiftSettings
         ),
         .systemLibrary(
@@ -77,6 +86,7 @@ let package = Package(
             name: "LatchkeyServer",
             dependencies: [
                 "LatchkeyCore",
+                "LatchkeyJWT",
                 "LatchkeyStore",
                 "LatchkeyDelivery",
                 .product(name: "LatchkeyAPI", package: "Latchkey"),
@@ -133,6 +143,18 @@ let package = Package(
             dependencies: [
                 "LatchkeyCore",
                 .product(name: "LatchkeyAPI", package: "Latchkey"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "LatchkeyJWTTests",
+            dependencies: [
+                "LatchkeyJWT",
+                "LatchkeyCore",
+                .product(name: "LatchkeyAPI", package: "Latchkey"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -172,6 +194,7 @@ let package = Package(
                 "LatchkeyServer",
                 "LatchkeyCore",
                 "LatchkeyDelivery",
+                "LatchkeyJWT",
                 "LatchkeyStore",
                 .product(name: "LatchkeyAPI", package: "Latchkey"),
                 .product(name: "Hummingbird", package: "hummingbird"),

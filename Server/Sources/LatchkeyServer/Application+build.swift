@@ -4,6 +4,7 @@ import Hummingbird
 import LatchkeyAPI
 import LatchkeyCore
 import LatchkeyDelivery
+import LatchkeyJWT
 import LatchkeyStore
 import Logging
 import NIOPosix
@@ -135,7 +136,11 @@ public func buildApplication(
         let readiness = Readiness()
         MetaController(service: service, openAPI: openAPI, databaseAnswers: { await database.ping() }, readiness: readiness).register(
             &routes)
-        AuthController(service: service).register(&routes)
+        let deviceKeySignIn = DeviceKeySignIn(
+            store: store, assertions: JWTAssertionReader(), limiter: service.limiter,
+            settings: DeviceKeySignIn.Settings(configuration.auth),
+            answers: service.answers, time: time)
+        AuthController(service: service, deviceKeySignIn: deviceKeySignIn).register(&routes)
         VerifyController(service: service).register(&routes)
         let deviceKeys = DeviceKeys(
             store: store, gate: SecondFactorGate(factors: store), time: time, random: SystemRandomSource())

@@ -3,7 +3,7 @@ import Foundation
 @testable import LatchkeyCore
 
 /// The shared pieces a use case that answers with sessions or queues mail needs, built for tests
-/// that run without HTTP: an HMAC token issuer, a renderer that writes the message kind, and
+/// that run without HTTP: an in-memory token issuer, a renderer that writes the message kind, and
 /// the given clock and randomness.
 enum TestSessionParts {
     static let serverSecret = [UInt8](repeating: 7, count: 32)
@@ -16,9 +16,9 @@ enum TestSessionParts {
     }
 
     static func answers(accounts: any AccountReading, time: any TimeSource, random: any RandomSource) async throws -> SessionAnswers {
-        let issuer = try await TokenIssuer.make(from: TokenKeyMaterial(hmacSecret: String(repeating: "k", count: 40)), time: time)
-        return SessionAnswers(
-            issuer: issuer, serverSecret: serverSecret, jwt: JWTSettings(), externalURL: "http://localhost:9999", accounts: accounts,
+        SessionAnswers(
+            issuer: InMemoryTokenIssuer(time: time), serverSecret: serverSecret, jwt: JWTSettings(), externalURL: "http://localhost:9999",
+            accounts: accounts,
             time: time, random: random)
     }
 

@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import LatchkeyAPI
 import LatchkeyCore
+import LatchkeyJWT
 import LatchkeyServer
 import LatchkeyStore
 import Logging

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import JWTKit
 import LatchkeyAPI
 import LatchkeyCore
+import LatchkeyJWT
 import LatchkeyServer
 import LatchkeyStore
 import Testing
@@ -121,7 +122,7 @@ import Testing
             // The token verifies with the operator's own public key.
             let theirs = JWTKeyCollection()
             await theirs.add(ecdsa: try ES256PrivateKey(pem: pem).publicKey, kid: JWKIdentifier(string: imported.kid))
-            #expect((try? await theirs.verify(session.accessToken, as: AccessTokenClaims.self)) != nil)
+            #expect((try? await theirs.verify(session.accessToken, as: AccessTokenPayload.self)) != nil)
 
             await #expect { try await app.service.importSigningKey(pem: pem, after: 0) } throws: {
                 ($0 as? AuthError)?.message == "This key is stored already"
@@ -207,9 +208,9 @@ import Testing
             #expect(app.service.issuer.signingKeyID == kid)
             return try await client.signUpConfirmed("upgrade@example.com", app: app)
         }
-        var claims = try #require(await old.verify(session.accessToken, as: AccessTokenClaims.self) as AccessTokenClaims?)
+        var claims = try #require(await old.verify(session.accessToken, as: AccessTokenPayload.self) as AccessTokenPayload?).claims
         claims.iat = Int(Date().timeIntervalSince1970)
-        let signedByOld = try await old.sign(claims, kid: JWKIdentifier(string: kid))
+        let signedByOld = try await old.sign(AccessTokenPayload(claims), kid: JWKIdentifier(string: kid))
         try await server.run { client, app async throws in
             #expect(try await client.send(.get, "/user", bearer: signedByOld).status == .ok)
             #expect(try await app.store.signingKeys().map(\.kid) == [kid])

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import JWTKit
 import LatchkeyAPI
 import LatchkeyCore
+import LatchkeyJWT
 import LatchkeyServer
 import LatchkeyStore
 import NIOCore
@@ -18,7 +19,7 @@ import Testing
         let kid = stored.kid
         let keys = JWTKeyCollection()
         await keys.add(ecdsa: try ES256PrivateKey(pem: pem), kid: JWKIdentifier(string: kid))
-        return try await keys.sign(claims, kid: JWKIdentifier(string: kid))
+        return try await keys.sign(AccessTokenPayload(claims), kid: JWKIdentifier(string: kid))
     }
 
     @Test func forgedExpiredAndMisaddressedTokensAreRefused() async throws {
@@ -37,7 +38,7 @@ import Testing
             let kid = try #require(app.service.issuer.signingKeyID)
             let confused = JWTKeyCollection()
             await confused.add(hmac: HMACKey(from: Array(jwks.utf8)), digestAlgorithm: .sha256, kid: JWKIdentifier(string: kid))
-            let forged = try await confused.sign(claims, kid: JWKIdentifier(string: kid))
+            let forged = try await confused.sign(AccessTokenPayload(claims), kid: JWKIdentifier(string: kid))
             #expect(try await client.send(.get, "/user", bearer: forged).errorCode == "bad_jwt")
 
             // A real signature, but expired, or for another audience.
@@ -71,9 +72,9 @@ import Testing
             let keys = JWTKeyCollection()
             await keys.add(hmac: HMACKey(from: Array(secret.utf8)), digestAlgorithm: .sha256)
             // GoTrue's bare service-role token: no sub, no exp, no aud.
-            let bare = try await keys.sign(AccessTokenClaims(role: "service_role"))
+            let bare = try await keys.sign(AccessTokenPayload(AccessTokenClaims(role: "service_role")))
             #expect(try await client.send(.get, "/user", bearer: bare).errorCode == "bad_jwt")
-            let forUser = try await keys.sign(AccessTokenClaims(sub: session.user.id.uuidString, role: "service_role"))
+            let forUser = try await keys.sign(AccessTokenPayload(AccessTokenClaims(sub: session.user.id.uuidString, role: "service_role")))
             let updated = try await client.send(.put, "/user", json: #"{"app_metadata":{"plan":"pro"}}"#, bearer: forUser)
             #expect(updated.status == .ok)
             #expect(try updated.decode(User.self).appMetadata["plan"] == "pro")

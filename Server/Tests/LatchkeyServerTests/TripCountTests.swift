@@ -1,6 +1,7 @@
 import Foundation
 import LatchkeyAPI
 import LatchkeyCore
+import LatchkeyJWT
 import LatchkeyServer
 import LatchkeyStore
 import Logging

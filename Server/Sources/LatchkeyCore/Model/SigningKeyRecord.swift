@@ -28,3 +28,12 @@ public struct SigningKeyRecord: Sendable, Equatable {
         self.signsFrom = signsFrom
     }
 }
+
+extension SigningKeyRecord {
+    /// The ids of the stored keys that no valid token can carry any more: each was replaced by a
+    /// newer key that has signed for longer than `retention`.
+    public static func obsolete(_ keys: [SigningKeyRecord], at now: Date, retention: TimeInterval) -> [String] {
+        let ordered = keys.sorted { $0.signsFrom < $1.signsFrom }
+        return zip(ordered, ordered.dropFirst()).filter { $1.signsFrom.addingTimeInterval(retention) <= now }.map(\.0.kid)
+    }
+}

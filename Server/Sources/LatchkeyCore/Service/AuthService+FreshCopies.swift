@@ -1,25 +1,8 @@
 import Foundation
 
 extension AuthService {
-    /// Runs a decision about `user` and its write until the write lands on the copy it was
-    /// decided from.
-    ///
-    /// The store writes a user only while the row is still at the version the copy was read at
-    /// (``StoreError/conflict(_:)`` otherwise). When another request wrote in between, `attempt`
-    /// runs again on a fresh copy and decides anew, so a ban, a new password or a new address
-    /// that landed meanwhile is seen (and wins) instead of being overwritten; a benign change (the
-    /// other request's `last_sign_in_at`) is kept. Gives up with 409 `conflict` after five tries.
+    /// ``UserReading/onFreshCopies(of:_:)`` on the service's store.
     func onFreshCopies<T>(of user: UserRecord, _ attempt: (UserRecord) async throws -> T) async throws -> T {
-        var copy = user
-        var tries = 0
-        while true {
-            do {
-                return try await attempt(copy)
-            } catch let error as StoreError where error.isConflict && tries < 4 {
-                tries += 1
-                guard let fresh = try await store.user(id: user.id) else { throw AuthError.userNotFound }
-                copy = fresh
-            }
-        }
+        try await store.onFreshCopies(of: user, attempt)
     }
 }

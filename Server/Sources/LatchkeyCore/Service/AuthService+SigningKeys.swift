@@ -11,20 +11,20 @@ extension AuthService {
         let kid = String(OneTimeSecrets.linkHash(pem).prefix(16))
         return SigningKeyRecord(
             kid: kid, sealedPrivateKey: try box.seal(Array(pem.utf8), context: kid),
-            publicJWK: try TokenIssuer.publicJWK(pem: pem, kid: kid), createdAt: now, signsFrom: signsFrom)
+            publicJWK: try SigningKeyPEM.publicJWK(pem: pem, kid: kid), createdAt: now, signsFrom: signsFrom)
     }
 
     /// `latchkey keys rotate`: a new key, published now, signing after `delay` seconds (long
     /// enough for clients' cached JWKS to learn it); the current key keeps verifying until the
     /// tokens it signed have expired.
     public func rotateSigningKey(after delay: TimeInterval) async throws -> SigningKeyRecord {
-        try await addSigningKey(pem: TokenIssuer.generateES256PEM(), after: delay, action: .keyRotated)
+        try await addSigningKey(pem: SigningKeyPEM.generate(), after: delay, action: .keyRotated)
     }
 
     /// `latchkey keys import`: an operator's own ES256 (P-256) private key in PEM, scheduled like a
     /// rotation.
     public func importSigningKey(pem: String, after delay: TimeInterval) async throws -> SigningKeyRecord {
-        guard (try? TokenIssuer.publicJWK(pem: pem, kid: "")) != nil else {
+        guard (try? SigningKeyPEM.publicJWK(pem: pem, kid: "")) != nil else {
             throw AuthError.validation("The file is not an EC P-256 private key in PEM (BEGIN PRIVATE KEY or BEGIN EC PRIVATE KEY)")
         }
         return try await addSigningKey(pem: pem, after: delay, action: .keyImported)
@@ -101,7 +101,7 @@ extension AuthService {
     public func reloadSigningKeys() async throws {
         guard issuer.usesStoredKeys else { return }
         let keys = try await store.signingKeys()
-        try await store.deleteSigningKeys(kids: TokenIssuer.obsolete(keys, at: time.now(), retention: issuer.retention))
+        try await store.deleteSigningKeys(kids: SigningKeyRecord.obsolete(keys, at: time.now(), retention: issuer.retention))
         try await issuer.install(keys, privatePEM: openSigningKey)
     }
 

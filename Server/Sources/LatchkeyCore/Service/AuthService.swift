@@ -31,7 +31,7 @@ public struct AuthService: Sendable {
 
     public init(
         configuration: AuthConfiguration, store: any AuthStore, hasher: any PasswordHasher,
-        issuer: TokenIssuer, serverSecret: [UInt8], time: any TimeSource = SystemTimeSource(),
+        issuer: any TokenIssuing, serverSecret: [UInt8], time: any TimeSource = SystemTimeSource(),
         random: any RandomSource = SystemRandomSource(), renderer: any MessageRenderer,
         blocklist: Set<String> = PasswordPolicy.bundledBlocklist(), outboxSignal: OutboxSignal = OutboxSignal(),
         sms: (any SMSSender)? = nil,
@@ -61,7 +61,7 @@ public struct AuthService: Sendable {
     /// Builds a service, with a decoy hash from the configured hasher.
     public static func make(
         configuration: AuthConfiguration, store: any AuthStore, hasher: any PasswordHasher,
-        issuer: TokenIssuer, serverSecret: [UInt8], time: any TimeSource = SystemTimeSource(),
+        issuer: any TokenIssuing, serverSecret: [UInt8], time: any TimeSource = SystemTimeSource(),
         random: any RandomSource = SystemRandomSource(), renderer: any MessageRenderer, outboxSignal: OutboxSignal = OutboxSignal(),
         sms: (any SMSSender)? = nil, logger: Logger = Logger(label: "latchkey")
     ) async throws -> AuthService {
@@ -96,7 +96,7 @@ public struct AuthService: Sendable {
     }
 
     /// Signs access tokens and publishes their keys.
-    public var issuer: TokenIssuer { answers.issuer }
+    public var issuer: any TokenIssuing { answers.issuer }
     /// Reads and writes refresh tokens.
     public var refreshCodec: RefreshTokenCodec { answers.refreshCodec }
     /// Seals queued messages; they carry codes and links.

@@ -8,7 +8,8 @@ import Foundation
 /// Implementation: `SQLAuthStore`, on SQLite or PostgreSQL. The contract suite in
 /// `LatchkeyStoreTests` runs against every implementation.
 public protocol AuthStore:
-    KeyVaultStore, SignerBackupStore, DeviceKeyStore, AuditLogStore, FactorStore, RateLimitStore, AccountReading
+    KeyVaultStore, SignerBackupStore, DeviceKeyStore, DeviceKeySignInStore, AuditLogStore, FactorStore, RateLimitStore,
+    AccountReading
 {
     /// Creates or upgrades the schema.
     func migrate() async throws
@@ -106,17 +107,6 @@ public protocol AuthStore:
     /// Deletes every session of a user except `keeping`, and every device key but the one of
     /// `keeping`'s device (without `keeping`, a global sign-out: every key), and records `audit`.
     func deleteSessions(userID: UUID, except keeping: UUID?, audit: [AuditEvent]) async throws
-
-    // MARK: Device keys
-
-    /// The key with this id, whoever owns it.
-    func deviceKey(id: UUID) async throws -> DeviceKeyRecord?
-    /// In one transaction: remembers the assertion `jti` of key `keyID` until `expiresAt` and,
-    /// when it was not seen before and the key still exists, records the key's use and stores the
-    /// session, the signed-in user and `audit`; the key now belongs to the new session's device.
-    func redeemAssertion(
-        keyID: UUID, jti: String, expiresAt: Date, session: SessionRecord, user: UserRecord, audit: [AuditEvent]
-    ) async throws -> AssertionRedemption
 
     // MARK: Outbox
 

@@ -76,7 +76,7 @@ public enum RedemptionOutcome: Sendable {
     case mismatch(attemptsRemaining: Int)
 }
 
-/// What became of a device-key assertion (``AuthStore/redeemAssertion(keyID:jti:expiresAt:session:user:)``).
+/// What became of a device-key assertion (``DeviceKeySignInStore/redeemAssertion(keyID:jti:expiresAt:session:user:audit:)``).
 public enum AssertionRedemption: Sendable, Equatable {
     /// Accepted: the session is stored.
     case redeemed

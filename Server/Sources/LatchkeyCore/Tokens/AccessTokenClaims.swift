@@ -1,12 +1,12 @@
 import Foundation
-import JWTKit
 import LatchkeyAPI
 
 /// The claims of a Latchkey access token, GoTrue's `AccessTokenClaims`.
 ///
 /// Everything is optional when reading, because admin tokens (`role` = `service_role`) may carry
-/// no `sub`, `exp` or `aud`; ``verify(using:)`` checks `exp` and `nbf` whenever they are present.
-public struct AccessTokenClaims: JWTPayload, Equatable {
+/// no `sub`, `exp` or `aud`; ``isValid(at:)`` checks `exp` and `nbf` whenever they are present.
+/// Only the claims: signing and verifying are a ``TokenIssuing``'s.
+public struct AccessTokenClaims: Codable, Sendable, Equatable {
     public var iss: String?
     public var sub: String?
     public var aud: String?
@@ -88,11 +88,12 @@ public struct AccessTokenClaims: JWTPayload, Equatable {
         return seconds
     }
 
-    public func verify(using algorithm: some JWTAlgorithm) async throws {
-        let now = Int(Date().timeIntervalSince1970)
-        if let exp, exp <= now { throw JWTError.claimVerificationFailure(failedClaim: nil, reason: "expired") }
-        if let nbf, nbf > now + 30 {
-            throw JWTError.claimVerificationFailure(failedClaim: nil, reason: "not yet valid")
-        }
+    /// Whether the time claims admit the token at `now`: not expired, and not issued for later
+    /// (with 30 seconds of leeway for clocks).
+    public func isValid(at now: Date) -> Bool {
+        let seconds = Int(now.timeIntervalSince1970)
+        if let exp, exp <= seconds { return false }
+        if let nbf, nbf > seconds + 30 { return false }
+        return true
     }
 }

@@ -13,7 +13,7 @@ extension DataFolder {
         return try await AuthService.storedSigningKeys(
             store: store, serverSecret: serverSecret, now: now,
             firstPEM: {
-                FileManager.default.contents(atPath: file).map { String(decoding: $0, as: UTF8.self) } ?? TokenIssuer.generateES256PEM()
+                FileManager.default.contents(atPath: file).map { String(decoding: $0, as: UTF8.self) } ?? SigningKeyPEM.generate()
             },
             mismatch: { kid in
                 ConfigurationError(

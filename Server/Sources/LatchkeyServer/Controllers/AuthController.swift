@@ -8,6 +8,7 @@ import Logging
 /// The GoTrue endpoints for sign-up, sign-in, codes, sessions and the user.
 struct AuthController {
     let service: AuthService
+    let deviceKeySignIn: DeviceKeySignIn
 
     func register(_ routes: inout RouteRegistrar) {
         routes.on(.post, "/signup") { request, context in
@@ -30,7 +31,7 @@ struct AuthController {
                 return try JSONResponse.make(try await service.exchangeAuthCode(body, client: context.client), noStore: true)
             case JWTBearerGrantRequest.grantType:
                 let body = try await request.decodeJSON(JWTBearerGrantRequest.self, context: context)
-                return try JSONResponse.make(try await service.signInWithDeviceKey(body, client: context.client), noStore: true)
+                return try JSONResponse.make(try await deviceKeySignIn.signIn(body, client: context.client), noStore: true)
             default:
                 throw AuthError(.invalidCredentials, "unsupported_grant_type")
             }

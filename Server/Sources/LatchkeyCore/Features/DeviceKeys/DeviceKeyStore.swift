@@ -1,7 +1,7 @@
 import Foundation
 
-/// What managing device keys needs from storage. (The device-key sign-in grant reads a key and
-/// redeems an assertion through ``AuthStore``.)
+/// What managing device keys needs from storage. (The sign-in grant's needs are
+/// ``DeviceKeySignInStore``.)
 public protocol DeviceKeyStore: Sendable {
     /// Stores the key and records `audit`, unless the user has `limit` keys already (`false`
     /// then, nothing stored): counted in the same transaction, so concurrent registrations

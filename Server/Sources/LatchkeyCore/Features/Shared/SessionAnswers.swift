@@ -5,7 +5,7 @@ import LatchkeyAPI
 /// one (a new access token, the current refresh token, the user with identities and factors).
 /// The one place that knows the claims an access token carries.
 public struct SessionAnswers: Sendable {
-    let issuer: TokenIssuer
+    let issuer: any TokenIssuing
     let refreshCodec: RefreshTokenCodec
     let jwt: JWTSettings
     /// The `iss` of every token this server signs.
@@ -18,7 +18,7 @@ public struct SessionAnswers: Sendable {
     ///   - externalURL: the `iss` claim when `jwt.issuer` is empty (GoTrue's default).
     ///   - serverSecret: refresh tokens are MACed under a key derived from it.
     public init(
-        issuer: TokenIssuer, serverSecret: [UInt8], jwt: JWTSettings, externalURL: String, accounts: any AccountReading,
+        issuer: any TokenIssuing, serverSecret: [UInt8], jwt: JWTSettings, externalURL: String, accounts: any AccountReading,
         time: any TimeSource, random: any RandomSource
     ) {
         self.issuer = issuer

@@ -4,15 +4,15 @@ import Testing
 
 @testable import LatchkeyCore
 
-/// The access-token reader gives exactly what `JSONDecoder` gives, and leaves to it what it does
-/// not take.
-@Suite struct ClaimsDecoderTests {
+/// The access-token reader (``AccessTokenClaims/decode(json:)``) gives exactly what `JSONDecoder`
+/// gives, and leaves to it what it does not take.
+@Suite struct AccessTokenClaimsJSONTests {
     static func jsonDecoder(_ data: Data) -> AccessTokenClaims? {
         try? JSONDecoder().decode(AccessTokenClaims.self, from: data)
     }
 
     static func fast(_ data: Data) -> AccessTokenClaims? {
-        try? ClaimsDecoder().decode(AccessTokenClaims.self, from: data)
+        try? AccessTokenClaims.decode(json: data)
     }
 
     @Test func tokensThisServerSignsReadAsJSONDecoderReadsThem() throws {
@@ -32,6 +32,9 @@ import Testing
             let expected = try #require(Self.jsonDecoder(data))
             #expect(expected == claims)
             #expect(Self.fast(data) == expected, "\(String(decoding: data, as: UTF8.self))")
+            // The fast reader takes them itself, without `JSONDecoder`.
+            let object = data.withUnsafeBytes { JSONText.decodeObject($0.bindMemory(to: UInt8.self)) }
+            #expect(object.flatMap(AccessTokenClaims.init(jsonObject:)) == expected)
         }
     }
 

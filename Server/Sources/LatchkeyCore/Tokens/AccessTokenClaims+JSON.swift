@@ -1,39 +1,22 @@
 import Foundation
-import JWTKit
 import LatchkeyAPI
 
-/// JWTKit's JSON decoder for this server's tokens: an access token's payload is read by
-/// ``JSONText`` straight into ``AccessTokenClaims`` (a fifth of `JSONDecoder`'s cost on every
-/// signed-in request); anything else, and any payload that reader or the claims' rules do not
-/// take as they are, goes to `JSONDecoder` as JWTKit's default would, and decodes or fails there.
-///
-/// JWTKit decodes a payload only after its signature verified, so the payloads read here are
-/// ones this server signed.
-struct ClaimsDecoder: JWTJSONDecoder {
-    /// The parser every key of a ``TokenIssuer`` reads tokens with.
-    static let parser = DefaultJWTParser(jsonDecoder: ClaimsDecoder())
-
-    private let fallback: JSONDecoder = {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
-        return decoder
-    }()
-
-    func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        if type == AccessTokenClaims.self,
-            let object = data.withUnsafeBytes({ JSONText.decodeObject($0.bindMemory(to: UInt8.self)) }),
-            let claims = AccessTokenClaims(object) as? T
+extension AccessTokenClaims {
+    /// The claims of a token's payload: read by ``JSONText`` when it takes the payload as it is
+    /// (a fifth of `JSONDecoder`'s cost on every signed-in request), else by `JSONDecoder`, which
+    /// reads it or fails.
+    public static func decode(json data: Data) throws -> AccessTokenClaims {
+        if let object = data.withUnsafeBytes({ JSONText.decodeObject($0.bindMemory(to: UInt8.self)) }),
+            let claims = AccessTokenClaims(jsonObject: object)
         {
             return claims
         }
-        return try fallback.decode(type, from: data)
+        return try JSONDecoder().decode(AccessTokenClaims.self, from: data)
     }
-}
 
-extension AccessTokenClaims {
     /// The claims in a parsed payload, read by the rules of ``init(from:)``; `nil` for anything
     /// those rules would refuse or read otherwise (left to `JSONDecoder`).
-    init?(_ object: [String: JSONValue]) {
+    init?(jsonObject object: [String: JSONValue]) {
         /// A string claim: absent or `null` is `nil`; another type refuses the payload.
         func string(_ key: String) -> String?? {
             switch object[key] {

@@ -1,16 +1,16 @@
-import Crypto
 import Foundation
 import JWTKit
 import LatchkeyAPI
+import LatchkeyCore
 import Synchronization
 
-/// Signs and verifies access tokens and publishes the public keys.
+/// Signs and verifies access tokens with JWTKit and publishes the public keys (``TokenIssuing``).
 ///
 /// Keys come from `GOTRUE_JWT_KEYS` / `GOTRUE_JWT_SECRET`, fixed for the process's life, or from
 /// the store (generated on first start, rotated and imported with `latchkey keys`): then each
 /// key signs from its `signsFrom` on, is published from the moment it is installed, and keeps
 /// verifying for `retention` after the next key took over.
-public struct TokenIssuer: Sendable {
+public struct TokenIssuer: TokenIssuing {
     let state: IssuerState
     let time: any TimeSource
     /// How long a replaced stored key keeps verifying (the access-token lifetime and a margin).
@@ -46,29 +46,25 @@ public struct TokenIssuer: Sendable {
     /// Signs `claims` with the key that signs now.
     public func sign(_ claims: AccessTokenClaims) async throws -> String {
         let snapshot = state.snapshot
-        return try await snapshot.keys.sign(claims, kid: snapshot.signer(at: time.now()))
+        return try await snapshot.keys.sign(AccessTokenPayload(claims), kid: snapshot.signer(at: time.now()))
     }
 
-    /// Verifies a token's signature and time claims; `nil` means it is not one of ours.
+    /// Verifies a token's signature, then its time claims against the issuer's clock; `nil`
+    /// means it is not one of ours, or not now.
     public func verify(_ token: String) async -> AccessTokenClaims? {
-        guard token.utf8.count <= 16_384 else { return nil }
-        return try? await state.snapshot.keys.verify(token, as: AccessTokenClaims.self)
+        guard token.utf8.count <= 16_384, let payload = try? await state.snapshot.keys.verify(token, as: AccessTokenPayload.self),
+            payload.claims.isValid(at: time.now())
+        else { return nil }
+        return payload.claims
     }
 
     /// Replaces the stored keys with `keys` (after a rotation or import), leaving out those
     /// obsolete now. `privatePEM` opens a key's sealed private part.
     public func install(_ keys: [SigningKeyRecord], privatePEM: (SigningKeyRecord) throws -> String) async throws {
         guard usesStoredKeys else { return }
-        let obsolete = Set(Self.obsolete(keys, at: time.now(), retention: retention))
+        let obsolete = Set(SigningKeyRecord.obsolete(keys, at: time.now(), retention: retention))
         state.snapshot = try await Self.snapshot(
             of: keys.filter { !obsolete.contains($0.kid) }.map { ($0, try privatePEM($0)) }, retention: retention)
-    }
-
-    /// The ids of the stored keys that no valid token can carry any more: each was replaced by a
-    /// newer key that has signed for longer than `retention`.
-    public static func obsolete(_ keys: [SigningKeyRecord], at now: Date, retention: TimeInterval) -> [String] {
-        let ordered = keys.sorted { $0.signsFrom < $1.signsFrom }
-        return zip(ordered, ordered.dropFirst()).filter { $1.signsFrom.addingTimeInterval(retention) <= now }.map(\.0.kid)
     }
 
     static func snapshot(of keys: [(SigningKeyRecord, String)], retention: TimeInterval) async throws -> Snapshot {
@@ -143,12 +139,6 @@ public struct TokenKeyMaterial: Sendable {
     public var isConfigured: Bool { !jwks.isEmpty || !(hmacSecret ?? "").isEmpty }
 }
 
-/// A configuration error in the signing keys.
-public struct KeyConfigurationError: Error, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
-}
-
 extension TokenIssuer {
     /// Builds an issuer. Which key signs: the first JWK whose `key_ops` has `sign` (else the first
     /// private JWK); else the HMAC secret when given without a JWK set; else the stored keys, each
@@ -194,16 +184,6 @@ extension TokenIssuer {
         return TokenIssuer(state: IssuerState(snapshot), time: time, retention: retention, algorithm: signer.alg, usesStoredKeys: false)
     }
 
-    /// The public JWK of an ES256 private key, as published.
-    public static func publicJWK(pem: String, kid: String) throws -> [String: JSONValue] {
-        let key = try ES256PrivateKey(pem: pem)
-        guard let parameters = key.parameters else { throw KeyConfigurationError("The key has no public point") }
-        return [
-            "kty": "EC", "crv": "P-256", "x": .string(parameters.x), "y": .string(parameters.y), "kid": .string(kid), "alg": "ES256",
-            "use": "sig", "key_ops": ["verify"],
-        ]
-    }
-
     private struct AddedKey {
         var kid: JWKIdentifier?
         var alg: String
@@ -246,10 +226,5 @@ extension TokenIssuer {
         default:
             throw KeyConfigurationError("Unsupported JWK kty '\(kty)'")
         }
-    }
-
-    /// A new ES256 private key in PEM, for the data folder.
-    public static func generateES256PEM() -> String {
-        ES256PrivateKey().pemRepresentation
     }
 }
