@@ -140,7 +140,10 @@ public func buildApplication(
             store: store, assertions: JWTAssertionReader(), limiter: service.limiter,
             settings: DeviceKeySignIn.Settings(configuration.auth),
             answers: service.answers, time: time)
-        AuthController(service: service, deviceKeySignIn: deviceKeySignIn).register(&routes)
+        let sessionRefresh = SessionRefresh(
+            store: store, limiter: service.limiter, settings: SessionRefresh.Settings(configuration.auth), answers: service.answers,
+            time: time, logger: logger)
+        AuthController(service: service, deviceKeySignIn: deviceKeySignIn, sessionRefresh: sessionRefresh).register(&routes)
         VerifyController(service: service).register(&routes)
         let deviceKeys = DeviceKeys(
             store: store, gate: SecondFactorGate(factors: store), time: time, random: SystemRandomSource())

@@ -9,7 +9,7 @@ import Foundation
 /// `LatchkeyStoreTests` runs against every implementation.
 public protocol AuthStore:
     KeyVaultStore, SignerBackupStore, DeviceKeyStore, DeviceKeySignInStore, AuditLogStore, FactorStore, RateLimitStore,
-    AccountReading
+    SessionRefreshStore, AccountReading
 {
     /// Creates or upgrades the schema.
     func migrate() async throws
@@ -95,13 +95,6 @@ public protocol AuthStore:
     /// Stores a new session, the signed-in user (last sign-in, upgraded hash) and `audit`, all or
     /// nothing.
     func createSession(_ session: SessionRecord, user: UserRecord, audit: [AuditEvent]) async throws
-    /// Loads the session and its user under a write lock, asks `decide`, and applies the decision.
-    /// Returns it with the user and, when the decision answers with a session, the user's
-    /// identities and factors, read in the same transaction. Counts `limits` in that transaction
-    /// (``RateLimitExceeded`` for one passed: only its counters are stored).
-    func refreshSession(
-        id: UUID, limits: [RateLimitCounter], decide: @escaping @Sendable (SessionRecord?, UserRecord?) -> RefreshDecision
-    ) async throws -> (RefreshDecision, AccountRecords)
     /// Deletes a session and records `audit`.
     func deleteSession(id: UUID, audit: [AuditEvent]) async throws
     /// Deletes every session of a user except `keeping`, and every device key but the one of

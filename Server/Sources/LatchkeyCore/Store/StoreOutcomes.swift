@@ -85,16 +85,3 @@ public enum AssertionRedemption: Sendable, Equatable {
     /// The key was revoked in the meantime.
     case keyGone
 }
-
-/// What to do with a refresh-token presentation, decided by the domain inside the store's
-/// transaction.
-public enum RefreshDecision: Sendable {
-    /// Move the session's counter and store this version of it.
-    case rotate(SessionRecord)
-    /// Answer with the current token again (a retried or concurrent refresh); nothing is written.
-    case reuse(SessionRecord)
-    /// Delete the session (reuse detected, or expired), record `audit`, and answer with this error.
-    case revoke(AuthError, audit: [AuditEvent])
-    /// Answer with this error and change nothing.
-    case reject(AuthError)
-}

@@ -9,6 +9,7 @@ import Logging
 struct AuthController {
     let service: AuthService
     let deviceKeySignIn: DeviceKeySignIn
+    let sessionRefresh: SessionRefresh
 
     func register(_ routes: inout RouteRegistrar) {
         routes.on(.post, "/signup") { request, context in
@@ -25,7 +26,7 @@ struct AuthController {
                 return try JSONResponse.make(try await service.signInWithPassword(body, client: context.client), noStore: true)
             case "refresh_token":
                 let body = try await request.decodeJSON(RefreshTokenGrantRequest.self, context: context)
-                return try JSONResponse.make(try await service.refresh(body, client: context.client), noStore: true)
+                return try JSONResponse.make(try await sessionRefresh.refresh(body, client: context.client), noStore: true)
             case "pkce":
                 let body = try await request.decodeJSON(PKCEGrantRequest.self, context: context)
                 return try JSONResponse.make(try await service.exchangeAuthCode(body, client: context.client), noStore: true)

@@ -46,53 +46,43 @@ extension SQLAuthStore {
         }
     }
 
-    public func refreshSession(
-        id: UUID, limits: [RateLimitCounter], decide: @escaping @Sendable (SessionRecord?, UserRecord?) -> RefreshDecision
-    ) async throws -> (RefreshDecision, AccountRecords) {
-        // Row locks at READ COMMITTED on PostgreSQL: refreshes of different sessions never
-        // conflict. Locked in the order a ban or a sign-out-everywhere takes them, the user's row
-        // (shared: a ban waits for this rotation, then deletes the rotated session) before the
-        // session's (alone: two rotations of one session queue, and the second sees the first).
-        let database = self.database
-        return try await limitedTransaction(limits, .locking) { db in
-            var session: SessionRecord?
-            var user: UserRecord?
-            if let owner = try await db.query("SELECT user_id FROM sessions WHERE id = ?", [SQLValue(id)]).first?.uuid("user_id") {
-                user = try await db.query(
-                    "SELECT \(Self.userColumns) FROM users WHERE id = ?\(database.lockClause(.share))", [SQLValue(owner)]
-                ).first.flatMap(Self.user)
-                session = try await db.query(
-                    "SELECT \(Self.sessionColumns) FROM sessions WHERE id = ?\(database.lockClause(.update))", [SQLValue(id)]
-                ).first.flatMap(Self.session)
-                if session?.userID != user?.id { user = nil }
-            }
-            let decision = decide(session, user)
-            switch decision {
+    public func refreshState(sessionID: UUID) async throws -> AccountRecords {
+        try await database.read { db in
+            let session = try await db.query("SELECT \(Self.sessionColumns) FROM sessions WHERE id = ?", [SQLValue(sessionID)]).first
+                .flatMap(Self.session)
+            guard let session,
+                let user = try await db.query("SELECT \(Self.userColumns) FROM users WHERE id = ?", [SQLValue(session.userID)]).first
+                    .flatMap(Self.user)
+            else { return AccountRecords(user: nil, session: session, identities: [], factors: []) }
+            return try await Self.account(user, session: session, db)
+        }
+    }
+
+    public func applyRefresh(_ write: RefreshWrite, limits: [RateLimitCounter]) async throws -> Bool {
+        // Only the session's row is locked (at READ COMMITTED on PostgreSQL): refreshes of
+        // different sessions never conflict, and a ban or sign-out that deleted the session
+        // since it was read leaves nothing to rotate.
+        try await limitedTransaction(limits, .locking) { db in
+            switch write {
             case .rotate(let next):
-                // Guarded by the counter read above, so two rotations can never both win.
+                // Guarded by the counter read, so two rotations can never both win.
                 let moved = try await db.query(
                     "UPDATE sessions SET refresh_counter = ?, refreshed_at = ?, updated_at = ? WHERE id = ? AND refresh_counter = ? RETURNING id",
                     [
-                        SQLValue(next.refreshCounter), SQLValue(next.refreshedAt), SQLValue(next.updatedAt), SQLValue(id),
+                        SQLValue(next.refreshCounter), SQLValue(next.refreshedAt), SQLValue(next.updatedAt), SQLValue(next.id),
                         SQLValue(next.refreshCounter - 1),
                     ])
-                if moved.isEmpty {
-                    return (.reject(.refreshTokenAlreadyUsed), AccountRecords(user: user, session: nil, identities: [], factors: []))
-                }
-            case .revoke(_, let audit):
+                return !moved.isEmpty
+            case .reuse(let current):
+                let still = try await db.query(
+                    "SELECT id FROM sessions WHERE id = ? AND refresh_counter = ?",
+                    [SQLValue(current.id), SQLValue(current.refreshCounter)])
+                return !still.isEmpty
+            case .revoke(let id, let audit):
                 try await db.query("DELETE FROM sessions WHERE id = ?", [SQLValue(id)])
                 try await Self.insert(audit, db)
-            case .reuse, .reject:
-                break
+                return true
             }
-            // The session answer's other reads, in this transaction.
-            switch decision {
-            case .rotate(let answered), .reuse(let answered):
-                if let user { return (decision, try await Self.account(user, session: answered, db)) }
-            case .revoke, .reject:
-                break
-            }
-            return (decision, AccountRecords(user: user, session: nil, identities: [], factors: []))
         }
     }
 

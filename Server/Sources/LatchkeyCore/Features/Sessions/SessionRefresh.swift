@@ -1,0 +1,142 @@
+import Foundation
+import LatchkeyAPI
+import Logging
+
+/// `POST /token?grant_type=refresh_token`: a new access token and the session's next refresh
+/// token. A token is good once; a retried or concurrent refresh within the reuse interval gets
+/// the successor again; an older token revokes the session (reuse detection); a banned user, an
+/// ended session or one past its timebox or inactivity timeout is refused.
+///
+/// Reads the session and its account, decides (``decide(token:session:user:now:settings:codec:)``,
+/// a plain function), and hands the store one ``RefreshWrite`` on the precondition of the read;
+/// when another request wrote first, reads and decides again.
+public struct SessionRefresh: Sendable {
+    /// What the grant is configured with.
+    public struct Settings: Sendable {
+        public var sessions: SessionSettings
+        /// `/token` requests per client IP.
+        public var tokenPerIP: RateLimit
+
+        public init(sessions: SessionSettings, tokenPerIP: RateLimit) {
+            self.sessions = sessions
+            self.tokenPerIP = tokenPerIP
+        }
+
+        /// The settings of `configuration`.
+        public init(_ configuration: AuthConfiguration) {
+            self.init(sessions: configuration.sessions, tokenPerIP: configuration.rateLimits.tokenPerIP)
+        }
+    }
+
+    /// What the rules decide for a presented token.
+    public enum Decision: Sendable, Equatable {
+        /// Move the session's counter on and store this version of it.
+        case rotate(SessionRecord)
+        /// Answer with the current token again (a retried or concurrent refresh).
+        case reuse(SessionRecord)
+        /// End the session (reuse detected, or expired) and answer with this error.
+        case revoke(AuthError)
+        /// Answer with this error and change nothing.
+        case reject(AuthError)
+    }
+
+    /// Refreshes that lose a race with another write to their session and read again.
+    static let maxRaces = 32
+
+    let store: any SessionRefreshStore
+    let limiter: RateLimiter
+    let settings: Settings
+    let answers: SessionAnswers
+    let time: any TimeSource
+    let logger: Logger
+
+    public init(
+        store: any SessionRefreshStore, limiter: RateLimiter, settings: Settings, answers: SessionAnswers, time: any TimeSource,
+        logger: Logger
+    ) {
+        self.store = store
+        self.limiter = limiter
+        self.settings = settings
+        self.answers = answers
+        self.time = time
+        self.logger = logger
+    }
+
+    /// The session that follows the request's refresh token. The client's `/token` budget is
+    /// counted in the write's transaction: one commit.
+    public func refresh(_ request: RefreshTokenGrantRequest, client: ClientInfo) async throws -> Session {
+        try await limiter.counting([LimitBudget.Limit("ip:token:\(client.ip)", settings.tokenPerIP)]) { budget in
+            try await refresh(request, client: client, budget: budget)
+        }
+    }
+
+    private func refresh(_ request: RefreshTokenGrantRequest, client: ClientInfo, budget: LimitBudget) async throws -> Session {
+        guard let token = request.refreshToken, !token.isEmpty else { throw AuthError.oauthInvalidRequest("refresh_token required") }
+        guard let peeked = answers.refreshCodec.peek(token) else { throw AuthError.refreshTokenNotFound }
+        for _ in 0..<Self.maxRaces {
+            let account = try await store.refreshState(sessionID: peeked.sessionID)
+            let now = time.now()
+            let decision = Self.decide(
+                token: token, session: account.session, user: account.user, now: now, settings: settings.sessions,
+                codec: answers.refreshCodec)
+            let write: RefreshWrite
+            switch decision {
+            case .rotate(let next): write = .rotate(next)
+            case .reuse(let current): write = .reuse(current)
+            case .revoke(let error):
+                var audit: [AuditEvent] = []
+                if error.code == .refreshTokenAlreadyUsed, let user = account.user {
+                    audit.append(
+                        AuditEvents(time: time).event(
+                            .refreshTokenReuse, user: user, details: ["session_id": .string(peeked.sessionID.uuidString.lowercased())],
+                            client: client))
+                    logger.warning(
+                        "refresh token reuse detected; session revoked",
+                        metadata: ["session_id": "\(peeked.sessionID)", "ip": "\(client.ip)"])
+                }
+                write = .revoke(sessionID: peeked.sessionID, audit: audit)
+            case .reject(let error): throw error
+            }
+            guard try await budget.spend({ limits in try await store.applyRefresh(write, limits: limits) }) else { continue }
+            switch decision {
+            case .rotate(let answered), .reuse(let answered):
+                guard let user = account.user else { throw AuthError.refreshTokenNotFound }
+                return try await answers.answer(user: user, session: answered, account: account)
+            case .revoke(let error), .reject(let error):
+                throw error
+            }
+        }
+        throw AuthError.requestRateLimit
+    }
+
+    /// The refresh rules, as a plain function of the stored session and user.
+    static func decide(
+        token: String, session: SessionRecord?, user: UserRecord?, now: Date, settings: SessionSettings, codec: RefreshTokenCodec
+    ) -> Decision {
+        guard let session, let presented = codec.authenticate(token, salt: session.refreshSalt) else {
+            return .reject(.refreshTokenNotFound)
+        }
+        guard let user, user.id == session.userID else { return .revoke(.refreshTokenNotFound) }
+        if user.isBanned(at: now) { return .reject(.userBanned) }
+        if settings.timebox > 0, now.timeIntervalSince(session.createdAt) > Double(settings.timebox) {
+            return .revoke(.sessionExpired)
+        }
+        let lastActive = session.refreshedAt ?? session.createdAt
+        if settings.inactivityTimeout > 0, now.timeIntervalSince(lastActive) > Double(settings.inactivityTimeout) {
+            return .revoke(.sessionExpired)
+        }
+        let behind = session.refreshCounter - presented.counter
+        if behind < 0 { return .reject(.refreshTokenNotFound) }
+        if behind == 0 {
+            var next = session
+            next.refreshCounter += 1
+            next.refreshedAt = now
+            next.updatedAt = now
+            return .rotate(next)
+        }
+        if behind == 1, let refreshedAt = session.refreshedAt, now.timeIntervalSince(refreshedAt) <= Double(settings.refreshReuseInterval) {
+            return .reuse(session)
+        }
+        return .revoke(.refreshTokenAlreadyUsed)
+    }
+}
