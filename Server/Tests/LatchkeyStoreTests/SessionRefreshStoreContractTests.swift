@@ -107,4 +107,33 @@ import Testing
             #expect(try await Self.events(store, user.id) == [.refreshTokenReuse])
         }
     }
+
+    /// The read, the decision and the write in one call (one transaction on the SQL stores):
+    /// the same outcomes everywhere.
+    @Test func theRulesDecideOnWhatTheStoreReads() async throws {
+        try await Self.eachStore { store in
+            let (user, session) = try await Self.account(store)
+            let codec = RefreshTokenCodec(serverSecret: Array(repeating: 1, count: 32))
+            func rules(_ counter: Int64, at offset: TimeInterval = 0, salt: [UInt8]? = nil) -> SessionRefresh.Rules {
+                SessionRefresh.Rules(
+                    sessionID: session.id, token: codec.encode(sessionID: session.id, counter: counter, salt: salt ?? session.refreshSalt),
+                    now: Self.now.addingTimeInterval(offset), settings: SessionSettings(refreshReuseInterval: 10),
+                    codec: codec, events: AuditEvents(time: ManualTimeSource(Self.now)), client: ClientInfo(ip: "192.0.2.9"))
+            }
+            // A forged token: refused, nothing written.
+            let forged = try #require(try await store.refresh(rules(0, salt: [8]), limits: []))
+            #expect(forged.0 == .reject(.refreshTokenNotFound))
+            // The current token rotates; the answer's account is the user's.
+            let rotated = try #require(try await store.refresh(rules(0, at: 1), limits: []))
+            guard case .rotate(let next) = rotated.0 else { throw AuthError.refreshTokenNotFound }
+            #expect(next.refreshCounter == 1 && rotated.1.user?.id == user.id)
+            #expect(try await store.refreshState(sessionID: session.id).session == next)
+            // Within the interval the previous token gets the same successor; after it, the
+            // session ends and the reuse is recorded.
+            #expect(try #require(try await store.refresh(rules(0, at: 5), limits: [])).0 == .reuse(next))
+            #expect(try #require(try await store.refresh(rules(0, at: 12), limits: [])).0 == .revoke(.refreshTokenAlreadyUsed))
+            #expect(try await store.refreshState(sessionID: session.id).session == nil)
+            #expect(try await Self.events(store, user.id) == [.refreshTokenReuse])
+        }
+    }
 }

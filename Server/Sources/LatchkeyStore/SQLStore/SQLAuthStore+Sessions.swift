@@ -62,27 +62,67 @@ extension SQLAuthStore {
         // Only the session's row is locked (at READ COMMITTED on PostgreSQL): refreshes of
         // different sessions never conflict, and a ban or sign-out that deleted the session
         // since it was read leaves nothing to rotate.
-        try await limitedTransaction(limits, .locking) { db in
-            switch write {
-            case .rotate(let next):
-                // Guarded by the counter read, so two rotations can never both win.
-                let moved = try await db.query(
-                    "UPDATE sessions SET refresh_counter = ?, refreshed_at = ?, updated_at = ? WHERE id = ? AND refresh_counter = ? RETURNING id",
-                    [
-                        SQLValue(next.refreshCounter), SQLValue(next.refreshedAt), SQLValue(next.updatedAt), SQLValue(next.id),
-                        SQLValue(next.refreshCounter - 1),
-                    ])
-                return !moved.isEmpty
-            case .reuse(let current):
-                let still = try await db.query(
-                    "SELECT id FROM sessions WHERE id = ? AND refresh_counter = ?",
-                    [SQLValue(current.id), SQLValue(current.refreshCounter)])
-                return !still.isEmpty
-            case .revoke(let id, let audit):
-                try await db.query("DELETE FROM sessions WHERE id = ?", [SQLValue(id)])
-                try await Self.insert(audit, db)
-                return true
+        try await limitedTransaction(limits, .locking) { db in try await Self.apply(write, db) }
+    }
+
+    /// Applies `write` on its precondition: `false` when it no longer held (nothing written).
+    static func apply(_ write: RefreshWrite, _ db: any SQLExecutor) async throws -> Bool {
+        switch write {
+        case .rotate(let next):
+            // Guarded by the counter read, so two rotations can never both win.
+            let moved = try await db.query(
+                "UPDATE sessions SET refresh_counter = ?, refreshed_at = ?, updated_at = ? WHERE id = ? AND refresh_counter = ? RETURNING id",
+                [
+                    SQLValue(next.refreshCounter), SQLValue(next.refreshedAt), SQLValue(next.updatedAt), SQLValue(next.id),
+                    SQLValue(next.refreshCounter - 1),
+                ])
+            return !moved.isEmpty
+        case .reuse(let current):
+            let still = try await db.query(
+                "SELECT id FROM sessions WHERE id = ? AND refresh_counter = ?", [SQLValue(current.id), SQLValue(current.refreshCounter)])
+            return !still.isEmpty
+        case .revoke(let id, let audit):
+            try await db.query("DELETE FROM sessions WHERE id = ?", [SQLValue(id)])
+            try await Self.insert(audit, db)
+            return true
+        case .none:
+            return true
+        }
+    }
+
+    public func refresh(_ rules: SessionRefresh.Rules, limits: [RateLimitCounter]) async throws -> (
+        SessionRefresh.Decision, AccountRecords
+    )? {
+        // One transaction, the hottest write's one trip. Row locks at READ COMMITTED on
+        // PostgreSQL: refreshes of different sessions never conflict. Locked in the order a ban
+        // or a sign-out-everywhere takes them, the user's row (shared: a ban waits for this
+        // rotation, then deletes the rotated session) before the session's (alone: two rotations
+        // of one session queue, and the second sees the first).
+        let database = self.database
+        let id = rules.sessionID
+        return try await limitedTransaction(limits, .locking) { db in
+            var session: SessionRecord?
+            var user: UserRecord?
+            if let owner = try await db.query("SELECT user_id FROM sessions WHERE id = ?", [SQLValue(id)]).first?.uuid("user_id") {
+                user = try await db.query(
+                    "SELECT \(Self.userColumns) FROM users WHERE id = ?\(database.lockClause(.share))", [SQLValue(owner)]
+                ).first.flatMap(Self.user)
+                session = try await db.query(
+                    "SELECT \(Self.sessionColumns) FROM sessions WHERE id = ?\(database.lockClause(.update))", [SQLValue(id)]
+                ).first.flatMap(Self.session)
             }
+            let decision = rules.decide(session: session, user: user)
+            if let write = rules.write(for: decision, user: user) {
+                guard try await Self.apply(write, db) else { return nil }
+            }
+            // The session answer's other reads, in this transaction.
+            switch decision {
+            case .rotate(let answered), .reuse(let answered):
+                if let user { return (decision, try await Self.account(user, session: answered, db)) }
+            case .revoke, .reject:
+                break
+            }
+            return (decision, AccountRecords(user: user, session: nil, identities: [], factors: []))
         }
     }
 

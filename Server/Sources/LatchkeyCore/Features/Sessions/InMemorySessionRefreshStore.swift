@@ -67,6 +67,8 @@ public final class InMemorySessionRefreshStore: SessionRefreshStore, AccountRead
             state.withLock { _ = $0.sessions.removeValue(forKey: id) }
             try await audit.appendAudit(events)
             return true
+        case .none:
+            return true
         }
     }
 }

@@ -7,9 +7,12 @@ import Logging
 /// the successor again; an older token revokes the session (reuse detection); a banned user, an
 /// ended session or one past its timebox or inactivity timeout is refused.
 ///
-/// Reads the session and its account, decides (``decide(token:session:user:now:settings:codec:)``,
-/// a plain function), and hands the store one ``RefreshWrite`` on the precondition of the read;
-/// when another request wrote first, reads and decides again.
+/// The rules are a value (``Rules``: the decision, ``decide(token:session:user:now:settings:codec:)``,
+/// and the ``RefreshWrite`` it makes) that the store runs on what it read. The SQL stores read,
+/// decide and write in one transaction with the session's row locked, as this hottest path had
+/// it before (a read on a reader first, then a conditional write, cost 25 % more CPU per refresh
+/// and 14 % of the throughput); the in-memory store reads, decides and writes on the
+/// precondition of the read. When another request wrote first, the use case asks again.
 public struct SessionRefresh: Sendable {
     /// What the grant is configured with.
     public struct Settings: Sendable {
@@ -74,39 +77,78 @@ public struct SessionRefresh: Sendable {
         guard let token = request.refreshToken, !token.isEmpty else { throw AuthError.oauthInvalidRequest("refresh_token required") }
         guard let peeked = answers.refreshCodec.peek(token) else { throw AuthError.refreshTokenNotFound }
         for _ in 0..<Self.maxRaces {
-            let account = try await store.refreshState(sessionID: peeked.sessionID)
-            let now = time.now()
-            let decision = Self.decide(
-                token: token, session: account.session, user: account.user, now: now, settings: settings.sessions,
-                codec: answers.refreshCodec)
-            let write: RefreshWrite
-            switch decision {
-            case .rotate(let next): write = .rotate(next)
-            case .reuse(let current): write = .reuse(current)
-            case .revoke(let error):
-                var audit: [AuditEvent] = []
-                if error.code == .refreshTokenAlreadyUsed, let user = account.user {
-                    audit.append(
-                        AuditEvents(time: time).event(
-                            .refreshTokenReuse, user: user, details: ["session_id": .string(peeked.sessionID.uuidString.lowercased())],
-                            client: client))
-                    logger.warning(
-                        "refresh token reuse detected; session revoked",
-                        metadata: ["session_id": "\(peeked.sessionID)", "ip": "\(client.ip)"])
-                }
-                write = .revoke(sessionID: peeked.sessionID, audit: audit)
-            case .reject(let error): throw error
+            let rules = Rules(
+                sessionID: peeked.sessionID, token: token, now: time.now(), settings: settings.sessions, codec: answers.refreshCodec,
+                events: AuditEvents(time: time), client: client)
+            guard let (decision, account) = try await budget.spend({ limits in try await store.refresh(rules, limits: limits) }) else {
+                continue
             }
-            guard try await budget.spend({ limits in try await store.applyRefresh(write, limits: limits) }) else { continue }
             switch decision {
             case .rotate(let answered), .reuse(let answered):
                 guard let user = account.user else { throw AuthError.refreshTokenNotFound }
                 return try await answers.answer(user: user, session: answered, account: account)
-            case .revoke(let error), .reject(let error):
+            case .revoke(let error):
+                if error.code == .refreshTokenAlreadyUsed {
+                    logger.warning(
+                        "refresh token reuse detected; session revoked",
+                        metadata: ["session_id": "\(peeked.sessionID)", "ip": "\(client.ip)"])
+                }
+                throw error
+            case .reject(let error):
                 throw error
             }
         }
         throw AuthError.requestRateLimit
+    }
+
+    /// The refresh rules for one presented token, as a value the store runs on what it read
+    /// (``SessionRefreshStore/refresh(_:limits:)``): plain functions, no I/O.
+    public struct Rules: Sendable {
+        /// The session the token names (unverified until ``decide(session:user:)``).
+        public let sessionID: UUID
+        let token: String
+        let now: Date
+        let settings: SessionSettings
+        let codec: RefreshTokenCodec
+        let events: AuditEvents
+        let client: ClientInfo
+
+        public init(
+            sessionID: UUID, token: String, now: Date, settings: SessionSettings, codec: RefreshTokenCodec, events: AuditEvents,
+            client: ClientInfo
+        ) {
+            self.sessionID = sessionID
+            self.token = token
+            self.now = now
+            self.settings = settings
+            self.codec = codec
+            self.events = events
+            self.client = client
+        }
+
+        /// What the rules decide for the stored session and its user.
+        public func decide(session: SessionRecord?, user: UserRecord?) -> Decision {
+            SessionRefresh.decide(token: token, session: session, user: user, now: now, settings: settings, codec: codec)
+        }
+
+        /// What `decision` writes: `nil` for a refusal, which writes nothing. Reuse detection
+        /// records a `refresh_token_reuse` event of the user.
+        public func write(for decision: Decision, user: UserRecord?) -> RefreshWrite? {
+            switch decision {
+            case .rotate(let next): return .rotate(next)
+            case .reuse(let current): return .reuse(current)
+            case .revoke(let error):
+                var audit: [AuditEvent] = []
+                if error.code == .refreshTokenAlreadyUsed, let user {
+                    audit.append(
+                        events.event(
+                            .refreshTokenReuse, user: user, details: ["session_id": .string(sessionID.uuidString.lowercased())],
+                            client: client))
+                }
+                return .revoke(sessionID: sessionID, audit: audit)
+            case .reject: return nil
+            }
+        }
     }
 
     /// The refresh rules, as a plain function of the stored session and user.
