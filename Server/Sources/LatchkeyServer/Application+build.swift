@@ -136,6 +136,7 @@ public func buildApplication(
         let readiness = Readiness()
         MetaController(service: service, openAPI: openAPI, databaseAnswers: { await database.ping() }, readiness: readiness).register(
             &routes)
+        let authenticator = service.authenticator
         let deviceKeySignIn = DeviceKeySignIn(
             store: store, assertions: JWTAssertionReader(), limiter: service.limiter,
             settings: DeviceKeySignIn.Settings(configuration.auth),
@@ -143,23 +144,24 @@ public func buildApplication(
         let sessionRefresh = SessionRefresh(
             store: store, limiter: service.limiter, settings: SessionRefresh.Settings(configuration.auth), answers: service.answers,
             time: time, logger: logger)
-        AuthController(service: service, deviceKeySignIn: deviceKeySignIn, sessionRefresh: sessionRefresh).register(&routes)
+        AuthController(service: service, authenticator: authenticator, deviceKeySignIn: deviceKeySignIn, sessionRefresh: sessionRefresh)
+            .register(&routes)
         VerifyController(service: service).register(&routes)
         let deviceKeys = DeviceKeys(
             store: store, gate: SecondFactorGate(factors: store), time: time, random: SystemRandomSource())
-        DeviceKeyController(service: service, keys: deviceKeys).register(&routes)
+        DeviceKeyController(authenticator: authenticator, keys: deviceKeys).register(&routes)
         let keyVaults = KeyVaults(
             store: store, serverSecret: serverSecret, gate: SecondFactorGate(factors: store), limiter: service.limiter,
             unlockLimit: configuration.auth.rateLimits.verifyPerIP, time: time, random: SystemRandomSource())
-        KeyVaultController(service: service, vaults: keyVaults).register(&routes)
+        KeyVaultController(authenticator: authenticator, vaults: keyVaults).register(&routes)
         let signer = SignerBackups(
             store: store, serverSecret: serverSecret, gate: SecondFactorGate(factors: store), time: time, random: SystemRandomSource())
-        SignerController(service: service, signer: signer).register(&routes)
+        SignerController(authenticator: authenticator, signer: signer).register(&routes)
         let mfa = MFA(
             store: store, serverSecret: serverSecret, limiter: service.limiter, settings: MFA.Settings(configuration.auth),
             answers: service.answers, notices: service.notices, time: time, random: SystemRandomSource())
-        AdminController(service: service, audit: AuditLog(store: store), mfa: mfa).register(&routes)
-        MFAController(service: service, mfa: mfa).register(&routes)
+        AdminController(service: service, authenticator: authenticator, audit: AuditLog(store: store), mfa: mfa).register(&routes)
+        MFAController(authenticator: authenticator, mfa: mfa).register(&routes)
         SSOController().register(&routes)
         if DevMailboxController.isEnabled(
             smtpConfigured: configuration.smtp != nil, host: configuration.host, trustedIPHeader: trustedIPHeader,

@@ -7,9 +7,7 @@ extension AuthService {
     /// which the audit log names as the actor.
     @discardableResult
     public func authenticateAdmin(authorization: String?) async throws -> String {
-        let claims = try await bearerClaims(authorization)
-        guard let role = claims.role, configuration.jwt.adminRoles.contains(role) else { throw AuthError.notAdmin }
-        return role
+        try await authenticator.authenticateAdmin(authorization: authorization)
     }
 
     /// `GET /admin/users`: a page (1-based) of users, newest first, and the total; `anonymous`

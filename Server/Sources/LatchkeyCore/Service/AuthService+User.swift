@@ -12,54 +12,14 @@ public enum LogoutScope: String, Sendable {
 }
 
 extension AuthService {
-    /// Verifies an `Authorization` header and loads the user and session it names.
-    ///
-    /// Answers as GoTrue: no header is `401 no_authorization`; a token that does not verify is
-    /// `403 bad_jwt`; a signed-out session is `403 session_not_found`.
+    /// Verifies an `Authorization` header and loads the user and session it names
+    /// (``Authenticator/authenticate(authorization:)``).
     public func authenticate(authorization: String?) async throws -> Principal {
-        let claims = try await bearerClaims(authorization)
-        let isAdmin = claims.role.map { configuration.jwt.adminRoles.contains($0) } ?? false
-        if !isAdmin {
-            // A user's token is one this server issued, for this audience, and it expires.
-            if claims.aud != configuration.jwt.audience { throw AuthError.badJWT("unexpected audience") }
-            guard claims.exp != nil else { throw AuthError.badJWT("invalid claim: missing exp claim") }
-            guard claims.iss == issuerClaim else { throw AuthError.badJWT("invalid claim: unexpected issuer") }
-        }
-        guard let sub = claims.sub, let userID = UUID(uuidString: sub) else {
-            throw AuthError.badJWT("invalid claim: missing sub claim")
-        }
-        var sessionID: UUID?
-        if let claimed = claims.sessionID {
-            guard let id = UUID(uuidString: claimed) else { throw AuthError.sessionNotFound }
-            sessionID = id
-        } else if !isAdmin {
-            throw AuthError.badJWT("invalid claim: missing session_id claim")
-        }
-        // One read: the user, the session, the identities and factors, from one snapshot.
-        let account = try await store.account(userID: userID, sessionID: sessionID)
-        if sessionID != nil {
-            guard let found = account.session, found.userID == userID else { throw AuthError.sessionNotFound }
-        }
-        guard let user = account.user else { throw AuthError.userNotFound }
-        if user.isBanned(at: time.now()) { throw AuthError.userBanned }
-        return Principal(
-            claims: claims, user: user, session: account.session, isAdmin: isAdmin, identities: account.identities,
-            factors: account.factors)
+        try await authenticator.authenticate(authorization: authorization)
     }
 
-    /// The verified claims of a `Bearer` token: no header is `401 no_authorization`, a token
-    /// that does not verify `403 bad_jwt`.
-    func bearerClaims(_ authorization: String?) async throws -> AccessTokenClaims {
-        guard let authorization, authorization.utf8.count <= 16_384 else { throw AuthError.noAuthorization }
-        let parts = authorization.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer", !parts[1].isEmpty else {
-            throw AuthError.noAuthorization
-        }
-        guard let claims = await issuer.verify(String(parts[1])) else {
-            throw AuthError.badJWT("token is invalid or expired")
-        }
-        return claims
-    }
+    /// Reads who requests are, for the tokens this service issues.
+    public var authenticator: Authenticator { Authenticator(answers: answers, accounts: store, time: time) }
 
     /// `GET /user`.
     public func user(for principal: Principal) async throws -> User {

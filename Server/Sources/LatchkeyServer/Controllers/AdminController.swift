@@ -8,6 +8,8 @@ import LatchkeyCore
 /// for service-role tokens.
 struct AdminController {
     let service: AuthService
+    /// Who a request is.
+    let authenticator: Authenticator
     let audit: AuditLog
     let mfa: MFA
 
@@ -97,7 +99,7 @@ struct AdminController {
     /// Runs `body` for a verified admin token, with the token's role as the operator the audit
     /// log names.
     func asOperator(_ request: Request, _ body: () async throws -> Response) async throws -> Response {
-        let role = try await service.authenticateAdmin(authorization: request.headers[.authorization])
+        let role = try await authenticator.authenticateAdmin(authorization: request.headers[.authorization])
         var context = AuditContext.current
         context.operatorName = role
         return try await AuditContext.$current.withValue(context) { try await body() }

@@ -8,6 +8,8 @@ import Logging
 /// The GoTrue endpoints for sign-up, sign-in, codes, sessions and the user.
 struct AuthController {
     let service: AuthService
+    /// Who a request is.
+    let authenticator: Authenticator
     let deviceKeySignIn: DeviceKeySignIn
     let sessionRefresh: SessionRefresh
 
@@ -60,22 +62,22 @@ struct AuthController {
                 try await service.resend(body, redirectTo: request.queryValue("redirect_to"), client: context.client))
         }
         routes.on(.get, "/user") { request, _ in
-            let principal = try await service.authenticate(authorization: request.headers[.authorization])
+            let principal = try await authenticator.authenticate(authorization: request.headers[.authorization])
             return try JSONResponse.make(try await service.user(for: principal))
         }
         routes.on(.put, "/user") { request, context in
-            let principal = try await service.authenticate(authorization: request.headers[.authorization])
+            let principal = try await authenticator.authenticate(authorization: request.headers[.authorization])
             let body = try await request.decodeJSON(UpdateUserRequest.self, context: context)
             return try JSONResponse.make(
                 try await service.updateUser(
                     body, principal: principal, client: context.client, redirectTo: request.queryValue("redirect_to")))
         }
         routes.on(.get, "/reauthenticate") { request, context in
-            let principal = try await service.authenticate(authorization: request.headers[.authorization])
+            let principal = try await authenticator.authenticate(authorization: request.headers[.authorization])
             return try JSONResponse.make(try await service.reauthenticate(principal: principal, client: context.client))
         }
         routes.on(.post, "/logout") { request, _ in
-            let principal = try await service.authenticate(authorization: request.headers[.authorization])
+            let principal = try await authenticator.authenticate(authorization: request.headers[.authorization])
             let rawScope = request.queryValue("scope") ?? "global"
             guard let scope = LogoutScope(rawValue: rawScope) else {
                 throw AuthError.validation("Unsupported logout scope \"\(rawScope.prefix(32))\"")
