@@ -148,18 +148,18 @@ public func buildApplication(
             .register(&routes)
         VerifyController(service: service).register(&routes)
         let deviceKeys = DeviceKeys(
-            store: store, gate: SecondFactorGate(factors: store), time: time, random: SystemRandomSource())
+            store: store, gate: SecondFactorGate(factors: store), time: time, random: service.random)
         DeviceKeyController(authenticator: authenticator, keys: deviceKeys).register(&routes)
         let keyVaults = KeyVaults(
             store: store, serverSecret: serverSecret, gate: SecondFactorGate(factors: store), limiter: service.limiter,
-            unlockLimit: configuration.auth.rateLimits.verifyPerIP, time: time, random: SystemRandomSource())
+            unlockLimit: configuration.auth.rateLimits.verifyPerIP, time: time, random: service.random)
         KeyVaultController(authenticator: authenticator, vaults: keyVaults).register(&routes)
         let signer = SignerBackups(
-            store: store, serverSecret: serverSecret, gate: SecondFactorGate(factors: store), time: time, random: SystemRandomSource())
+            store: store, serverSecret: serverSecret, gate: SecondFactorGate(factors: store), time: time, random: service.random)
         SignerController(authenticator: authenticator, signer: signer).register(&routes)
         let mfa = MFA(
             store: store, serverSecret: serverSecret, limiter: service.limiter, settings: MFA.Settings(configuration.auth),
-            answers: service.answers, notices: service.notices, time: time, random: SystemRandomSource())
+            answers: service.answers, notices: service.notices, time: time, random: service.random)
         AdminController(service: service, authenticator: authenticator, audit: AuditLog(store: store), mfa: mfa).register(&routes)
         MFAController(authenticator: authenticator, mfa: mfa).register(&routes)
         SSOController().register(&routes)
