@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import LatchkeyAPI
+import Logging
 import Synchronization
 import Testing
 
@@ -22,6 +23,8 @@ import Testing
         let user: UserRecord
         let key: DeviceKeyRecord
         let privateKey = P256.Signing.PrivateKey()
+        /// The rate-limit counters, which every `/token` grant shares.
+        let limits = InMemoryRateLimitStore()
 
         /// `wrap` puts a stand-in between the use case and the store (to land a write mid-flight).
         init(
@@ -43,7 +46,7 @@ import Testing
             key = DeviceKeyRecord(id: UUID(), userID: user.id, name: "phone", publicKey: jwk, createdAt: now)
             #expect(try await memory.createDeviceKey(key, limit: 10, audit: []))
             signIn = DeviceKeySignIn(
-                store: store, assertions: reader, limiter: RateLimiter(store: InMemoryRateLimitStore(), time: time),
+                store: store, assertions: reader, limiter: RateLimiter(store: limits, time: time),
                 settings: DeviceKeySignIn.Settings(tokenEndpoint: DeviceKeySignInTests.endpoint, tokenPerIP: tokenPerIP),
                 answers: try await TestSessionParts.answers(accounts: memory, time: time, random: SeededRandomSource(seed: 3)),
                 time: time)
@@ -229,6 +232,23 @@ import Testing
         #expect(try await errorOf { try await f.signIn(nil) }?.oauthError == "invalid_request")
         #expect(try await errorOf { try await f.signIn("") }?.oauthError == "invalid_request")
         // The third request from this address in the window is over the limit, good or not.
+        #expect(try await errorOf { try await f.signIn(f.assertion()) }?.code == .overRequestRateLimit)
+    }
+
+    /// Every `/token` grant counts against one budget per address: refreshes spend what device-key
+    /// sign-ins then lack.
+    @Test func theTokenBudgetIsOneForEveryGrant() async throws {
+        let budget = RateLimit(count: 2, period: 300)
+        let f = try await Fixture(tokenPerIP: budget)
+        let refresher = SessionRefresh(
+            store: InMemorySessionRefreshStore(), limiter: RateLimiter(store: f.limits, time: f.time),
+            settings: SessionRefresh.Settings(sessions: SessionSettings(), tokenPerIP: budget), answers: f.signIn.answers, time: f.time,
+            logger: Logger(label: "test"))
+        let refused = try await errorOf {
+            try await refresher.refresh(RefreshTokenGrantRequest(refreshToken: "forged"), client: DeviceKeySignInTests.client)
+        }
+        #expect(refused == .refreshTokenNotFound)
+        _ = try await f.signIn(f.assertion())
         #expect(try await errorOf { try await f.signIn(f.assertion()) }?.code == .overRequestRateLimit)
     }
 }

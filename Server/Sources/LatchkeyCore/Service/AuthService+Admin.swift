@@ -2,14 +2,6 @@ import Foundation
 import LatchkeyAPI
 
 extension AuthService {
-    /// Verifies an admin (service-role) token: a valid signature and a `role` among the admin
-    /// roles. Like GoTrue, it needs no `sub`, `exp`-bound session or `aud`. Returns the role,
-    /// which the audit log names as the actor.
-    @discardableResult
-    public func authenticateAdmin(authorization: String?) async throws -> String {
-        try await authenticator.authenticateAdmin(authorization: authorization)
-    }
-
     /// `GET /admin/users`: a page (1-based) of users, newest first, and the total; `anonymous`
     /// keeps only anonymous users (`true`) or only permanent ones (`false`).
     public func adminListUsers(page: Int, perPage: Int, emailFilter: String?, anonymous: Bool? = nil) async throws

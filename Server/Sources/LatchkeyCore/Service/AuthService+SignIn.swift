@@ -91,6 +91,6 @@ extension AuthService {
 
     /// The client's `/token` budget.
     func tokenLimit(_ client: ClientInfo) -> LimitBudget.Limit {
-        LimitBudget.Limit("ip:token:\(client.ip)", configuration.rateLimits.tokenPerIP)
+        .tokenRequests(from: client, configuration.rateLimits.tokenPerIP)
     }
 }

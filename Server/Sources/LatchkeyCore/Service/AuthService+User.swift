@@ -12,12 +12,6 @@ public enum LogoutScope: String, Sendable {
 }
 
 extension AuthService {
-    /// Verifies an `Authorization` header and loads the user and session it names
-    /// (``Authenticator/authenticate(authorization:)``).
-    public func authenticate(authorization: String?) async throws -> Principal {
-        try await authenticator.authenticate(authorization: authorization)
-    }
-
     /// Reads who requests are, for the tokens this service issues.
     public var authenticator: Authenticator { Authenticator(answers: answers, accounts: store, time: time) }
 

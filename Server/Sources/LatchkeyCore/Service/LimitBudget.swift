@@ -76,3 +76,10 @@ public struct RateLimitExceeded: Error, Sendable, Equatable {
 
     public init(index: Int) { self.index = index }
 }
+
+extension LimitBudget.Limit {
+    /// The client's `/token` budget, one for every grant (password, refresh, PKCE, device key).
+    public static func tokenRequests(from client: ClientInfo, _ limit: RateLimit) -> Self {
+        Self("ip:token:\(client.ip)", limit)
+    }
+}

@@ -85,7 +85,7 @@ extension SQLAuthStore {
             try await db.query("DELETE FROM sessions WHERE id = ?", [SQLValue(id)])
             try await Self.insert(audit, db)
             return true
-        case .none:
+        case .countersOnly:
             return true
         }
     }

@@ -55,7 +55,7 @@ public struct DeviceKeySignIn: Sendable {
     /// sign-in: of the key's user when the key exists (an unverified `sub` names nobody), under
     /// the key id the assertion gave.
     public func signIn(_ request: JWTBearerGrantRequest, client: ClientInfo) async throws -> Session {
-        try await limiter.hit("ip:token:\(client.ip)", settings.tokenPerIP)
+        try await limiter.hit([.tokenRequests(from: client, settings.tokenPerIP)])
         guard let assertion = request.assertion, !assertion.isEmpty else { throw AuthError.oauthInvalidRequest("assertion required") }
         var attempt = Attempt()
         do {
@@ -142,9 +142,7 @@ public struct DeviceKeySignIn: Sendable {
 
     /// The verifying key of a stored device key (checked on the curve when it was registered).
     static func publicKey(_ jwk: [String: JSONValue]) throws -> P256.Signing.PublicKey {
-        guard case .string(let x)? = jwk["x"], case .string(let y)? = jwk["y"], let xBytes = Base64URL.decode(x),
-            let yBytes = Base64URL.decode(y), let key = try? P256.Signing.PublicKey(rawRepresentation: xBytes + yBytes)
-        else { throw keyNotFound }
+        guard let key = P256.Signing.PublicKey(jwkCoordinates: jwk) else { throw keyNotFound }
         return key
     }
 }

@@ -63,10 +63,9 @@ public struct DeviceKeys: Sendable {
         guard raw["kty"] == "EC", raw["crv"] == "P-256", case .string(let x)? = raw["x"], case .string(let y)? = raw["y"],
             Base64URL.decode(x)?.count == 32, Base64URL.decode(y)?.count == 32
         else { throw AuthError.validation("public_key must be an EC P-256 JWK with x and y") }
-        // swift-crypto refuses a point that is not on the curve.
-        guard let xBytes = Base64URL.decode(x), let yBytes = Base64URL.decode(y),
-            (try? P256.Signing.PublicKey(rawRepresentation: xBytes + yBytes)) != nil
-        else { throw AuthError.unprocessable("public_key is not a valid P-256 point") }
+        guard P256.Signing.PublicKey(jwkCoordinates: raw) != nil else {
+            throw AuthError.unprocessable("public_key is not a valid P-256 point")
+        }
         return ["kty": "EC", "crv": "P-256", "x": .string(x), "y": .string(y)]
     }
 }

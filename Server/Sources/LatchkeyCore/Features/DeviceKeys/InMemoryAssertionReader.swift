@@ -7,12 +7,15 @@ import Synchronization
 /// claims ``issue(_:signedBy:)`` was given, and verifies only under the key named there.
 public final class InMemoryAssertionReader: DeviceKeyAssertionReader {
     private let issued = Mutex<[String: (claims: DeviceKeyAssertion, signer: Data)]>([:])
+    private let random: any RandomSource
 
-    public init() {}
+    public init(random: any RandomSource = SystemRandomSource()) {
+        self.random = random
+    }
 
     /// An assertion carrying `claims`, as if the private key of `signer` signed it.
     public func issue(_ claims: DeviceKeyAssertion, signedBy signer: P256.Signing.PublicKey) -> String {
-        let assertion = "assertion." + Base64URL.encode(SecureRandom.bytes(16))
+        let assertion = "assertion." + Base64URL.encode(random.bytes(16))
         issued.withLock { $0[assertion] = (claims, signer.rawRepresentation) }
         return assertion
     }

@@ -67,7 +67,7 @@ public final class InMemorySessionRefreshStore: SessionRefreshStore, AccountRead
             state.withLock { _ = $0.sessions.removeValue(forKey: id) }
             try await audit.appendAudit(events)
             return true
-        case .none:
+        case .countersOnly:
             return true
         }
     }

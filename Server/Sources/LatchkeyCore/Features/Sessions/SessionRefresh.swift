@@ -68,7 +68,7 @@ public struct SessionRefresh: Sendable {
     /// The session that follows the request's refresh token. The client's `/token` budget is
     /// counted in the write's transaction: one commit.
     public func refresh(_ request: RefreshTokenGrantRequest, client: ClientInfo) async throws -> Session {
-        try await limiter.counting([LimitBudget.Limit("ip:token:\(client.ip)", settings.tokenPerIP)]) { budget in
+        try await limiter.counting([.tokenRequests(from: client, settings.tokenPerIP)]) { budget in
             try await refresh(request, client: client, budget: budget)
         }
     }

@@ -28,12 +28,8 @@ extension SessionRefreshStore {
     )? {
         let account = try await refreshState(sessionID: rules.sessionID)
         let decision = rules.decide(session: account.session, user: account.user)
-        guard let write = rules.write(for: decision, user: account.user) else {
-            // Nothing to write: the counters alone.
-            guard try await applyRefresh(.none, limits: limits) else { return nil }
-            return (decision, account)
-        }
-        guard try await applyRefresh(write, limits: limits) else { return nil }
+        // A refusal writes nothing but the counters.
+        guard try await applyRefresh(rules.write(for: decision, user: account.user) ?? .countersOnly, limits: limits) else { return nil }
         return (decision, account)
     }
 }
@@ -49,5 +45,5 @@ public enum RefreshWrite: Sendable, Equatable {
     /// Deletes the session, whatever became of it, and records `audit`.
     case revoke(sessionID: UUID, audit: [AuditEvent])
     /// Writes nothing but the counters.
-    case none
+    case countersOnly
 }
