@@ -161,8 +161,8 @@ struct Users: AsyncParsableCommand {
         }
 
         func run() async throws {
-            try await Users.withService(output.data) { service in
-                let deleted = try await service.deleteStaleAnonymousUsers(olderThanDays: days)
+            try await Users.withApp(output.data) { app in
+                let deleted = try await app.anonymousUsers.deleteStale(olderThanDays: days)
                 if output.json { return print(#"{"deleted":\#(deleted)}"#) }
                 print("Deleted \(deleted) anonymous user\(deleted == 1 ? "" : "s") made more than \(days) day\(days == 1 ? "" : "s") ago")
             }
@@ -174,6 +174,12 @@ struct Users: AsyncParsableCommand {
     /// Builds the service on the configured store (without serving), runs `body`, shuts down.
     /// Domain errors print as `code: message` and exit 1.
     static func withService(_ data: DataOptions, _ body: (AuthService) async throws -> Void) async throws {
+        try await withApp(data) { app in try await body(app.service) }
+    }
+
+    /// Runs `body` with the application assembled from the data options' configuration, as the
+    /// operator (audit events name the CLI user), and shuts it down after.
+    static func withApp(_ data: DataOptions, _ body: (LatchkeyApp) async throws -> Void) async throws {
         let configuration = try ServerConfiguration.load(environment: ProcessInfo.processInfo.environment, overrides: data.overrides)
         var logger = Logger(label: "latchkey")
         logger.logLevel = .error
@@ -181,7 +187,7 @@ struct Users: AsyncParsableCommand {
         do {
             let name = ProcessInfo.processInfo.environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "operator"
             let context = AuditContext(ip: nil, userAgent: "latchkey-cli", operatorName: "cli:\(name)")
-            try await AuditContext.$current.withValue(context) { try await body(app.service) }
+            try await AuditContext.$current.withValue(context) { try await body(app) }
             try await app.shutdown()
         } catch let error as AuthError {
             try? await app.shutdown()

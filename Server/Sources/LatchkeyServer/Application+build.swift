@@ -13,6 +13,10 @@ import NIOPosix
 public struct LatchkeyApp: Sendable {
     public let application: Application<RouterResponder<APIRequestContext>>
     public let service: AuthService
+    /// The token signing keys (`latchkey keys`).
+    public let signingKeys: SigningKeys
+    /// Anonymous sign-ups and the deletion of stale anonymous users.
+    public let anonymousUsers: AnonymousUsers
     public let store: SQLAuthStore
     /// Sends what the outbox holds; tests call it to deliver without waiting for the service.
     public let delivery: OutboxDelivery
@@ -107,6 +111,8 @@ public func buildApplication(
         let service = try await AuthService.make(
             configuration: configuration.auth, store: store, hasher: hasher, issuer: issuer, serverSecret: serverSecret, time: time,
             renderer: configuration.templates, outboxSignal: signal, sms: smsSender(configuration), logger: logger)
+        let signingKeys = SigningKeys(
+            store: store, issuer: issuer, serverSecret: serverSecret, settings: SigningKeys.Settings(configuration.auth), time: time)
         let mailer: any Mailer = try configuration.smtp.map { try SMTPMailer(configuration: $0) } ?? DevMailbox(store: store, time: time)
         let delivery = OutboxDelivery(
             store: store, mailer: mailer, sealer: service.sealer, time: time, retry: configuration.mailRetry, logger: logger)
@@ -144,8 +150,16 @@ public func buildApplication(
         let sessionRefresh = SessionRefresh(
             store: store, limiter: service.limiter, settings: SessionRefresh.Settings(configuration.auth), answers: service.answers,
             time: time, logger: logger)
-        AuthController(service: service, authenticator: authenticator, deviceKeySignIn: deviceKeySignIn, sessionRefresh: sessionRefresh)
-            .register(&routes)
+        let passwordSignIn = PasswordSignIn(
+            store: store, passwords: service.passwords, limiter: service.limiter, settings: PasswordSignIn.Settings(configuration.auth),
+            answers: service.answers, time: time)
+        let anonymousUsers = AnonymousUsers(
+            store: store, limiter: service.limiter, settings: AnonymousUsers.Settings(configuration.auth), records: service.records)
+        AuthController(
+            service: service, authenticator: authenticator, anonymousUsers: anonymousUsers, passwordSignIn: passwordSignIn,
+            deviceKeySignIn: deviceKeySignIn,
+            sessionRefresh: sessionRefresh
+        ).register(&routes)
         VerifyController(service: service).register(&routes)
         let deviceKeys = DeviceKeys(
             store: store, gate: SecondFactorGate(factors: store), time: time, random: service.random)
@@ -175,7 +189,7 @@ public func buildApplication(
         let retentionDays = configuration.auth.anonymousUserRetentionDays
         var anonymousCleanup: (@Sendable () async throws -> Int)?
         if retentionDays > 0 {
-            anonymousCleanup = { try await service.deleteStaleAnonymousUsers(olderThanDays: retentionDays) }
+            anonymousCleanup = { try await anonymousUsers.deleteStale(olderThanDays: retentionDays) }
         }
         var application = Application(
             router: router,
@@ -186,7 +200,7 @@ public func buildApplication(
                     store: store, time: time, interval: .seconds(300), auditRetentionDays: configuration.auditRetentionDays,
                     anonymousCleanup: anonymousCleanup,
                     logger: logger),
-                SigningKeyReloadService(service: service, interval: .seconds(configuration.keyReloadInterval), logger: logger),
+                SigningKeyReloadService(keys: signingKeys, interval: .seconds(configuration.keyReloadInterval), logger: logger),
                 OutboxDeliveryService(delivery: delivery, signal: signal, idle: .seconds(5), logger: logger),
             ],
             logger: logger)
@@ -196,7 +210,9 @@ public func buildApplication(
             try await pool.shutdownGracefully()
         }
         return LatchkeyApp(
-            application: application, service: service, store: store, delivery: delivery, routes: routes.catalog, shutdown: shutdown)
+            application: application, service: service, signingKeys: signingKeys, anonymousUsers: anonymousUsers, store: store,
+            delivery: delivery, routes: routes.catalog,
+            shutdown: shutdown)
     } catch {
         try? await database.close()
         try? await pool.shutdownGracefully()

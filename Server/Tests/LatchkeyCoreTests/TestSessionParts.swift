@@ -22,6 +22,16 @@ enum TestSessionParts {
             time: time, random: random)
     }
 
+    static func records(accounts: any AccountReading, time: any TimeSource, random: any RandomSource) -> Records {
+        Records(
+            issuer: InMemoryTokenIssuer(time: time), serverSecret: serverSecret, jwt: JWTSettings(), externalURL: "http://localhost:9999",
+            accounts: accounts, composer: composer, signal: OutboxSignal(), time: time, random: random)
+    }
+
+    static let composer = EmailComposer(
+        appName: "Latchkey", externalURL: "http://localhost:9999", siteURL: "http://localhost:3000", templates: Renderer(),
+        validMinutes: 5)
+
     static func notices(time: any TimeSource) -> Notices {
         let composer = EmailComposer(
             appName: "Latchkey", externalURL: "http://localhost:9999", siteURL: "http://localhost:3000", templates: Renderer(),

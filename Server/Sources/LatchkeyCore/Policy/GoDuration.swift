@@ -3,6 +3,10 @@ import Foundation
 /// Go's `time.ParseDuration` format, as GoTrue's `ban_duration` takes it: a sequence of decimal
 /// numbers with units, e.g. `24h`, `1h30m`, `1.5h`, `90s`, `500ms`.
 public enum GoDuration {
+    /// Go's `time.Duration` maximum, in whole hours: the longest `ban_duration` GoTrue reads,
+    /// and the longest service-token lifetime.
+    public static let longest: TimeInterval = 2_562_047 * 3600
+
     static let units: [String: Double] = ["ns": 1e-9, "us": 1e-6, "µs": 1e-6, "μs": 1e-6, "ms": 1e-3, "s": 1, "m": 60, "h": 3600]
 
     /// The duration in seconds, or `nil` when `text` is not a Go duration.

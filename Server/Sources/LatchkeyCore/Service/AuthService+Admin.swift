@@ -153,10 +153,6 @@ extension AuthService {
         else { throw AuthError.adminUserNotFound }
     }
 
-    /// Go's `time.Duration` maximum, in whole hours: the longest `ban_duration` GoTrue reads,
-    /// and the longest service-token lifetime.
-    static let longestGoDuration: TimeInterval = 2_562_047 * 3600
-
     func existingUser(_ raw: String) async throws -> UserRecord {
         guard let id = UUID(uuidString: raw), let user = try await store.user(id: id) else {
             throw AuthError.adminUserNotFound
@@ -174,8 +170,7 @@ extension AuthService {
             return imported
         }
         guard let password = request.password else { return nil }
-        if let refusal = passwordPolicy.check(password) { throw refusal }
-        return try await hasher.hash(password)
+        return try await passwords.hashNew(password)
     }
 
     /// Metadata (merged; `null` deletes), role and ban.
@@ -196,7 +191,7 @@ extension AuthService {
                 user.bannedUntil = nil
             } else {
                 // Up to Go's longest duration (about 292 years), so GoTrue's "876000h" (100 years) works.
-                guard let seconds = GoDuration.seconds(ban), seconds >= 0, seconds <= Self.longestGoDuration else {
+                guard let seconds = GoDuration.seconds(ban), seconds >= 0, seconds <= GoDuration.longest else {
                     throw AuthError.validation("ban_duration must be a duration like 24h or none")
                 }
                 user.bannedUntil = seconds == 0 ? nil : time.now().addingTimeInterval(seconds)

@@ -27,7 +27,7 @@ extension AuthService {
             guard let password = request.password, !password.isEmpty else {
                 throw AuthError.validation("Signup requires a valid password")
             }
-            if let refusal = passwordPolicy.check(password) { throw refusal }
+            if let refusal = passwords.policy.check(password) { throw refusal }
             made = try await pendingSignup(email: email, password: password, data: data, redirectTo: request.redirectTo)
         case "invite":
             made = try await invitation(email: email, data: data, redirectTo: request.redirectTo)
@@ -122,7 +122,7 @@ extension AuthService {
             return pendingCode(for: existing, kind: .confirmation, address: email, type: "signup", redirectTo: redirectTo)
         }
         var hash: String?
-        if let password { hash = try await hasher.hash(password) }
+        if let password { hash = try await passwords.hash(password) }
         let (user, identity) = newUser(email: email, passwordHash: hash, data: data, confirmed: false)
         var made = pendingCode(for: user, kind: .confirmation, address: email, type: "signup", redirectTo: redirectTo)
         made.identity = identity

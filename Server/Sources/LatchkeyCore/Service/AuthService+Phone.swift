@@ -3,19 +3,14 @@ import LatchkeyAPI
 import Logging
 
 extension AuthService {
-    /// A phone number as GoTrue stores it: E.164 digits without `+`, checked before any lookup.
-    /// GoTrue's rule exactly: one leading `+` dropped, then every space, and what is left is 2–15
-    /// digits not starting with `0` (the API document's `Phone` pattern says the same). With
-    /// `requiringProvider`, a disabled phone provider is refused first (`/verify` checks only the
-    /// number, as GoTrue's does).
+    /// A phone number as GoTrue stores it (``PhoneNumber/canonical(_:)``), checked before any
+    /// lookup; `phone_invalid` for one the rules refuse. With `requiringProvider`, a disabled
+    /// phone provider is refused first (`/verify` checks only the number, as GoTrue's does).
     func canonicalPhone(_ raw: String?, requiringProvider: Bool = true) throws -> String {
         guard configuration.sms.enabled || !requiringProvider else { throw AuthError.phoneDisabled }
         guard let raw, !raw.isEmpty else { throw AuthError(.validationFailed, "A phone number is required") }
-        let digits = raw.utf8.dropFirst(raw.utf8.first == UInt8(ascii: "+") ? 1 : 0).filter { $0 != UInt8(ascii: " ") }
-        guard (2...15).contains(digits.count), digits.first != UInt8(ascii: "0"),
-            digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
-        else { throw AuthError.phoneInvalid }
-        return String(decoding: digits, as: UTF8.self)
+        guard let phone = PhoneNumber.canonical(raw) else { throw AuthError.phoneInvalid }
+        return phone
     }
 
     /// Where an SMS goes: `sms` (the default, also for an empty string, as GoTrue) or `whatsapp`.
@@ -124,11 +119,11 @@ extension AuthService {
         guard let password = request.password, !password.isEmpty else {
             throw AuthError.validation("Signup requires a valid password")
         }
-        if let refusal = passwordPolicy.check(password) { throw refusal }
+        if let refusal = passwords.policy.check(password) { throw refusal }
         let data = request.data ?? [:]
         try checkMetadataSize(data)
         // Hashed for a known number too: the answer's timing must not tell which it is.
-        let hash = try await hasher.hash(password)
+        let hash = try await passwords.hash(password)
         if let existing = try await store.user(phone: phone) {
             if existing.phoneConfirmedAt != nil {
                 if configuration.sms.autoconfirm { throw AuthError.userAlreadyExists }
@@ -246,15 +241,6 @@ extension AuthService {
         updated.newPhone = newPhone
         _ = try await sendSMSCode(to: updated, kind: .phoneChange, phone: newPhone, channel: channel)
         return try await store.user(id: user.id) ?? updated
-    }
-
-    /// `POST /token?grant_type=password` with a phone.
-    func signInWithPhonePassword(phone raw: String, password: String, client: ClientInfo) async throws -> Session {
-        guard let phone = try? canonicalPhone(raw), !passwordPolicy.isTooLong(password) else { throw AuthError.invalidCredentials }
-        return try await passwordSignIn(
-            password: password, identifier: "+" + phone, failureKey: "signin:fail:phone:\(phone)", client: client,
-            lookup: { try await store.user(phone: phone) },
-            confirmed: { $0.phoneConfirmedAt != nil || configuration.sms.autoconfirm }, unconfirmed: .phoneNotConfirmed)
     }
 
     /// `POST /resend` of type `sms` (an unconfirmed number) or `phone_change`.

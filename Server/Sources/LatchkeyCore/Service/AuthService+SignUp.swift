@@ -8,17 +8,13 @@ public enum SignUpResult: Sendable {
 }
 
 extension AuthService {
-    /// `POST /signup` with email and password.
+    /// `POST /signup` with an email or a phone (``AnonymousUsers`` takes those with neither).
     ///
     /// Anti-enumeration as GoTrue: signing up again with a confirmed address answers like a new
     /// sign-up (a user with a fresh id and no identities) and emails the owner instead; with
     /// autoconfirm on it answers `user_already_exists`. An unconfirmed address gets a new
     /// confirmation code; its password is not changed.
     public func signUp(_ request: SignUpRequest, redirectTo: String?, client: ClientInfo) async throws -> SignUpResult {
-        // Neither an email nor a phone (an empty string counts as none, as on GoTrue): anonymous.
-        if request.email?.isEmpty ?? true, request.phone?.isEmpty ?? true {
-            return .session(try await signUpAnonymously(request, client: client))
-        }
         try await hitSendLimits(client)
         guard !configuration.disableSignup else { throw AuthError.signupDisabled }
         if request.email?.isEmpty ?? true {
@@ -28,13 +24,13 @@ extension AuthService {
         guard let password = request.password, !password.isEmpty else {
             throw AuthError.validation("Signup requires a valid password")
         }
-        if let refusal = passwordPolicy.check(password) { throw refusal }
+        if let refusal = passwords.policy.check(password) { throw refusal }
         let data = request.data ?? [:]
         try checkMetadataSize(data)
         let challenge = try PKCEChallenge.parse(challenge: request.codeChallenge, method: request.codeChallengeMethod)
 
         // Hashed for a known address too: the answer's timing must not tell which it is.
-        let hash = try await hasher.hash(password)
+        let hash = try await passwords.hash(password)
         if let existing = try await store.user(email: email) {
             return try await repeatedSignUp(existing, data: data, redirectTo: redirectTo, challenge: challenge)
         }

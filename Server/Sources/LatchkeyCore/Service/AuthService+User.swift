@@ -70,19 +70,19 @@ extension AuthService {
         let channel = try smsChannel(request.channel)
         var passwordChanged = false
         if let password = request.password {
-            if let refusal = passwordPolicy.check(password) { throw refusal }
+            if let refusal = passwords.policy.check(password) { throw refusal }
             if let current = user.passwordHash {
                 if configuration.password.requireCurrentPassword {
                     guard let given = request.currentPassword, !given.isEmpty else {
                         throw AuthError(.currentPasswordRequired, "Current password required when setting new password.")
                     }
-                    guard !passwordPolicy.isTooLong(given), try await hasher.verify(given, against: current) else {
+                    guard !passwords.policy.isTooLong(given), try await passwords.verify(given, against: current) else {
                         throw AuthError(.currentPasswordInvalid, "Current password is incorrect.")
                     }
                 }
-                if try await hasher.verify(password, against: current) { throw AuthError.samePassword }
+                if try await passwords.verify(password, against: current) { throw AuthError.samePassword }
             }
-            user.passwordHash = try await hasher.hash(password)
+            user.passwordHash = try await passwords.hash(password)
             passwordChanged = true
         }
         if let data = request.data {

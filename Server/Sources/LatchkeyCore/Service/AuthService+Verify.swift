@@ -200,7 +200,7 @@ extension AuthService {
     /// `POST /token?grant_type=pkce`: the code from a link's redirect and the verifier whose
     /// challenge asked for the link. One try per code.
     public func exchangeAuthCode(_ request: PKCEGrantRequest, client: ClientInfo) async throws -> Session {
-        try await limiter.hit([tokenLimit(client)])
+        try await limiter.hit([.tokenRequests(from: client, configuration.rateLimits.tokenPerIP)])
         guard let code = request.authCode, let verifier = request.codeVerifier, !code.isEmpty, !verifier.isEmpty else {
             throw AuthError.validation("invalid request: both auth code and code verifier should be non-empty")
         }

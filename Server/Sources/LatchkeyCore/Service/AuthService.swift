@@ -9,25 +9,15 @@ import Logging
 public struct AuthService: Sendable {
     public let configuration: AuthConfiguration
     public let store: any AuthStore
-    public let hasher: any PasswordHasher
-    /// Builds session records and the session answers (access token, refresh token, user).
-    public let answers: SessionAnswers
-    public let time: any TimeSource
-    /// New ids and random bytes (refresh salts); seeded in tests.
-    public let random: any RandomSource
-    public let passwordPolicy: PasswordPolicy
+    /// New passwords checked and hashed; presented ones verified.
+    public let passwords: Passwords
+    /// Session answers, outbox rows and audit events, and the clock and randomness they use.
+    public let records: Records
     public let redirects: RedirectPolicy
-    /// Builds sealed outbox rows (messages carry codes and links) and wakes their delivery.
-    public let notices: Notices
     public let limiter: RateLimiter
     /// Sends SMS codes.
     public let sms: any SMSSender
-    /// Seals the stored token signing keys.
-    public let keyBox: SecretBox
     public let logger: Logger
-    /// A hash of a random password, verified against when the account does not exist, so that
-    /// unknown and known accounts take the same time.
-    let decoyHash: String
 
     public init(
         configuration: AuthConfiguration, store: any AuthStore, hasher: any PasswordHasher,
@@ -39,23 +29,18 @@ public struct AuthService: Sendable {
     ) {
         self.configuration = configuration
         self.store = store
-        self.hasher = hasher
-        self.answers = SessionAnswers(
-            issuer: issuer, serverSecret: serverSecret, jwt: configuration.jwt, externalURL: configuration.externalURL,
-            accounts: store, time: time, random: random)
-        self.time = time
-        self.random = random
-        self.passwordPolicy = PasswordPolicy(settings: configuration.password, blocklist: blocklist)
+        self.passwords = Passwords(
+            policy: PasswordPolicy(settings: configuration.password, blocklist: blocklist), hasher: hasher, decoyHash: decoyHash)
         self.redirects = RedirectPolicy(siteURL: configuration.siteURL, allowList: configuration.uriAllowList)
         let composer = EmailComposer(
             appName: configuration.appName, externalURL: configuration.externalURL, siteURL: configuration.siteURL,
             templates: renderer, validMinutes: max(1, configuration.otp.expiry / 60))
-        self.notices = Notices(composer: composer, sealer: OutboxSealer(serverSecret: serverSecret), signal: outboxSignal, time: time)
+        self.records = Records(
+            issuer: issuer, serverSecret: serverSecret, jwt: configuration.jwt, externalURL: configuration.externalURL, accounts: store,
+            composer: composer, signal: outboxSignal, time: time, random: random)
         self.limiter = RateLimiter(store: store, time: time)
         self.sms = sms ?? DevSMSOutbox(store: store, time: time)
-        self.keyBox = Self.signingKeyBox(serverSecret: serverSecret)
         self.logger = logger
-        self.decoyHash = decoyHash
     }
 
     /// Builds a service, with a decoy hash from the configured hasher.
@@ -69,11 +54,6 @@ public struct AuthService: Sendable {
         return AuthService(
             configuration: configuration, store: store, hasher: hasher, issuer: issuer, serverSecret: serverSecret, time: time,
             random: random, renderer: renderer, outboxSignal: outboxSignal, sms: sms, logger: logger, decoyHash: decoy)
-    }
-
-    /// The box that seals stored signing keys.
-    public static func signingKeyBox(serverSecret: [UInt8]) -> SecretBox {
-        SecretBox(serverSecret: serverSecret, purpose: "latchkey signing key v1")
     }
 
     /// `GET /settings`.
@@ -95,6 +75,14 @@ public struct AuthService: Sendable {
         return email
     }
 
+    /// Builds session records and the session answers (access token, refresh token, user).
+    public var answers: SessionAnswers { records.answers }
+    /// Builds sealed outbox rows (messages carry codes and links) and wakes their delivery.
+    public var notices: Notices { records.notices }
+    /// The clock.
+    public var time: any TimeSource { records.time }
+    /// New ids and random bytes (refresh salts); seeded in tests.
+    public var random: any RandomSource { records.random }
     /// Signs access tokens and publishes their keys.
     public var issuer: any TokenIssuing { answers.issuer }
     /// Reads and writes refresh tokens.
@@ -144,11 +132,7 @@ public struct AuthService: Sendable {
 
     /// `validation_failed` for `user_metadata` larger than the configured bytes of JSON.
     func checkMetadataSize(_ metadata: [String: JSONValue]) throws {
-        guard !metadata.isEmpty else { return }
-        let size = (try? JSONEncoder().encode(metadata).count) ?? .max
-        guard size <= configuration.userMetadataMaxBytes else {
-            throw AuthError.unprocessable("user metadata must be at most \(configuration.userMetadataMaxBytes) bytes of JSON, not \(size)")
-        }
+        try UserMetadata.check(metadata, maxBytes: configuration.userMetadataMaxBytes)
     }
 
     /// Counts one email to `address` against the per-address and total limits.

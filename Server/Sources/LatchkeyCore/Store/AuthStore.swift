@@ -4,21 +4,19 @@ import Foundation
 ///
 /// It refines the narrow protocols of the features that have moved to slices (``KeyVaultStore``,
 /// ``SignerBackupStore``, ``DeviceKeyStore``, ``AuditLogStore``, ``FactorStore``, ``RateLimitStore``,
+/// ``SessionRefreshStore``, ``SigningKeyStore``, ``PasswordSignInStore``, ``AnonymousUserStore``,
 /// ``AccountReading``), each with an in-memory twin.
 /// Implementation: `SQLAuthStore`, on SQLite or PostgreSQL. The contract suite in
 /// `LatchkeyStoreTests` runs against every implementation.
 public protocol AuthStore:
     KeyVaultStore, SignerBackupStore, DeviceKeyStore, DeviceKeySignInStore, AuditLogStore, FactorStore, RateLimitStore,
-    SessionRefreshStore, AccountReading
+    SessionRefreshStore, SigningKeyStore, PasswordSignInStore, AnonymousUserStore, AccountReading
 {
     /// Creates or upgrades the schema.
     func migrate() async throws
 
     // MARK: Users
 
-    func user(email: String) async throws -> UserRecord?
-    /// The user with this phone number (E.164 digits, no `+`).
-    func user(phone: String) async throws -> UserRecord?
     /// The users whose pending phone change goes to `newPhone`, oldest request first.
     func users(newPhone: String) async throws -> [UserRecord]
     /// Deletes an outstanding token (a code the SMS provider refused to deliver).
@@ -34,12 +32,6 @@ public protocol AuthStore:
         _ user: UserRecord, identity: IdentityRecord, token: OneTimeTokenRecord?, outbox: [OutboxRecord], audit: [AuditEvent],
         limits: [RateLimitCounter]
     ) async throws
-    /// Inserts an anonymous user (no identity) with its first session, in one transaction.
-    func createAnonymousUser(_ user: UserRecord, session: SessionRecord, audit: [AuditEvent]) async throws
-    /// Deletes up to `limit` anonymous users made before `date`, with everything they own,
-    /// recording `audit(user)` for each; returns how many went. A user that became permanent
-    /// meanwhile is kept.
-    func deleteAnonymousUsers(createdBefore date: Date, limit: Int, audit: @escaping @Sendable (UUID) -> AuditEvent) async throws -> Int
     /// Inserts many users with their identities in one transaction, all or nothing (seeding for
     /// load tests); ``StoreError/duplicate(_:)`` when an address is taken.
     func insertUsers(_ users: [(user: UserRecord, identity: IdentityRecord)]) async throws
@@ -92,9 +84,6 @@ public protocol AuthStore:
     // MARK: Sessions
 
     func session(id: UUID) async throws -> SessionRecord?
-    /// Stores a new session, the signed-in user (last sign-in, upgraded hash) and `audit`, all or
-    /// nothing.
-    func createSession(_ session: SessionRecord, user: UserRecord, audit: [AuditEvent]) async throws
     /// Deletes a session and records `audit`.
     func deleteSession(id: UUID, audit: [AuditEvent]) async throws
     /// Deletes every session of a user except `keeping`, and every device key but the one of
@@ -136,17 +125,6 @@ public protocol AuthStore:
     /// recorded (the first instance to start sets it; every later one compares).
     func claimServerSecretVerifier(_ verifier: String) async throws -> String
 
-    // MARK: Signing keys
-
-    /// The stored signing keys, in the order they sign.
-    func signingKeys() async throws -> [SigningKeyRecord]
-    /// Stores a key unless one with its `kid` is stored (`false` then), recording `audit`.
-    func addSigningKey(_ key: SigningKeyRecord, audit: [AuditEvent]) async throws -> Bool
-    /// Deletes the keys with these ids (keys no token signed by can still be valid, or a key an
-    /// operator retires) and, when one was deleted, records `audit`; how many were deleted.
-    @discardableResult
-    func deleteSigningKeys(kids: [String], audit: [AuditEvent]) async throws -> Int
-
     // MARK: Maintenance
 
     /// Deletes expired tokens, rate-limit windows, and outbox rows finished over a week ago;
@@ -155,11 +133,6 @@ public protocol AuthStore:
 }
 
 extension AuthStore {
-    /// Deletes the keys with these ids, with nothing for the audit log.
-    public func deleteSigningKeys(kids: [String]) async throws {
-        try await deleteSigningKeys(kids: kids, audit: [])
-    }
-
     /// Inserts a user with nothing for the audit log.
     public func createUser(_ user: UserRecord, identity: IdentityRecord, token: OneTimeTokenRecord?, outbox: [OutboxRecord]) async throws {
         try await createUser(user, identity: identity, token: token, outbox: outbox, audit: [], limits: [])

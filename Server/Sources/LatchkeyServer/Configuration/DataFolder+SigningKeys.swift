@@ -7,11 +7,11 @@ extension DataFolder {
     /// first key, with its key id kept so that tokens it signed stay valid; else a new key is
     /// generated straight into the store. Instances racing here agree on the first one stored.
     public func storedSigningKeys(
-        store: any AuthStore, serverSecret: [UInt8], now: Date
+        store: any SigningKeyStore, serverSecret: [UInt8], now: Date
     ) async throws -> [(SigningKeyRecord, String)] {
         let file = (path as NSString).appendingPathComponent("signing-key.pem")
-        return try await AuthService.storedSigningKeys(
-            store: store, serverSecret: serverSecret, now: now,
+        return try await SigningKeys.stored(
+            in: store, serverSecret: serverSecret, now: now,
             firstPEM: {
                 FileManager.default.contents(atPath: file).map { String(decoding: $0, as: UTF8.self) } ?? SigningKeyPEM.generate()
             },

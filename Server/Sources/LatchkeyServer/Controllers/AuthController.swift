@@ -10,12 +10,17 @@ struct AuthController {
     let service: AuthService
     /// Who a request is.
     let authenticator: Authenticator
+    let anonymousUsers: AnonymousUsers
+    let passwordSignIn: PasswordSignIn
     let deviceKeySignIn: DeviceKeySignIn
     let sessionRefresh: SessionRefresh
 
     func register(_ routes: inout RouteRegistrar) {
         routes.on(.post, "/signup") { request, context in
             let body = try await request.decodeJSON(SignUpRequest.self, context: context)
+            if AnonymousUsers.isAnonymous(body) {
+                return try JSONResponse.make(try await anonymousUsers.signUp(body, client: context.client), noStore: true)
+            }
             switch try await service.signUp(body, redirectTo: request.queryValue("redirect_to"), client: context.client) {
             case .session(let session): return try JSONResponse.make(session, noStore: true)
             case .user(let user): return try JSONResponse.make(user)
@@ -25,7 +30,7 @@ struct AuthController {
             switch request.queryValue("grant_type") {
             case "password":
                 let body = try await request.decodeJSON(PasswordGrantRequest.self, context: context)
-                return try JSONResponse.make(try await service.signInWithPassword(body, client: context.client), noStore: true)
+                return try JSONResponse.make(try await passwordSignIn.signIn(body, client: context.client), noStore: true)
             case "refresh_token":
                 let body = try await request.decodeJSON(RefreshTokenGrantRequest.self, context: context)
                 return try JSONResponse.make(try await sessionRefresh.refresh(body, client: context.client), noStore: true)
