@@ -155,9 +155,11 @@ public func buildApplication(
             answers: service.answers, time: time)
         let anonymousUsers = AnonymousUsers(
             store: store, limiter: service.limiter, settings: AnonymousUsers.Settings(configuration.auth), records: service.records)
+        let authCodeExchange = AuthCodeExchange(
+            store: store, limiter: service.limiter, tokenPerIP: configuration.auth.rateLimits.tokenPerIP, records: service.records)
         AuthController(
             service: service, authenticator: authenticator, anonymousUsers: anonymousUsers, passwordSignIn: passwordSignIn,
-            deviceKeySignIn: deviceKeySignIn,
+            authCodeExchange: authCodeExchange, deviceKeySignIn: deviceKeySignIn,
             sessionRefresh: sessionRefresh
         ).register(&routes)
         VerifyController(service: service).register(&routes)

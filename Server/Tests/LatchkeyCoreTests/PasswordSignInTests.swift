@@ -25,31 +25,8 @@ import Testing
         func decoyHash() async throws -> String { "v1$decoy-nobody-knows" }
     }
 
-    /// Lands a write just before the session is stored, as a concurrent request would.
-    final class LandingFirst: PasswordSignInStore {
-        let base: InMemoryPasswordSignInStore
-        let landing: @Sendable (InMemoryPasswordSignInStore) -> Void
-        let landed = Mutex(false)
-        init(base: InMemoryPasswordSignInStore, landing: @escaping @Sendable (InMemoryPasswordSignInStore) -> Void) {
-            self.base = base
-            self.landing = landing
-        }
-        func user(id: UUID) async throws -> UserRecord? { try await base.user(id: id) }
-        func user(email: String) async throws -> UserRecord? { try await base.user(email: email) }
-        func user(phone: String) async throws -> UserRecord? { try await base.user(phone: phone) }
-        func appendAudit(_ events: [AuditEvent]) async throws { try await base.appendAudit(events) }
-        func createSession(_ session: SessionRecord, user: UserRecord, audit: [AuditEvent]) async throws {
-            if !landed.withLock({ landed in
-                defer { landed = true }; return landed
-            }) {
-                landing(base)
-            }
-            try await base.createSession(session, user: user, audit: audit)
-        }
-    }
-
     struct Fixture {
-        let memory = InMemoryPasswordSignInStore()
+        let memory = InMemorySignInStore()
         let hasher = CountingHasher()
         let time = ManualTimeSource()
         let limits = InMemoryRateLimitStore()
@@ -189,13 +166,13 @@ import Testing
     @Test(arguments: ["reset", "ban", "address", "benign"])
     func aDecisionThatLandsInFlightWins(_ landing: String) async throws {
         let time = ManualTimeSource()
-        let memory = InMemoryPasswordSignInStore()
+        let memory = InMemorySignInStore()
         let now = time.now()
         let user = UserRecord(
             id: UUID(), aud: "authenticated", role: "authenticated", email: "ada@example.com", passwordHash: "v1$" + Self.password,
             emailConfirmedAt: now, appMetadata: [:], userMetadata: [:], createdAt: now, updatedAt: now)
         memory.add(user)
-        let store = LandingFirst(base: memory) { store in
+        let store = LandingFirstStore(base: memory) { store in
             store.change(user.id) { user in
                 switch landing {
                 case "reset": user.passwordHash = "v1$another password entirely"

@@ -197,66 +197,10 @@ extension AuthService {
         return .pending(Self.emailChangeHalfway, redirectTo: redirect)
     }
 
-    /// `POST /token?grant_type=pkce`: the code from a link's redirect and the verifier whose
-    /// challenge asked for the link. One try per code.
-    public func exchangeAuthCode(_ request: PKCEGrantRequest, client: ClientInfo) async throws -> Session {
-        try await limiter.hit([.tokenRequests(from: client, configuration.rateLimits.tokenPerIP)])
-        guard let code = request.authCode, let verifier = request.codeVerifier, !code.isEmpty, !verifier.isEmpty else {
-            throw AuthError.validation("invalid request: both auth code and code verifier should be non-empty")
-        }
-        guard code.utf8.count <= 128, (43...128).contains(verifier.count) else {
-            throw AuthError(.badCodeVerifier, "code challenge does not match previously saved code verifier")
-        }
-        let now = time.now()
-        let subject = LockedBox<UUID>()
-        let outcome: FlowRedemptionOutcome
-        do {
-            outcome = try await redeemFlowState(code: code, verifier: verifier, subject: subject, client: client, now: now)
-        } catch let error as AuthError where error.code == .userBanned {
-            try await recordFailedSignIn(subject.value, method: "pkce", reason: error.code.rawValue, client: client)
-            throw error
-        }
-        let refusal: AuthError
-        switch outcome {
-        case .redeemed(let user, let session): return try await sessionResponse(user: user, session: session)
-        case .notFound: refusal = AuthError(.flowStateNotFound, "invalid flow state, no valid flow state found")
-        case .expired: refusal = AuthError(.flowStateExpired, "invalid flow state, flow state has expired")
-        case .badVerifier: refusal = AuthError(.badCodeVerifier, "code challenge does not match previously saved code verifier")
-        }
-        try await recordFailedSignIn(subject.value, method: "pkce", reason: refusal.code.rawValue, client: client)
-        throw refusal
-    }
-
-    /// The store's one-try redemption of a PKCE authorization code; `subject` learns the flow's
-    /// user id, when there is a flow, for the audit log.
-    func redeemFlowState(
-        code: String, verifier: String, subject: LockedBox<UUID>, client: ClientInfo, now: Date
-    ) async throws -> FlowRedemptionOutcome {
-        try await store.redeemFlowState(
-            authCodeHash: OneTimeSecrets.linkHash(code), now: now,
-            verify: { flow in
-                subject.value = flow.userID
-                return PKCEVerifier.matches(verifier: verifier, challenge: flow.challenge)
-            },
-            complete: { user, flow in
-                let result = try redemption(user: user, method: flow.authenticationMethod, client: client, now: now)
-                return (
-                    result.user, result.session ?? newSession(for: user, method: flow.authenticationMethod, client: client, now: now),
-                    result.audit
-                )
-            })
-    }
-
     /// What a successful redemption stores: the user confirmed and signed in, and a session.
     func redemption(user: UserRecord, method: String, client: ClientInfo, now: Date) throws -> TokenRedemption {
         if user.isBanned(at: now) { throw AuthError.userBanned }
-        var updated = user
-        if updated.emailConfirmedAt == nil {
-            updated.emailConfirmedAt = now
-            updated.userMetadata["email_verified"] = true
-        }
-        updated.lastSignInAt = now
-        updated.updatedAt = now
+        let updated = user.signedInByEmail(at: now)
         return TokenRedemption(
             user: updated, session: newSession(for: updated, method: method, client: client, now: now),
             audit: [loginEvent(updated, method: method, client: client)])

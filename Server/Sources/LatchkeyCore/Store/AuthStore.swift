@@ -4,13 +4,13 @@ import Foundation
 ///
 /// It refines the narrow protocols of the features that have moved to slices (``KeyVaultStore``,
 /// ``SignerBackupStore``, ``DeviceKeyStore``, ``AuditLogStore``, ``FactorStore``, ``RateLimitStore``,
-/// ``SessionRefreshStore``, ``SigningKeyStore``, ``PasswordSignInStore``, ``AnonymousUserStore``,
-/// ``AccountReading``), each with an in-memory twin.
+/// ``SessionRefreshStore``, ``SigningKeyStore``, ``PasswordSignInStore``, ``AuthCodeExchangeStore``,
+/// ``AnonymousUserStore``, ``AccountReading``), each with an in-memory twin.
 /// Implementation: `SQLAuthStore`, on SQLite or PostgreSQL. The contract suite in
 /// `LatchkeyStoreTests` runs against every implementation.
 public protocol AuthStore:
     KeyVaultStore, SignerBackupStore, DeviceKeyStore, DeviceKeySignInStore, AuditLogStore, FactorStore, RateLimitStore,
-    SessionRefreshStore, SigningKeyStore, PasswordSignInStore, AnonymousUserStore, AccountReading
+    SessionRefreshStore, SigningKeyStore, PasswordSignInStore, AuthCodeExchangeStore, AnonymousUserStore, AccountReading
 {
     /// Creates or upgrades the schema.
     func migrate() async throws
@@ -73,13 +73,6 @@ public protocol AuthStore:
         failed: @escaping @Sendable (OneTimeTokenRecord, Int) -> [AuditEvent],
         complete: @escaping @Sendable (UserRecord, OneTimeTokenRecord) throws -> TokenRedemption
     ) async throws -> RedemptionOutcome
-
-    /// Consumes the flow state whose code hashes to `authCodeHash` and, when `verify` accepts it,
-    /// stores what `complete` returns (with its audit events), all in one transaction.
-    func redeemFlowState(
-        authCodeHash: String, now: Date, verify: @escaping @Sendable (FlowStateRecord) -> Bool,
-        complete: @escaping @Sendable (UserRecord, FlowStateRecord) throws -> (UserRecord, SessionRecord, [AuditEvent])
-    ) async throws -> FlowRedemptionOutcome
 
     // MARK: Sessions
 

@@ -52,16 +52,6 @@ public struct TokenRedemption: Sendable {
     }
 }
 
-/// The result of exchanging a PKCE authorization code.
-public enum FlowRedemptionOutcome: Sendable {
-    /// The verifier matched; the flow state was consumed and the session stored.
-    case redeemed(UserRecord, SessionRecord)
-    case notFound
-    case expired
-    /// The verifier did not match; the flow state is consumed anyway (one try).
-    case badVerifier
-}
-
 /// The result of trying to redeem a one-time token.
 public enum RedemptionOutcome: Sendable {
     /// The code matched and was consumed; what `complete` returned was stored.

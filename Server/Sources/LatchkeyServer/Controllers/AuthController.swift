@@ -12,6 +12,7 @@ struct AuthController {
     let authenticator: Authenticator
     let anonymousUsers: AnonymousUsers
     let passwordSignIn: PasswordSignIn
+    let authCodeExchange: AuthCodeExchange
     let deviceKeySignIn: DeviceKeySignIn
     let sessionRefresh: SessionRefresh
 
@@ -36,7 +37,7 @@ struct AuthController {
                 return try JSONResponse.make(try await sessionRefresh.refresh(body, client: context.client), noStore: true)
             case "pkce":
                 let body = try await request.decodeJSON(PKCEGrantRequest.self, context: context)
-                return try JSONResponse.make(try await service.exchangeAuthCode(body, client: context.client), noStore: true)
+                return try JSONResponse.make(try await authCodeExchange.exchange(body, client: context.client), noStore: true)
             case JWTBearerGrantRequest.grantType:
                 let body = try await request.decodeJSON(JWTBearerGrantRequest.self, context: context)
                 return try JSONResponse.make(try await deviceKeySignIn.signIn(body, client: context.client), noStore: true)

@@ -172,46 +172,28 @@ extension SQLAuthStore {
             ])
     }
 
-    public func redeemFlowState(
-        authCodeHash: String, now: Date, verify: @escaping @Sendable (FlowStateRecord) -> Bool,
-        complete: @escaping @Sendable (UserRecord, FlowStateRecord) throws -> (UserRecord, SessionRecord, [AuditEvent])
-    ) async throws -> FlowRedemptionOutcome {
-        try await retryingConflicts { try await redeemFlowState(authCodeHash, now: now, verify: verify, complete: complete) }
-    }
-
-    private func redeemFlowState(
-        _ authCodeHash: String, now: Date, verify: @escaping @Sendable (FlowStateRecord) -> Bool,
-        complete: @escaping @Sendable (UserRecord, FlowStateRecord) throws -> (UserRecord, SessionRecord, [AuditEvent])
-    ) async throws -> FlowRedemptionOutcome {
+    public func consumeFlowState(authCodeHash: String, now: Date) async throws -> ConsumedFlow? {
         try await database.transaction { db in
-            let rows = try await db.query(
-                """
-                SELECT id, auth_code_hash, user_id, code_challenge, code_challenge_method, authentication_method, created_at, expires_at, consumed_at
-                FROM flow_states WHERE auth_code_hash = ? AND consumed_at IS NULL
-                """, [.text(authCodeHash)])
-            guard let row = rows.first, let id = row.uuid("id"), let userID = row.uuid("user_id"),
+            // One try: the code is spent whatever the grant decides next.
+            guard
+                let row = try await db.query(
+                    """
+                    UPDATE flow_states SET consumed_at = ? WHERE auth_code_hash = ? AND consumed_at IS NULL
+                    RETURNING id, user_id, code_challenge, code_challenge_method, authentication_method, created_at, expires_at
+                    """, [SQLValue(now), .text(authCodeHash)]
+                ).first,
+                let id = row.uuid("id"), let userID = row.uuid("user_id"),
                 let method = row.string("code_challenge_method").flatMap(PKCEChallenge.Method.init(rawValue:)),
                 let created = row.date("created_at"), let expires = row.date("expires_at")
-            else { return .notFound }
+            else { return nil }
             let flow = FlowStateRecord(
                 id: id, authCodeHash: authCodeHash, userID: userID,
                 challenge: PKCEChallenge(challenge: row.string("code_challenge") ?? "", method: method),
-                authenticationMethod: row.string("authentication_method") ?? "otp", createdAt: created, expiresAt: expires)
-            // One try: the code is spent whatever happens next.
-            let consumed = try await db.query(
-                "UPDATE flow_states SET consumed_at = ? WHERE id = ? AND consumed_at IS NULL RETURNING id", [SQLValue(now), SQLValue(id)])
-            guard !consumed.isEmpty else { return .notFound }
-            if expires <= now { return .expired }
-            guard verify(flow) else { return .badVerifier }
-            guard
-                let user = try await db.query("SELECT \(Self.userColumns) FROM users WHERE id = ?", [SQLValue(userID)])
-                    .first.flatMap(Self.user)
-            else { return .notFound }
-            let (updated, session, audit) = try complete(user, flow)
-            try await Self.update(updated, db)
-            try await Self.insert(session, db)
-            try await Self.insert(audit, db)
-            return .redeemed(updated, session)
+                authenticationMethod: row.string("authentication_method") ?? "otp", createdAt: created, expiresAt: expires,
+                consumedAt: now)
+            let user = try await db.query("SELECT \(Self.userColumns) FROM users WHERE id = ?", [SQLValue(userID)]).first
+                .flatMap(Self.user)
+            return ConsumedFlow(flow: flow, user: user)
         }
     }
 }

@@ -1,0 +1,126 @@
+import Crypto
+import Foundation
+import LatchkeyAPI
+import Testing
+
+@testable import LatchkeyCore
+
+/// The PKCE grant against the in-memory store and a manual clock: one try per code, the
+/// verifier for both methods, expiry, refusals in the audit log, and a ban that lands while an
+/// exchange is in flight — without HTTP or a database.
+@Suite struct AuthCodeExchangeTests {
+    static let client = ClientInfo(ip: "192.0.2.9", userAgent: "test")
+    static let verifier = String(repeating: "v", count: 43) + "-verifier_1.~"
+    static var s256Challenge: String { Base64URL.encode(SHA256.hash(data: Array(verifier.utf8))) }
+
+    struct Fixture {
+        let memory = InMemorySignInStore()
+        let time = ManualTimeSource()
+        let exchange: AuthCodeExchange
+        let user: UserRecord
+        let code = "the-authorization-code"
+
+        init(method: PKCEChallenge.Method = .s256, confirmed: Bool = false, landing: (@Sendable (InMemorySignInStore) -> Void)? = nil) {
+            let now = time.now()
+            user = UserRecord(
+                id: UUID(), aud: "authenticated", role: "authenticated", email: "ada@example.com", passwordHash: nil,
+                emailConfirmedAt: confirmed ? now : nil, appMetadata: [:], userMetadata: [:], createdAt: now, updatedAt: now)
+            memory.add(user)
+            let challenge = method == .s256 ? AuthCodeExchangeTests.s256Challenge : AuthCodeExchangeTests.verifier
+            memory.add(
+                FlowStateRecord(
+                    id: UUID(), authCodeHash: OneTimeSecrets.linkHash(code), userID: user.id,
+                    challenge: PKCEChallenge(challenge: challenge, method: method), authenticationMethod: "magiclink", createdAt: now,
+                    expiresAt: now.addingTimeInterval(300)))
+            let base = memory
+            let store: any AuthCodeExchangeStore = landing.map { LandingFirstStore(base: base, landing: $0) } ?? base
+            exchange = AuthCodeExchange(
+                store: store, limiter: RateLimiter(store: InMemoryRateLimitStore(), time: time),
+                tokenPerIP: RateLimit(count: 100, period: 300),
+                records: TestSessionParts.records(accounts: memory, time: time, random: SeededRandomSource(seed: 13)))
+        }
+
+        func attempt(code: String? = nil, verifier: String = AuthCodeExchangeTests.verifier) async throws -> Session {
+            try await exchange.exchange(
+                PKCEGrantRequest(authCode: code ?? self.code, codeVerifier: verifier), client: AuthCodeExchangeTests.client)
+        }
+
+        var refusals: [String] {
+            get async throws {
+                try await memory.audit.auditEvents(AuditQuery(actions: [.loginFailed])).events.reversed()
+                    .compactMap { $0.details["reason"]?.stringValue }
+            }
+        }
+    }
+
+    @Test(arguments: [PKCEChallenge.Method.s256, .plain])
+    func theRightVerifierSignsInOnceAndConfirmsTheAddress(_ method: PKCEChallenge.Method) async throws {
+        let f = Fixture(method: method)
+        let session = try await f.attempt()
+        #expect(session.user.id == f.user.id && session.user.emailConfirmedAt == f.time.now())
+        let stored = try #require(try await f.memory.user(id: f.user.id))
+        #expect(stored.emailConfirmedAt == f.time.now() && stored.userMetadata["email_verified"] == true)
+        #expect(f.memory.sessions(userID: f.user.id).map { $0.amr.map(\.method) } == [["magiclink"]])
+        await #expect(throws: AuthCodeExchange.notFound) { try await f.attempt() }
+        #expect(try await f.refusals == ["flow_state_not_found"])
+    }
+
+    /// A wrong verifier spends the code: the right one after it finds nothing.
+    @Test func aWrongVerifierSpendsTheCode() async throws {
+        let f = Fixture()
+        await #expect(throws: AuthCodeExchange.badVerifier) { try await f.attempt(verifier: String(repeating: "w", count: 43)) }
+        await #expect(throws: AuthCodeExchange.notFound) { try await f.attempt() }
+        #expect(f.memory.sessions(userID: f.user.id).isEmpty)
+        #expect(try await f.refusals == ["bad_code_verifier", "flow_state_not_found"])
+        let events = try await f.memory.audit.auditEvents(AuditQuery(actions: [.loginFailed])).events
+        #expect(events.last?.userID == f.user.id && events.first?.userID == nil)
+    }
+
+    @Test func anExpiredCodeIsRefused() async throws {
+        let f = Fixture()
+        f.time.advance(by: 300)
+        await #expect(throws: AuthCodeExchange.expired) { try await f.attempt() }
+        #expect(f.memory.sessions(userID: f.user.id).isEmpty)
+    }
+
+    /// Malformed requests are refused before the store is asked: the code stays good.
+    @Test(arguments: [
+        PKCEGrantRequest(authCode: "", codeVerifier: String(repeating: "v", count: 43)), PKCEGrantRequest(authCode: "c", codeVerifier: nil),
+        PKCEGrantRequest(authCode: String(repeating: "c", count: 129), codeVerifier: String(repeating: "v", count: 43)),
+        PKCEGrantRequest(authCode: "the-authorization-code", codeVerifier: String(repeating: "v", count: 42)),
+        PKCEGrantRequest(authCode: "the-authorization-code", codeVerifier: String(repeating: "v", count: 129)),
+    ])
+    func malformedRequestsLeaveTheCodeGood(_ request: PKCEGrantRequest) async throws {
+        let f = Fixture()
+        await #expect(throws: AuthError.self) { try await f.exchange.exchange(request, client: Self.client) }
+        _ = try await f.attempt()
+    }
+
+    @Test func aBannedUserIsRefusedAndTheCodeSpent() async throws {
+        let f = Fixture()
+        f.memory.change(f.user.id) { $0.bannedUntil = f.time.now().addingTimeInterval(60) }
+        await #expect(throws: AuthError.userBanned) { try await f.attempt() }
+        #expect(try await f.refusals == ["user_banned"])
+        f.time.advance(by: 61)
+        await #expect(throws: AuthCodeExchange.notFound) { try await f.attempt() }
+    }
+
+    /// A ban that lands between the read and the write wins; so does a deletion. A benign write
+    /// (another sign-in's time) is kept and the exchange goes on.
+    @Test(arguments: ["ban", "benign"])
+    func aDecisionThatLandsInFlightWins(_ landing: String) async throws {
+        let f = Fixture(landing: { store in
+            guard let id = store.anyUserID else { return }
+            store.change(id) { user in
+                if landing == "ban" { user.bannedUntil = Date.distantFuture } else { user.lastSignInAt = Date(timeIntervalSince1970: 0) }
+            }
+        })
+        if landing == "ban" {
+            await #expect(throws: AuthError.userBanned) { try await f.attempt() }
+            #expect(f.memory.sessions(userID: f.user.id).isEmpty)
+        } else {
+            _ = try await f.attempt()
+            #expect(f.memory.sessions(userID: f.user.id).count == 1)
+        }
+    }
+}

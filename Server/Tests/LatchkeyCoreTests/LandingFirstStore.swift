@@ -1,0 +1,34 @@
+import Foundation
+import Synchronization
+
+@testable import LatchkeyCore
+
+/// An in-memory sign-in store that lands another request's write just before the first session
+/// is stored: for tests of decisions that must win over a sign-in already in flight.
+final class LandingFirstStore: PasswordSignInStore, AuthCodeExchangeStore {
+    let base: InMemorySignInStore
+    let landing: @Sendable (InMemorySignInStore) -> Void
+    private let landed = Mutex(false)
+
+    init(base: InMemorySignInStore, landing: @escaping @Sendable (InMemorySignInStore) -> Void) {
+        self.base = base
+        self.landing = landing
+    }
+
+    func user(id: UUID) async throws -> UserRecord? { try await base.user(id: id) }
+    func user(email: String) async throws -> UserRecord? { try await base.user(email: email) }
+    func user(phone: String) async throws -> UserRecord? { try await base.user(phone: phone) }
+    func appendAudit(_ events: [AuditEvent]) async throws { try await base.appendAudit(events) }
+    func consumeFlowState(authCodeHash: String, now: Date) async throws -> ConsumedFlow? {
+        try await base.consumeFlowState(authCodeHash: authCodeHash, now: now)
+    }
+
+    func createSession(_ session: SessionRecord, user: UserRecord, audit: [AuditEvent]) async throws {
+        let first = landed.withLock { landed in
+            defer { landed = true }
+            return !landed
+        }
+        if first { landing(base) }
+        try await base.createSession(session, user: user, audit: audit)
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import LatchkeyAPI
+import LatchkeyCore
+import LatchkeyStore
+import Testing
+
+/// The contract of ``AuthCodeExchangeStore``, held against the in-memory store, SQLite and
+/// PostgreSQL (when `LATCHKEY_TEST_DATABASE_URL` names a server). On a SQL store a flow state
+/// comes from a link redeemed in a browser, as in the server.
+@Suite struct AuthCodeExchangeStoreContractTests {
+    static func eachStore(_ body: (any AuthCodeExchangeStore) async throws -> Void) async throws {
+        try await StoreContractTests.eachStore(memory: InMemorySignInStore() as any AuthCodeExchangeStore, body)
+    }
+
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    /// A user and a flow state for it whose code hashes to `codeHash`.
+    static func flow(in store: any AuthCodeExchangeStore, codeHash: String) async throws -> (UserRecord, FlowStateRecord) {
+        let (user, identity) = StoreContractTests.user("flow-\(UUID().uuidString.prefix(8))@example.com", now: now)
+        let flow = FlowStateRecord(
+            id: UUID(), authCodeHash: codeHash, userID: user.id,
+            challenge: PKCEChallenge(challenge: String(repeating: "c", count: 43), method: .s256), authenticationMethod: "magiclink",
+            createdAt: now, expiresAt: now.addingTimeInterval(300))
+        if let memory = store as? InMemorySignInStore {
+            memory.add(user)
+            memory.add(flow)
+            return (user, flow)
+        }
+        let sql = store as! any AuthStore
+        let linkHash = OneTimeSecrets.linkHash(UUID().uuidString)
+        let token = OneTimeTokenRecord(
+            id: UUID(), userID: user.id, kind: .magiclink, relatesTo: user.email!, codeHash: "x", linkHash: linkHash, redirectTo: nil,
+            createdAt: now, expiresAt: now.addingTimeInterval(300))
+        try await sql.createUser(user, identity: identity, token: token, outbox: [])
+        let outcome = try await sql.redeemOneTimeToken(
+            .linkHash(linkHash, kinds: [.magiclink]), now: now, maxAttempts: 5, matches: { _ in true }
+        ) {
+            user, _ in TokenRedemption(user: user, flowState: flow)
+        }
+        guard case .redeemed = outcome else { throw StoreError.notFound("link") }
+        return (try #require(try await sql.user(id: user.id)), flow)
+    }
+
+    /// A flow state is spent by the first request, returned with its user as stored; a spent or
+    /// unknown code finds nothing.
+    @Test func aFlowStateIsSpentOnce() async throws {
+        try await Self.eachStore { store in
+            let hash = OneTimeSecrets.linkHash(UUID().uuidString)
+            let (user, flow) = try await Self.flow(in: store, codeHash: hash)
+            let spentAt = Self.now.addingTimeInterval(10)
+            let consumed = try #require(try await store.consumeFlowState(authCodeHash: hash, now: spentAt))
+            var expected = flow
+            expected.consumedAt = spentAt
+            #expect(consumed.flow == expected)
+            #expect(consumed.user?.id == user.id && consumed.user?.version == user.version)
+            #expect(try await store.consumeFlowState(authCodeHash: hash, now: spentAt) == nil)
+            #expect(try await store.consumeFlowState(authCodeHash: OneTimeSecrets.linkHash("unknown"), now: spentAt) == nil)
+        }
+    }
+
+    /// The store does not judge: an expired flow state is spent and returned like any other.
+    @Test func anExpiredFlowStateIsSpentAndReturned() async throws {
+        try await Self.eachStore { store in
+            let hash = OneTimeSecrets.linkHash(UUID().uuidString)
+            _ = try await Self.flow(in: store, codeHash: hash)
+            let late = Self.now.addingTimeInterval(3600)
+            #expect(try await store.consumeFlowState(authCodeHash: hash, now: late)?.flow.expiresAt == Self.now.addingTimeInterval(300))
+        }
+    }
+
+    /// Requests racing with one code: exactly one gets the flow state.
+    @Test func racingExchangesGetTheFlowOnce() async throws {
+        try await Self.eachStore { store in
+            let hash = OneTimeSecrets.linkHash(UUID().uuidString)
+            _ = try await Self.flow(in: store, codeHash: hash)
+            let winners = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for _ in 0..<6 { group.addTask { try await store.consumeFlowState(authCodeHash: hash, now: Self.now) != nil } }
+                return try await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
+            }
+            #expect(winners == 1)
+        }
+    }
+}
