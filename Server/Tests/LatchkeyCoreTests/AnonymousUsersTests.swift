@@ -11,7 +11,7 @@ import Testing
     static let client = ClientInfo(ip: "192.0.2.7", userAgent: "test")
 
     struct Fixture {
-        let store = InMemoryAnonymousUserStore()
+        let store = InMemorySignInStore()
         let time = ManualTimeSource()
         let anonymous: AnonymousUsers
 
@@ -34,7 +34,7 @@ import Testing
         let session = try await f.signUp(["plan": "trial"])
         #expect(session.user.isAnonymous == true && session.user.email == "" && session.user.identities?.isEmpty != false)
         #expect(session.user.userMetadata == ["plan": "trial"])
-        let stored = try #require(f.store.user(id: session.user.id))
+        let stored = try #require(try await f.store.user(id: session.user.id))
         #expect(stored.isAnonymous && stored.lastSignInAt == f.time.now() && f.store.sessionCount == 1)
         let events = try await f.store.audit.auditEvents(AuditQuery()).events.map(\.action)
         #expect(Set(events) == [.userSignedUp, .login])
@@ -76,8 +76,9 @@ import Testing
             user.email = "kept@example.com"
         }
         #expect(try await f.anonymous.deleteStale(olderThanDays: 30) == 2)
-        #expect(f.store.user(id: old[0]) == nil && f.store.user(id: old[2]) == nil)
-        #expect(f.store.user(id: old[1]) != nil && f.store.user(id: recent) != nil)
+        for (id, kept) in [(old[0], false), (old[2], false), (old[1], true), (recent, true)] {
+            #expect((try await f.store.user(id: id) != nil) == kept)
+        }
         let deletions = try await f.store.audit.auditEvents(AuditQuery(actions: [.userDeleted])).events
         #expect(Set(deletions.compactMap(\.userID)) == [old[0], old[2]])
         #expect(try await f.anonymous.deleteStale(olderThanDays: 30) == 0)

@@ -105,6 +105,18 @@ import Testing
         await #expect(throws: AuthCodeExchange.notFound) { try await f.attempt() }
     }
 
+    /// A user deleted after the link was opened: the code is spent and refused, and the refusal
+    /// names the flow's user id.
+    @Test func aDeletedUsersCodeIsRefused() async throws {
+        let f = Fixture()
+        f.memory.remove(f.user.id)
+        await #expect(throws: AuthCodeExchange.notFound) { try await f.attempt() }
+        let refusal = try #require(try await f.memory.audit.auditEvents(AuditQuery(actions: [.loginFailed])).events.first)
+        #expect(refusal.userID == f.user.id && refusal.details["reason"] == "flow_state_not_found")
+        await #expect(throws: AuthCodeExchange.notFound) { try await f.attempt() }
+        #expect(f.memory.sessionCount == 0)
+    }
+
     /// A ban that lands between the read and the write wins; so does a deletion. A benign write
     /// (another sign-in's time) is kept and the exchange goes on.
     @Test(arguments: ["ban", "benign"])

@@ -93,6 +93,12 @@ public struct JWTSettings: Sendable {
         self.issuer = issuer
         self.adminRoles = adminRoles
     }
+
+    /// The `iss` of every token this server signs: ``issuer``, else the external URL (GoTrue's
+    /// default).
+    public func issuerClaim(externalURL: String) -> String {
+        issuer.isEmpty ? externalURL : issuer
+    }
 }
 
 /// One-time code settings.

@@ -27,11 +27,9 @@ extension AuthService {
         var user: UserRecord?
         if let userID { user = try await store.user(id: userID) }
         let details: [String: JSONValue] = ["method": .string(method), "reason": .string(reason)]
-        let event =
-            if let user { auditEvent(.loginFailed, user: user, details: details, client: client) } else {
-                auditEvent(.loginFailed, userID: userID, name: nil, details: details, client: client)
-            }
-        try await store.appendAudit([event])
+        try await store.appendAudit([
+            AuditEvents(time: time).event(.loginFailed, user: user, orID: userID, details: details, client: client)
+        ])
     }
 
     /// A sign-in of `user` by `method`.

@@ -64,12 +64,11 @@ public struct DeviceKeySignIn: Sendable {
             let details: [String: JSONValue] = [
                 "method": "device_key", "reason": .string(error.code.rawValue), "detail": .string(String(error.message.prefix(200))),
             ]
-            let event =
-                if let user = attempt.user { events.event(.loginFailed, user: user, details: details, client: client) } else {
-                    events.event(
-                        .loginFailed, userID: nil, name: attempt.keyID.map { "device_key:\($0)" }, details: details, client: client)
-                }
-            try await store.appendAudit([event])
+            try await store.appendAudit([
+                events.event(
+                    .loginFailed, user: attempt.user, orID: nil, name: attempt.keyID.map { "device_key:\($0)" }, details: details,
+                    client: client)
+            ])
             throw error
         }
     }

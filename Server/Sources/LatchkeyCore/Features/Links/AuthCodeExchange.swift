@@ -38,15 +38,13 @@ public struct AuthCodeExchange: Sendable {
             throw Self.notFound
         }
         let flow = consumed.flow
-        let refusal: AuthError? =
-            flow.expiresAt <= now
-            ? Self.expired
-            : !PKCEVerifier.matches(verifier: verifier, challenge: flow.challenge)
-                ? Self.badVerifier : consumed.user == nil ? Self.notFound : nil
-        guard let user = consumed.user, refusal == nil else {
-            let refusal = refusal ?? Self.notFound
+        if let refusal = Self.refusal(of: flow, verifier: verifier, now: now) {
             try await recordRefusal(refusal, user: consumed.user, userID: flow.userID, client: client)
             throw refusal
+        }
+        guard let user = consumed.user else {
+            try await recordRefusal(Self.notFound, user: nil, userID: flow.userID, client: client)
+            throw Self.notFound
         }
         let method = flow.authenticationMethod
         return try await store.onFreshCopies(of: user) { user in
@@ -63,14 +61,17 @@ public struct AuthCodeExchange: Sendable {
         }
     }
 
+    /// Why a spent flow state gives no session: expired, or a verifier its challenge refuses.
+    static func refusal(of flow: FlowStateRecord, verifier: String, now: Date) -> AuthError? {
+        if flow.expiresAt <= now { return expired }
+        if !PKCEVerifier.matches(verifier: verifier, challenge: flow.challenge) { return badVerifier }
+        return nil
+    }
+
     /// A refused exchange in the audit log: of `user` when it was read, else of the flow's
     /// `userID` (a user deleted since), else of nobody.
     func recordRefusal(_ refusal: AuthError, user: UserRecord?, userID: UUID? = nil, client: ClientInfo) async throws {
         let details: [String: JSONValue] = ["method": "pkce", "reason": .string(refusal.code.rawValue)]
-        let event =
-            if let user { records.events.event(.loginFailed, user: user, details: details, client: client) } else {
-                records.events.event(.loginFailed, userID: userID, name: nil, details: details, client: client)
-            }
-        try await store.appendAudit([event])
+        try await store.appendAudit([records.events.event(.loginFailed, user: user, orID: userID, details: details, client: client)])
     }
 }

@@ -27,4 +27,14 @@ public struct AuditEvents: Sendable {
     {
         event(action, userID: user.id, name: user.email ?? user.phone.map { "+" + $0 }, details: details, client: client)
     }
+
+    /// An event about `user` when it was read, else about the account `userID` (deleted since,
+    /// or never known) under `name`: what a refused sign-in records.
+    public func event(
+        _ action: AuditAction, user: UserRecord?, orID userID: UUID?, name: String? = nil, details: [String: JSONValue] = [:],
+        client: ClientInfo? = nil
+    ) -> AuditEvent {
+        if let user { return event(action, user: user, details: details, client: client) }
+        return event(action, userID: userID, name: name, details: details, client: client)
+    }
 }

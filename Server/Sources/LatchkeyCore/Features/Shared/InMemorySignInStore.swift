@@ -1,12 +1,13 @@
 import Foundation
 import Synchronization
 
-/// ``PasswordSignInStore`` and ``AuthCodeExchangeStore`` in memory, with the SQL stores'
-/// atomicity: every call is one step under a lock, a session is stored only while its user is at
-/// the version it was read at, and a flow state is spent once. Tests add users and flow states
-/// with ``add(_:)``; events are recorded in `audit`. For unit tests, held to the SQL stores'
+/// ``PasswordSignInStore``, ``AuthCodeExchangeStore`` and ``AnonymousUserStore`` in memory,
+/// with the SQL stores' atomicity: every call is one step under a lock, a session is stored only
+/// while its user is at the version it was read at, a flow state is spent once, and a stale
+/// anonymous user is deleted only while still anonymous. Tests add users and flow states with
+/// ``add(_:)``; events are recorded in `audit`. For unit tests, held to the SQL stores'
 /// behaviour by the contract suites.
-public final class InMemorySignInStore: PasswordSignInStore, AuthCodeExchangeStore, AccountReading {
+public final class InMemorySignInStore: PasswordSignInStore, AuthCodeExchangeStore, AnonymousUserStore, AccountReading {
     private struct State {
         var users: [UUID: UserRecord] = [:]
         var sessions: [UUID: SessionRecord] = [:]
@@ -34,8 +35,17 @@ public final class InMemorySignInStore: PasswordSignInStore, AuthCodeExchangeSto
             state.users[id] = user
         }
     }
+    /// Deletes a user with its sessions, as an operator would.
+    public func remove(_ id: UUID) {
+        state.withLock { state in
+            state.users[id] = nil
+            state.sessions = state.sessions.filter { $0.value.userID != id }
+        }
+    }
     /// The id of a stored user (any one): for tests that land a write on the only user.
     public var anyUserID: UUID? { state.withLock { $0.users.keys.first } }
+    /// How many sessions are stored.
+    public var sessionCount: Int { state.withLock { $0.sessions.count } }
     /// The sessions of a user, as stored now.
     public func sessions(userID: UUID) -> [SessionRecord] { state.withLock { $0.sessions.values.filter { $0.userID == userID } } }
 
@@ -69,6 +79,35 @@ public final class InMemorySignInStore: PasswordSignInStore, AuthCodeExchangeSto
             state.flows[index].consumedAt = now
             return ConsumedFlow(flow: state.flows[index], user: state.users[state.flows[index].userID])
         }
+    }
+
+    public func createAnonymousUser(_ user: UserRecord, session: SessionRecord, audit events: [AuditEvent]) async throws {
+        try state.withLock { state in
+            guard state.users[user.id] == nil else { throw StoreError.duplicate("user \(user.id)") }
+            state.users[user.id] = user
+            state.sessions[session.id] = session
+        }
+        try await audit.appendAudit(events)
+    }
+
+    public func anonymousUsers(createdBefore date: Date, limit: Int) async throws -> [UUID] {
+        state.withLock { state in
+            state.users.values.filter { $0.isAnonymous && $0.createdAt < date }.sorted { $0.createdAt < $1.createdAt }.prefix(limit)
+                .map(\.id)
+        }
+    }
+
+    public func deleteAnonymousUsers(_ ids: [UUID], createdBefore date: Date, audit events: [UUID: AuditEvent]) async throws -> [UUID] {
+        let deleted = state.withLock { state in
+            ids.filter { id in
+                guard let user = state.users[id], user.isAnonymous, user.createdAt < date else { return false }
+                state.users[id] = nil
+                state.sessions = state.sessions.filter { $0.value.userID != id }
+                return true
+            }
+        }
+        try await audit.appendAudit(deleted.compactMap { events[$0] })
+        return deleted
     }
 
     public func account(userID: UUID, sessionID: UUID?) async throws -> AccountRecords {

@@ -24,7 +24,7 @@ public struct SessionAnswers: Sendable {
         self.issuer = issuer
         self.refreshCodec = RefreshTokenCodec(serverSecret: serverSecret)
         self.jwt = jwt
-        self.issuerClaim = jwt.issuer.isEmpty ? externalURL : jwt.issuer
+        self.issuerClaim = jwt.issuerClaim(externalURL: externalURL)
         self.accounts = accounts
         self.time = time
         self.random = random

@@ -19,8 +19,9 @@ public struct SigningKeys: Sendable {
 
         /// The settings of `configuration`.
         public init(_ configuration: AuthConfiguration) {
-            let issuer = configuration.jwt.issuer
-            self.init(adminRoles: configuration.jwt.adminRoles, issuerClaim: issuer.isEmpty ? configuration.externalURL : issuer)
+            self.init(
+                adminRoles: configuration.jwt.adminRoles, issuerClaim: configuration.jwt.issuerClaim(externalURL: configuration.externalURL)
+            )
         }
     }
 
