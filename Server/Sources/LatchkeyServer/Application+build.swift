@@ -17,6 +17,8 @@ public struct LatchkeyApp: Sendable {
     public let signingKeys: SigningKeys
     /// Anonymous sign-ups and the deletion of stale anonymous users.
     public let anonymousUsers: AnonymousUsers
+    /// `/verify`: codes and links.
+    public let verification: Verification
     public let store: SQLAuthStore
     /// Sends what the outbox holds; tests call it to deliver without waiting for the service.
     public let delivery: OutboxDelivery
@@ -162,7 +164,10 @@ public func buildApplication(
             authCodeExchange: authCodeExchange, deviceKeySignIn: deviceKeySignIn,
             sessionRefresh: sessionRefresh
         ).register(&routes)
-        VerifyController(service: service).register(&routes)
+        let verification = Verification(
+            store: store, limiter: service.limiter, settings: Verification.Settings(configuration.auth), records: service.records,
+            redirects: service.redirects)
+        VerifyController(verification: verification, linkConfirmationPage: configuration.auth.linkConfirmationPage).register(&routes)
         let deviceKeys = DeviceKeys(
             store: store, gate: SecondFactorGate(factors: store), time: time, random: service.random)
         DeviceKeyController(authenticator: authenticator, keys: deviceKeys).register(&routes)
@@ -212,7 +217,9 @@ public func buildApplication(
             try await pool.shutdownGracefully()
         }
         return LatchkeyApp(
-            application: application, service: service, signingKeys: signingKeys, anonymousUsers: anonymousUsers, store: store,
+            application: application, service: service, signingKeys: signingKeys, anonymousUsers: anonymousUsers,
+            verification: verification,
+            store: store,
             delivery: delivery, routes: routes.catalog,
             shutdown: shutdown)
     } catch {

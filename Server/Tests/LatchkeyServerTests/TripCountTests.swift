@@ -67,6 +67,13 @@ import Testing
         let time: ManualTimeSource
         let pool: NIOThreadPool
 
+        /// `/verify` over the fixture's store, as the composition root builds it.
+        var verification: Verification {
+            Verification(
+                store: store, limiter: service.limiter, settings: Verification.Settings(service.configuration), records: service.records,
+                redirects: service.redirects)
+        }
+
         init(configure: (inout AuthConfiguration) -> Void = { _ in }) async throws {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-trips-\(UUID().uuidString)").path
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -114,6 +121,7 @@ import Testing
         let (service, store, database) = (fixture.service, fixture.store, fixture.database)
         let configuration = service.configuration
         let client = ClientInfo(ip: "192.0.2.7")
+        let verification = fixture.verification
         let refresher = SessionRefresh(
             store: store, limiter: service.limiter, settings: SessionRefresh.Settings(configuration), answers: service.answers,
             time: service.time, logger: service.logger)
@@ -131,7 +139,7 @@ import Testing
         let verify = try await database.trips {
             let body = #"{"type":"email","email":"trips@example.com","token":"\#(code)"}"#
             guard
-                case .session(let signedIn, _) = try await service.verify(
+                case .session(let signedIn, _) = try await verification.verify(
                     decoder.decode(VerifyRequest.self, from: Data(body.utf8)), client: client)
             else { throw AuthError.otpInvalid }
             session = signedIn
@@ -165,6 +173,7 @@ import Testing
             configuration.rateLimits.otpPerIP = RateLimit(count: 2, period: 300)
         }
         let service = fixture.service
+        let verification = fixture.verification
         let client = ClientInfo(ip: "192.0.2.8")
         func code(_ work: () async throws -> Void) async -> ErrorCode? {
             do {
@@ -181,7 +190,9 @@ import Testing
         var verifies: [ErrorCode?] = []
         for _ in 0..<3 {
             verifies.append(
-                await code { _ = try await service.verify(decoder.decode(VerifyRequest.self, from: Data(longCode.utf8)), client: client) })
+                await code {
+                    _ = try await verification.verify(decoder.decode(VerifyRequest.self, from: Data(longCode.utf8)), client: client)
+                })
         }
         #expect(verifies == [AuthError.otpInvalid.code, AuthError.otpInvalid.code, .overRequestRateLimit])
         // `intent: signin` for an unknown address answers from a read.

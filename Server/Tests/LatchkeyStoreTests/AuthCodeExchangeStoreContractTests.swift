@@ -17,28 +17,23 @@ import Testing
     /// A user and a flow state for it whose code hashes to `codeHash`.
     static func flow(in store: any AuthCodeExchangeStore, codeHash: String) async throws -> (UserRecord, FlowStateRecord) {
         let (user, identity) = StoreContractTests.user("flow-\(UUID().uuidString.prefix(8))@example.com", now: now)
-        let flow = FlowStateRecord(
-            id: UUID(), authCodeHash: codeHash, userID: user.id,
-            challenge: PKCEChallenge(challenge: String(repeating: "c", count: 43), method: .s256), authenticationMethod: "magiclink",
-            createdAt: now, expiresAt: now.addingTimeInterval(300))
-        if let memory = store as? InMemorySignInStore {
-            memory.add(user)
-            memory.add(flow)
-            return (user, flow)
-        }
-        let sql = store as! any AuthStore
+        let challenge = PKCEChallenge(challenge: String(repeating: "c", count: 43), method: .s256)
         let linkHash = OneTimeSecrets.linkHash(UUID().uuidString)
         let token = OneTimeTokenRecord(
             id: UUID(), userID: user.id, kind: .magiclink, relatesTo: user.email!, codeHash: "x", linkHash: linkHash, redirectTo: nil,
-            createdAt: now, expiresAt: now.addingTimeInterval(300))
-        try await sql.createUser(user, identity: identity, token: token, outbox: [])
-        let outcome = try await sql.redeemOneTimeToken(
-            .linkHash(linkHash, kinds: [.magiclink]), now: now, maxAttempts: 5, matches: { _ in true }
-        ) {
-            user, _ in TokenRedemption(user: user, flowState: flow)
+            challenge: challenge, createdAt: now, expiresAt: now.addingTimeInterval(300))
+        if let memory = store as? InMemorySignInStore {
+            memory.add(user)
+            memory.add(token)
+        } else {
+            try await (store as! any AuthStore).createUser(user, identity: identity, token: token, outbox: [])
         }
-        guard case .redeemed = outcome else { throw StoreError.notFound("link") }
-        return (try #require(try await sql.user(id: user.id)), flow)
+        // A link opened in a browser, as in the server.
+        let outcome = try await (store as! any VerificationStore).redeem(
+            TestRedemptions.link(linkHash, kinds: [.magiclink], now: now, authCodeHash: codeHash))
+        guard case .redeemed(let redemption) = outcome, let flow = redemption.flowState else { throw StoreError.notFound("link") }
+        #expect(flow.challenge == challenge && flow.authCodeHash == codeHash && flow.expiresAt == now.addingTimeInterval(300))
+        return (try #require(try await store.user(id: user.id)), flow)
     }
 
     /// A flow state is spent by the first request, returned with its user as stored; a spent or

@@ -19,11 +19,9 @@ import Testing
     @Sendable static func redeem(
         _ store: any AuthStore, email: String, code: String, limits: [RateLimitCounter], now: Date, maxAttempts: Int = 5
     ) async throws -> RedemptionOutcome {
-        try await store.redeemOneTimeToken(
-            .newestForEmail(email, kinds: [.confirmation]), now: now, maxAttempts: maxAttempts, limits: limits,
-            matches: { OneTimeSecrets.codeMatches(code, userID: $0.userID, storedHash: $0.codeHash) },
-            failed: { _, _ in [] },
-            complete: { user, _ in TokenRedemption(user: user, session: Self.session(for: user, now: now)) })
+        try await store.redeem(
+            TestRedemptions.code(code, .newestForEmail(email, kinds: [.confirmation]), now: now, maxAttempts: maxAttempts),
+            limits: limits)
     }
 
     @Test func aCodeIsRedeemedByAddressWithItsCountersAndItsSessionAnswerReads() async throws {

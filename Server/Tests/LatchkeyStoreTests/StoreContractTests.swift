@@ -138,15 +138,8 @@ import Testing
     static func redeem(_ code: String, of user: UserRecord, in store: any AuthStore, now: Date, maxAttempts: Int) async throws
         -> RedemptionOutcome
     {
-        try await store.redeemOneTimeToken(
-            .newest(userID: user.id, kinds: [.confirmation]), now: now, maxAttempts: maxAttempts,
-            matches: { OneTimeSecrets.codeMatches(code, userID: $0.userID, storedHash: $0.codeHash) },
-            complete: { user, _ in
-                TokenRedemption(
-                    user: user,
-                    session: SessionRecord(
-                        id: UUID(), userID: user.id, amr: [], refreshSalt: [1, 2, 3], createdAt: now, updatedAt: now))
-            })
+        try await store.redeem(
+            TestRedemptions.code(code, .newest(userID: user.id, kinds: [.confirmation]), now: now, maxAttempts: maxAttempts))
     }
 
     @Test func redemptionCountsAttemptsAndConsumesOnce() async throws {

@@ -21,34 +21,8 @@ extension AuthService {
         tokens.map { auditEvent(.codeSent, user: user, details: ["kind": .string($0.kind.rawValue)]) }
     }
 
-    /// A refused sign-in by `method`: `reason` is the error code answered. The user, when known,
-    /// is read again for its name (the refusal left nothing else to read it from).
-    func recordFailedSignIn(_ userID: UUID?, method: String, reason: String, client: ClientInfo) async throws {
-        var user: UserRecord?
-        if let userID { user = try await store.user(id: userID) }
-        let details: [String: JSONValue] = ["method": .string(method), "reason": .string(reason)]
-        try await store.appendAudit([
-            AuditEvents(time: time).event(.loginFailed, user: user, orID: userID, details: details, client: client)
-        ])
-    }
-
     /// A sign-in of `user` by `method`.
     func loginEvent(_ user: UserRecord, method: String, client: ClientInfo?) -> AuditEvent {
         auditEvent(.login, user: user, details: ["method": .string(method)], client: client)
-    }
-
-    /// What a refused code records: the failure and, on the last attempt, the lock-out.
-    func codeFailureAudit(client: ClientInfo?) -> @Sendable (OneTimeTokenRecord, Int) -> [AuditEvent] {
-        { token, remaining in
-            let details: [String: JSONValue] = ["kind": .string(token.kind.rawValue), "attempts_remaining": .number(Double(remaining))]
-            var events = [auditEvent(.codeFailed, userID: token.userID, name: token.relatesTo, details: details, client: client)]
-            if remaining == 0 {
-                events.append(
-                    auditEvent(
-                        .lockout, userID: token.userID, name: token.relatesTo, details: ["kind": .string(token.kind.rawValue)],
-                        client: client))
-            }
-            return events
-        }
     }
 }

@@ -3,14 +3,11 @@ import LatchkeyAPI
 import Logging
 
 extension AuthService {
-    /// A phone number as GoTrue stores it (``PhoneNumber/canonical(_:)``), checked before any
-    /// lookup; `phone_invalid` for one the rules refuse. With `requiringProvider`, a disabled
-    /// phone provider is refused first (`/verify` checks only the number, as GoTrue's does).
-    func canonicalPhone(_ raw: String?, requiringProvider: Bool = true) throws -> String {
-        guard configuration.sms.enabled || !requiringProvider else { throw AuthError.phoneDisabled }
-        guard let raw, !raw.isEmpty else { throw AuthError(.validationFailed, "A phone number is required") }
-        guard let phone = PhoneNumber.canonical(raw) else { throw AuthError.phoneInvalid }
-        return phone
+    /// A phone number as GoTrue stores it (``PhoneNumber/requestNumber(_:)``), a disabled phone
+    /// provider refused first (`/verify` checks only the number, as GoTrue's does).
+    func canonicalPhone(_ raw: String?) throws -> String {
+        guard configuration.sms.enabled else { throw AuthError.phoneDisabled }
+        return try PhoneNumber.requestNumber(raw)
     }
 
     /// Where an SMS goes: `sms` (the default, also for an empty string, as GoTrue) or `whatsapp`.
@@ -165,72 +162,6 @@ extension AuthService {
                 "phone_verified": .bool(confirmed),
             ], email: nil, createdAt: now, updatedAt: now)
         return (user, identity)
-    }
-
-    /// `POST /verify` with a phone: type `sms` confirms the number and signs in; `phone_change`
-    /// moves the user to the new number.
-    func verifyPhone(_ request: VerifyRequest, type: VerificationType, token: String, client: ClientInfo) async throws -> RedemptionOutcome
-    {
-        let phone = try canonicalPhone(request.phone, requiringProvider: false)
-        guard token.utf8.count <= 16 else { throw AuthError.otpInvalid }
-        let now = time.now()
-        let matches: @Sendable (OneTimeTokenRecord) -> Bool = { record in
-            OneTimeSecrets.codeMatches(token, userID: record.userID, storedHash: record.codeHash)
-        }
-        if type == .phoneChange {
-            var refused: RedemptionOutcome?
-            for user in try await store.users(newPhone: phone) {
-                let outcome: RedemptionOutcome
-                do {
-                    outcome = try await store.redeemOneTimeToken(
-                        .newest(userID: user.id, kinds: [.phoneChange]), now: now, maxAttempts: configuration.otp.maxAttempts,
-                        matches: matches, failed: codeFailureAudit(client: client),
-                        complete: { user, record in try phoneChangeRedemption(user: user, token: record, client: client, now: now) })
-                } catch let error as StoreError where error.isDuplicate {
-                    throw AuthError.phoneExists
-                }
-                if case .redeemed = outcome { return outcome }
-                if case .notFound = outcome { continue }
-                refused = outcome
-            }
-            return refused ?? .notFound
-        }
-        guard let user = try await store.user(phone: phone) else { return .notFound }
-        return try await store.redeemOneTimeToken(
-            .newest(userID: user.id, kinds: [.sms]), now: now, maxAttempts: configuration.otp.maxAttempts, matches: matches,
-            failed: codeFailureAudit(client: client),
-            complete: { user, _ in
-                if user.isBanned(at: now) { throw AuthError.userBanned }
-                var updated = user
-                if updated.phoneConfirmedAt == nil { updated.phoneConfirmedAt = now }
-                updated.lastSignInAt = now
-                updated.updatedAt = now
-                return TokenRedemption(
-                    user: updated, session: newSession(for: updated, method: "otp", client: client, now: now),
-                    audit: [loginEvent(updated, method: "otp", client: client)])
-            })
-    }
-
-    /// Redeeming a phone-change code: the user moves to the new number, confirmed, and is signed in.
-    func phoneChangeRedemption(user: UserRecord, token: OneTimeTokenRecord, client: ClientInfo, now: Date) throws -> TokenRedemption {
-        if user.isBanned(at: now) { throw AuthError.userBanned }
-        guard let newPhone = user.newPhone, token.relatesTo == newPhone else { throw AuthError.otpInvalid }
-        var updated = user
-        updated.phone = newPhone
-        updated.newPhone = nil
-        updated.phoneChangeSentAt = nil
-        updated.phoneConfirmedAt = now
-        updated.lastSignInAt = now
-        updated.updatedAt = now
-        updated.addProvider("phone")
-        // A confirmed number makes an anonymous user permanent.
-        updated.isAnonymous = false
-        return TokenRedemption(
-            user: updated, session: newSession(for: updated, method: "phone_change", client: client, now: now), identityPhone: newPhone,
-            audit: [
-                auditEvent(.phoneChanged, user: updated, details: ["from": user.phone.map(JSONValue.string) ?? .null], client: client),
-                loginEvent(updated, method: "phone_change", client: client),
-            ])
     }
 
     /// `PUT /user` with a phone: an SMS code to the new number; the number changes (or is added,

@@ -66,14 +66,8 @@ public struct AuthService: Sendable {
 
     // MARK: Shared helpers
 
-    /// The canonical form of a request's address, or a `400 email_address_invalid`.
-    func canonicalEmail(_ raw: String?) throws -> String {
-        guard let raw, !raw.isEmpty else { throw AuthError(.validationFailed, "An email address is required") }
-        guard let email = EmailAddress.canonical(raw) else {
-            throw AuthError(.emailAddressInvalid, "Unable to validate email address: invalid format")
-        }
-        return email
-    }
+    /// The canonical form of a request's address (``EmailAddress/requestAddress(_:)``).
+    func canonicalEmail(_ raw: String?) throws -> String { try EmailAddress.requestAddress(raw) }
 
     /// Builds session records and the session answers (access token, refresh token, user).
     public var answers: SessionAnswers { records.answers }

@@ -5,24 +5,21 @@ import Foundation
 /// It refines the narrow protocols of the features that have moved to slices (``KeyVaultStore``,
 /// ``SignerBackupStore``, ``DeviceKeyStore``, ``AuditLogStore``, ``FactorStore``, ``RateLimitStore``,
 /// ``SessionRefreshStore``, ``SigningKeyStore``, ``PasswordSignInStore``, ``AuthCodeExchangeStore``,
-/// ``AnonymousUserStore``, ``AccountReading``), each with an in-memory twin.
+/// ``AnonymousUserStore``, ``VerificationStore``, ``AccountReading``), each with an in-memory twin.
 /// Implementation: `SQLAuthStore`, on SQLite or PostgreSQL. The contract suite in
 /// `LatchkeyStoreTests` runs against every implementation.
 public protocol AuthStore:
     KeyVaultStore, SignerBackupStore, DeviceKeyStore, DeviceKeySignInStore, AuditLogStore, FactorStore, RateLimitStore,
-    SessionRefreshStore, SigningKeyStore, PasswordSignInStore, AuthCodeExchangeStore, AnonymousUserStore, AccountReading
+    SessionRefreshStore, SigningKeyStore, PasswordSignInStore, AuthCodeExchangeStore, AnonymousUserStore, VerificationStore,
+    AccountReading
 {
     /// Creates or upgrades the schema.
     func migrate() async throws
 
     // MARK: Users
 
-    /// The users whose pending phone change goes to `newPhone`, oldest request first.
-    func users(newPhone: String) async throws -> [UserRecord]
     /// Deletes an outstanding token (a code the SMS provider refused to deliver).
     func discardOneTimeToken(id: UUID) async throws
-    /// The users whose pending email change goes to `newEmail`, oldest request first.
-    func users(newEmail: String) async throws -> [UserRecord]
     func identities(userID: UUID) async throws -> [IdentityRecord]
     /// Inserts a user, its identity (and a phone identity too when an email user also has a
     /// phone), its first one-time token and the messages announcing it, all or nothing. Throws
@@ -61,19 +58,6 @@ public protocol AuthStore:
     func replaceOneTimeTokens(
         _ tokens: [OneTimeTokenRecord], user: UserRecord, outbox: [OutboxRecord], audit: [AuditEvent]
     ) async throws
-    /// Finds the selected token and, in one transaction: refuses it if expired, consumed or out of
-    /// attempts; counts the attempt; asks `matches`; on a mismatch records what `failed` returns
-    /// (given the attempts left); and on a match consumes it, voids the user's other tokens and
-    /// stores what `complete` returns, with the user's identities and factors read back when it
-    /// stored a session (``TokenRedemption/account``). Counts `limits` in the same transaction
-    /// (``RateLimitExceeded`` for one passed: only its counters are stored).
-    func redeemOneTimeToken(
-        _ selector: OneTimeTokenSelector, now: Date, maxAttempts: Int, limits: [RateLimitCounter],
-        matches: @escaping @Sendable (OneTimeTokenRecord) -> Bool,
-        failed: @escaping @Sendable (OneTimeTokenRecord, Int) -> [AuditEvent],
-        complete: @escaping @Sendable (UserRecord, OneTimeTokenRecord) throws -> TokenRedemption
-    ) async throws -> RedemptionOutcome
-
     // MARK: Sessions
 
     func session(id: UUID) async throws -> SessionRecord?
@@ -138,30 +122,9 @@ extension AuthStore {
         try await createUser(user, identity: identity, token: token, outbox: outbox, audit: audit, limits: [])
     }
 
-    /// Redeems a token, counting no rate limit.
-    public func redeemOneTimeToken(
-        _ selector: OneTimeTokenSelector, now: Date, maxAttempts: Int,
-        matches: @escaping @Sendable (OneTimeTokenRecord) -> Bool,
-        failed: @escaping @Sendable (OneTimeTokenRecord, Int) -> [AuditEvent],
-        complete: @escaping @Sendable (UserRecord, OneTimeTokenRecord) throws -> TokenRedemption
-    ) async throws -> RedemptionOutcome {
-        try await redeemOneTimeToken(
-            selector, now: now, maxAttempts: maxAttempts, limits: [], matches: matches, failed: failed, complete: complete)
-    }
-
     /// Stores a session with nothing for the audit log.
     public func createSession(_ session: SessionRecord, user: UserRecord) async throws {
         try await createSession(session, user: user, audit: [])
-    }
-
-    /// Redeems a token, recording nothing on a mismatch.
-    public func redeemOneTimeToken(
-        _ selector: OneTimeTokenSelector, now: Date, maxAttempts: Int,
-        matches: @escaping @Sendable (OneTimeTokenRecord) -> Bool,
-        complete: @escaping @Sendable (UserRecord, OneTimeTokenRecord) throws -> TokenRedemption
-    ) async throws -> RedemptionOutcome {
-        try await redeemOneTimeToken(
-            selector, now: now, maxAttempts: maxAttempts, limits: [], matches: matches, failed: { _, _ in [] }, complete: complete)
     }
 
     /// Replaces tokens with nothing for the audit log.

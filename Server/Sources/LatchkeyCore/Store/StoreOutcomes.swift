@@ -32,6 +32,8 @@ public struct TokenRedemption: Sendable {
     public var outbox: [OutboxRecord]
     /// What the audit log records of it.
     public var audit: [AuditEvent]
+    /// Where the token's request asked the user to be sent (a link's stored `redirect_to`).
+    public var redirectTo: String?
     /// Set by the store when it stored a session: the user's identities and factors, read in the
     /// same transaction, for the session answer.
     public var account: AccountRecords?
@@ -54,8 +56,11 @@ public struct TokenRedemption: Sendable {
 
 /// The result of trying to redeem a one-time token.
 public enum RedemptionOutcome: Sendable {
-    /// The code matched and was consumed; what `complete` returned was stored.
+    /// The code matched and was consumed; what the rules completed was stored.
     case redeemed(TokenRedemption)
+    /// The code matched, but what it completes was refused (a banned user, a change replaced
+    /// since): the token is left as it was.
+    case rejected(AuthError)
     /// No live token matched the selector.
     case notFound
     /// The token has expired.

@@ -11,20 +11,22 @@ import Logging
 /// link back (`POST /verify`, form-encoded), so a mail scanner that opens links does not burn
 /// them. The POST redeems it and redirects like GoTrue's GET (`redirect_to#access_token=…`).
 struct VerifyController {
-    let service: AuthService
+    let verification: Verification
+    /// `GET /verify` shows a page that posts the link back instead of redeeming it.
+    let linkConfirmationPage: Bool
 
     func register(_ routes: inout RouteRegistrar) {
         routes.on(.post, "/verify") { request, context in
             if request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true {
                 let form = try await Self.form(request, context: context)
                 // As `GET /verify`: a missing or unknown type, or no token, is a 400, not a redirect.
-                _ = try service.verificationType(form["type"])
+                _ = try Verification.type(form["type"])
                 guard let token = form["token"], !token.isEmpty else { throw Self.tokenRequired }
                 return await redeemLink(
                     token: token, type: form["type"], redirectTo: form["redirect_to"], request: request, context: context)
             }
             let body = try await request.decodeJSON(VerifyRequest.self, context: context)
-            switch try await service.verify(body, client: context.client) {
+            switch try await verification.verify(body, client: context.client) {
             case .session(let session, _): return try JSONResponse.make(session, noStore: true)
             case .pending(let message, _): return try JSONResponse.make(EmailChangePending(msg: message), noStore: true)
             }
@@ -35,14 +37,14 @@ struct VerifyController {
             let redirectTo = request.queryValue("redirect_to")
             // The type first, then the token, as GoTrue's `GET /verify`: a missing or unknown type or
             // a missing token is a 400, never a page.
-            _ = try service.verificationType(type)
+            _ = try Verification.type(type)
             guard let token, !token.isEmpty else { throw Self.tokenRequired }
-            if !service.configuration.linkConfirmationPage {
+            if !linkConfirmationPage {
                 return await redeemLink(token: token, type: type, redirectTo: redirectTo, request: request, context: context)
             }
             guard let type, token.utf8.count <= 128, type.utf8.count <= 32 else {
                 return Self.redirect(
-                    to: service.redirects.resolve(redirectTo),
+                    to: verification.redirects.resolve(redirectTo),
                     fragment: Self.errorFragment(AuthError.linkInvalid))
             }
             return Self.page(token: token, type: type, redirectTo: redirectTo)
@@ -56,15 +58,13 @@ struct VerifyController {
     func redeemLink(token: String?, type: String?, redirectTo: String?, request: Request, context: APIRequestContext) async
         -> Response
     {
-        let fallback = service.redirects.resolve(redirectTo)
+        let fallback = verification.redirects.resolve(redirectTo)
         do {
             guard let token, !token.isEmpty else { throw AuthError.linkInvalid }
-            let verificationType = try service.verificationType(type)
-            try await service.limiter.hit(
-                "ip:verify:\(context.client.ip)", service.configuration.rateLimits.verifyPerIP)
-            switch try await service.redeemLink(token, type: verificationType, client: context.client, inBrowser: true) {
+            let verificationType = try Verification.type(type)
+            switch try await verification.openLink(token, type: verificationType, client: context.client) {
             case .session(let session, let stored):
-                let target = redirectTo.map { service.redirects.resolve($0) } ?? stored
+                let target = redirectTo.map { verification.redirects.resolve($0) } ?? stored
                 let fragment = [
                     "access_token=\(session.accessToken)", "expires_at=\(session.expiresAt)", "expires_in=\(session.expiresIn)",
                     "refresh_token=\(session.refreshToken)", "token_type=bearer", "type=\(verificationType.rawValue)", "sb=",
@@ -72,11 +72,11 @@ struct VerifyController {
                 return Self.redirect(to: target, fragment: fragment)
             case .authCode(let code, let stored):
                 // PKCE: only the code travels; the app that holds the verifier exchanges it.
-                let target = redirectTo.map { service.redirects.resolve($0) } ?? stored
+                let target = redirectTo.map { verification.redirects.resolve($0) } ?? stored
                 return Self.redirect(to: target, query: "code=\(code)")
             case .pending(let message, let stored):
                 // The first of two email-change confirmations: GoTrue's message, no session.
-                let target = redirectTo.map { service.redirects.resolve($0) } ?? stored
+                let target = redirectTo.map { verification.redirects.resolve($0) } ?? stored
                 let text = message.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
                 return Self.redirect(to: target, fragment: "message=\(text)&sb=")
             }

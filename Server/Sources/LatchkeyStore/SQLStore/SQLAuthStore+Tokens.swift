@@ -59,91 +59,95 @@ extension SQLAuthStore {
         }
     }
 
-    public func redeemOneTimeToken(
-        _ selector: OneTimeTokenSelector, now: Date, maxAttempts: Int, limits: [RateLimitCounter],
-        matches: @escaping @Sendable (OneTimeTokenRecord) -> Bool,
-        failed: @escaping @Sendable (OneTimeTokenRecord, Int) -> [AuditEvent],
-        complete: @escaping @Sendable (UserRecord, OneTimeTokenRecord) throws -> TokenRedemption
-    ) async throws -> RedemptionOutcome {
+    public func redeem(_ rules: CodeRedemption, limits: [RateLimitCounter]) async throws -> RedemptionOutcome {
         try await translating {
-            try await retryingConflicts {
-                try await redeem(
-                    selector, now: now, maxAttempts: maxAttempts, limits: limits, matches: matches, failed: failed,
-                    complete: complete)
+            try await retryingConflicts { try await redeemOnce(rules, limits: limits) }
+        }
+    }
+
+    private func redeemOnce(_ rules: CodeRedemption, limits: [RateLimitCounter]) async throws -> RedemptionOutcome {
+        // On PostgreSQL, `READ COMMITTED` with the code's row locked: attempts on one code queue
+        // on it and each sees the last one's count (the cap holds against concurrent guesses), a
+        // second redemption finds it consumed, and the user's `version` precondition refuses
+        // to write over a change made meanwhile (a ban), failing the redemption as a conflict
+        // that reads and decides again.
+        let lock = database.lockClause(.update)
+        return try await limitedTransaction(limits, .locking) { db in
+            let (token, user) = try await Self.selected(rules.selector, lock: lock, db)
+            switch try rules.decide(token: token, user: user) {
+            case .refuse(let outcome):
+                return outcome
+            case .mismatch(let remaining, let audit):
+                guard let token else { return .notFound }
+                try await db.query("UPDATE one_time_tokens SET attempts = attempts + 1 WHERE id = ?", [SQLValue(token.id)])
+                try await Self.insert(audit, db)
+                return .mismatch(attemptsRemaining: remaining)
+            case .reject(let error, let audit):
+                try await Self.insert(audit, db)
+                return .rejected(error)
+            case .redeem(let redemption):
+                guard let token else { return .notFound }
+                return try await self.apply(redemption, spending: token, now: rules.now, db)
             }
         }
     }
 
-    private func redeem(
-        _ selector: OneTimeTokenSelector, now: Date, maxAttempts: Int, limits: [RateLimitCounter],
-        matches: @escaping @Sendable (OneTimeTokenRecord) -> Bool,
-        failed: @escaping @Sendable (OneTimeTokenRecord, Int) -> [AuditEvent],
-        complete: @escaping @Sendable (UserRecord, OneTimeTokenRecord) throws -> TokenRedemption
-    ) async throws -> RedemptionOutcome {
-        // On PostgreSQL, `READ COMMITTED` with the code's row locked: attempts on one code queue
-        // on it and each sees the last one's count (the cap holds against concurrent guesses), a
-        // second redemption finds it consumed, and the user's `version` precondition refuses
-        // to write over a change made meanwhile (a ban), failing the redemption as a conflict.
-        let lock = database.lockClause(.update)
-        return try await limitedTransaction(limits, .locking) { db in
-            let rows: [SQLRow]
-            let kinds: [OneTimeTokenKind]
-            switch selector {
-            case .newest(let userID, let wanted):
-                kinds = wanted
-                rows = try await Self.newestTokens(userID: userID, kinds: wanted, lock: lock, db)
-            case .newestForEmail(let email, let wanted):
-                kinds = wanted
-                let owner = try await db.query("SELECT id FROM users WHERE email = ?", [.text(email)]).first?.uuid("id")
-                rows = try await Self.newestTokens(userID: owner ?? UUID(), kinds: wanted, lock: lock, db)
-            case .linkHash(let hash, let wanted):
-                kinds = wanted
-                rows = try await db.query(
-                    "SELECT \(Self.tokenColumns) FROM one_time_tokens WHERE link_hash = ? AND consumed_at IS NULL\(lock)",
-                    [.text(hash)])
-            }
-            guard let token = rows.first.flatMap(Self.token), kinds.contains(token.kind) else { return .notFound }
-            if token.expiresAt <= now { return .expired }
-            if token.attempts >= maxAttempts { return .exhausted }
-            // Count the attempt before comparing, in the same transaction.
-            try await db.query("UPDATE one_time_tokens SET attempts = attempts + 1 WHERE id = ?", [SQLValue(token.id)])
-            guard matches(token) else {
-                let remaining = max(0, maxAttempts - token.attempts - 1)
-                try await Self.insert(failed(token, remaining), db)
-                return .mismatch(attemptsRemaining: remaining)
-            }
-            let consumed = try await db.query(
-                "UPDATE one_time_tokens SET consumed_at = ? WHERE id = ? AND consumed_at IS NULL RETURNING id",
-                [SQLValue(now), SQLValue(token.id)])
-            guard !consumed.isEmpty else { return .notFound }
-            guard
-                let user = try await db.query("SELECT \(Self.userColumns) FROM users WHERE id = ?", [SQLValue(token.userID)])
-                    .first.flatMap(Self.user)
-            else { return .notFound }
-            let redemption = try complete(user, token)
-            // Confirming voids every other outstanding code of the user, but those it preserves.
-            let kept = redemption.preserving.map { SQLValue.text($0.rawValue) }
-            try await db.query(
-                "DELETE FROM one_time_tokens WHERE user_id = ? AND consumed_at IS NULL"
-                    + (kept.isEmpty ? "" : " AND kind NOT IN (\(Self.placeholders(kept.count)))"),
-                [SQLValue(token.userID)] + kept)
-            try await Self.update(redemption.user, db)
-            if let email = redemption.identityEmail {
-                try await Self.upsertIdentity(userID: redemption.user.id, provider: "email", value: email, now: now, db)
-            }
-            if let phone = redemption.identityPhone {
-                try await Self.upsertIdentity(userID: redemption.user.id, provider: "phone", value: phone, now: now, db)
-            }
-            if let session = redemption.session { try await Self.insert(session, db) }
-            if let flow = redemption.flowState { try await Self.insert(flow, db) }
-            try await insertOutbox(redemption.outbox, db)
-            try await Self.insert(redemption.audit, db)
-            var stored = redemption
-            if let session = redemption.session {
-                stored.account = try await Self.account(redemption.user, session: session, db)
-            }
-            return .redeemed(stored)
+    /// The outstanding token `selector` names, its row locked with `lock`, and its user.
+    static func selected(_ selector: OneTimeTokenSelector, lock: String, _ db: any SQLExecutor) async throws -> (
+        OneTimeTokenRecord?, UserRecord?
+    ) {
+        switch selector {
+        case .newestForEmail(let email, let kinds):
+            // The user first, by its address: a code typed with an address needs no second read
+            // of it. An address no user has looks for the tokens of an id no token has.
+            let user = try await db.query("SELECT \(Self.userColumns) FROM users WHERE email = ?", [.text(email)]).first.flatMap(Self.user)
+            let token = try await newestTokens(userID: user?.id ?? UUID(), kinds: kinds, lock: lock, db).first.flatMap(Self.token)
+            return (token, user)
+        case .newest(let userID, let kinds):
+            let token = try await newestTokens(userID: userID, kinds: kinds, lock: lock, db).first.flatMap(Self.token)
+            return (token, try await Self.userRow(id: token?.userID, db))
+        case .linkHash(let hash, _):
+            let token = try await db.query(
+                "SELECT \(Self.tokenColumns) FROM one_time_tokens WHERE link_hash = ? AND consumed_at IS NULL\(lock)", [.text(hash)]
+            ).first.flatMap(Self.token)
+            return (token, try await Self.userRow(id: token?.userID, db))
         }
+    }
+
+    /// The user `id` names, `nil` without an id.
+    static func userRow(id: UUID?, _ db: any SQLExecutor) async throws -> UserRecord? {
+        guard let id else { return nil }
+        return try await db.query("SELECT \(Self.userColumns) FROM users WHERE id = ?", [SQLValue(id)]).first.flatMap(Self.user)
+    }
+
+    /// Spends `token` (counting the attempt) and stores what redeeming it completes.
+    func apply(_ redemption: TokenRedemption, spending token: OneTimeTokenRecord, now: Date, _ db: any SQLExecutor)
+        async throws -> RedemptionOutcome
+    {
+        let spent = try await db.query(
+            "UPDATE one_time_tokens SET attempts = attempts + 1, consumed_at = ? WHERE id = ? AND consumed_at IS NULL RETURNING id",
+            [SQLValue(now), SQLValue(token.id)])
+        guard !spent.isEmpty else { return .notFound }
+        // Redeeming voids every other outstanding code of the user, but those it preserves.
+        let kept = redemption.preserving.map { SQLValue.text($0.rawValue) }
+        try await db.query(
+            "DELETE FROM one_time_tokens WHERE user_id = ? AND consumed_at IS NULL"
+                + (kept.isEmpty ? "" : " AND kind NOT IN (\(Self.placeholders(kept.count)))"),
+            [SQLValue(token.userID)] + kept)
+        try await Self.update(redemption.user, db)
+        if let email = redemption.identityEmail {
+            try await Self.upsertIdentity(userID: redemption.user.id, provider: "email", value: email, now: now, db)
+        }
+        if let phone = redemption.identityPhone {
+            try await Self.upsertIdentity(userID: redemption.user.id, provider: "phone", value: phone, now: now, db)
+        }
+        if let session = redemption.session { try await Self.insert(session, db) }
+        if let flow = redemption.flowState { try await Self.insert(flow, db) }
+        try await insertOutbox(redemption.outbox, db)
+        try await Self.insert(redemption.audit, db)
+        var stored = redemption
+        if let session = redemption.session { stored.account = try await Self.account(redemption.user, session: session, db) }
+        return .redeemed(stored)
     }
 
     /// The newest live token of one of `kinds` for the user.

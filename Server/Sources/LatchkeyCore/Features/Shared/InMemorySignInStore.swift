@@ -1,25 +1,33 @@
 import Foundation
 import Synchronization
 
-/// ``PasswordSignInStore``, ``AuthCodeExchangeStore`` and ``AnonymousUserStore`` in memory,
-/// with the SQL stores' atomicity: every call is one step under a lock, a session is stored only
-/// while its user is at the version it was read at, a flow state is spent once, and a stale
-/// anonymous user is deleted only while still anonymous. Tests add users and flow states with
-/// ``add(_:)``; events are recorded in `audit`. For unit tests, held to the SQL stores'
-/// behaviour by the contract suites.
-public final class InMemorySignInStore: PasswordSignInStore, AuthCodeExchangeStore, AnonymousUserStore, AccountReading {
-    private struct State {
+/// ``PasswordSignInStore``, ``AuthCodeExchangeStore``, ``AnonymousUserStore`` and
+/// ``VerificationStore`` in memory, with the SQL stores' atomicity: every call is one step under
+/// a lock, a session is stored only while its user is at the version it was read at, a flow
+/// state or a one-time token is spent once, and a stale anonymous user is deleted only while
+/// still anonymous. Tests add users, tokens and flow states with ``add(_:)``; events are recorded
+/// in `audit`, rate-limit counters in `limits`. For unit tests, held to the SQL stores' behaviour
+/// by the contract suites.
+public final class InMemorySignInStore: PasswordSignInStore, AuthCodeExchangeStore, AnonymousUserStore, VerificationStore,
+    AccountReading
+{
+    struct State {
         var users: [UUID: UserRecord] = [:]
         var sessions: [UUID: SessionRecord] = [:]
         var flows: [FlowStateRecord] = []
+        var tokens: [OneTimeTokenRecord] = []
+        var outbox: [OutboxRecord] = []
     }
 
-    private let state = Mutex(State())
+    let state = Mutex(State())
     /// Where the events that go with each change are recorded.
     public let audit: InMemoryAuditLogStore
+    /// Where the rate-limit counters a call takes are counted.
+    public let limits: InMemoryRateLimitStore
 
-    public init(audit: InMemoryAuditLogStore = InMemoryAuditLogStore()) {
+    public init(audit: InMemoryAuditLogStore = InMemoryAuditLogStore(), limits: InMemoryRateLimitStore = InMemoryRateLimitStore()) {
         self.audit = audit
+        self.limits = limits
     }
 
     /// Adds a user, as sign-up would.

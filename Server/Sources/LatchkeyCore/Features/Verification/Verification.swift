@@ -1,0 +1,192 @@
+import Foundation
+import LatchkeyAPI
+
+/// `/verify`: a typed code with its address or number, or a link's secret. A code signs the
+/// user in (confirming the address or number), moves the user to a new address or number, or
+/// counts one of an email change's two confirmations; a PKCE link opened in a browser gives a
+/// code for the app to exchange instead of a session.
+///
+/// The rules (newest code only, attempt cap and lock-out, expiry, a ban or a replaced change
+/// refusing a right code) are ``CodeRedemption``, a value the store runs in the transaction that
+/// reads the token; the client's `/verify` budget is counted in that transaction when it
+/// redeems an email code (one commit for the whole request), and on its own otherwise.
+public struct Verification: Sendable {
+    /// What verification is configured with.
+    public struct Settings: Sendable {
+        /// Wrong codes a token takes before it is locked.
+        public var maxAttempts: Int
+        /// `/verify` requests per client IP.
+        public var verifyPerIP: RateLimit
+        /// Seconds a PKCE link's authorization code stays good.
+        public var flowStateExpiry: Int
+
+        public init(maxAttempts: Int, verifyPerIP: RateLimit, flowStateExpiry: Int) {
+            self.maxAttempts = maxAttempts
+            self.verifyPerIP = verifyPerIP
+            self.flowStateExpiry = flowStateExpiry
+        }
+
+        /// The settings of `configuration`.
+        public init(_ configuration: AuthConfiguration) {
+            self.init(
+                maxAttempts: configuration.otp.maxAttempts, verifyPerIP: configuration.rateLimits.verifyPerIP,
+                flowStateExpiry: configuration.flowStateExpiry)
+        }
+    }
+
+    /// What verifying a code or link gives: a session, or (the first of two email-change
+    /// confirmations) GoTrue's half-way message.
+    public enum Outcome: Sendable {
+        case session(Session, redirectTo: String)
+        case pending(String, redirectTo: String)
+    }
+
+    /// What a link opened in a browser gives: a session, a code for the app to exchange with its
+    /// PKCE verifier, or an email change's half-way message.
+    public enum LinkOutcome: Sendable {
+        case session(Session, redirectTo: String)
+        case authCode(String, redirectTo: String)
+        case pending(String, redirectTo: String)
+    }
+
+    /// GoTrue's message for the first of two email-change confirmations.
+    public static let emailChangeHalfway = "Confirmation link accepted. Please proceed to confirm link sent to the other email"
+    /// What a code answers when its address has no code to compare with, known or not.
+    static let noCodeRefusal = AuthError.codeRefused(reason: "invalid", attemptsRemaining: nil)
+
+    let store: any VerificationStore
+    let limiter: RateLimiter
+    let settings: Settings
+    let records: Records
+    /// Where links may send the user.
+    public let redirects: RedirectPolicy
+
+    public init(store: any VerificationStore, limiter: RateLimiter, settings: Settings, records: Records, redirects: RedirectPolicy) {
+        self.store = store
+        self.limiter = limiter
+        self.settings = settings
+        self.records = records
+        self.redirects = redirects
+    }
+
+    /// The type named in a request, or GoTrue's 400.
+    public static func type(_ raw: String?) throws -> VerificationType {
+        guard let raw, !raw.isEmpty else { throw AuthError.validation("Verify requires a verification type") }
+        guard let type = VerificationType(rawValue: raw) else { throw AuthError.validation("Unsupported verification type") }
+        return type
+    }
+
+    /// `POST /verify` with JSON: a code with its address or number, or a link's `token_hash`.
+    public func verify(_ request: VerifyRequest, client: ClientInfo) async throws -> Outcome {
+        try await limiter.counting([verifyLimit(client)]) { budget in
+            try await verify(request, client: client, budget: budget)
+        }
+    }
+
+    /// A link opened in a browser (`GET /verify`, or the confirmation page's form): counted
+    /// against the client's `/verify` budget, then redeemed; a link asked for with a PKCE
+    /// challenge gives a code instead of a session, so no token travels in a URL.
+    public func openLink(_ secret: String, type: VerificationType, client: ClientInfo) async throws -> LinkOutcome {
+        try await limiter.hit([verifyLimit(client)])
+        return try await redeemLink(secret, type: type, client: client, inBrowser: true)
+    }
+
+    func verifyLimit(_ client: ClientInfo) -> LimitBudget.Limit {
+        LimitBudget.Limit("ip:verify:\(client.ip)", settings.verifyPerIP)
+    }
+
+    private func verify(_ request: VerifyRequest, client: ClientInfo, budget: LimitBudget) async throws -> Outcome {
+        let type = try Self.type(request.type)
+        if let tokenHash = request.tokenHash, !tokenHash.isEmpty {
+            try await budget.charge()
+            switch try await redeemLink(tokenHash, type: type, client: client, inBrowser: false) {
+            case .session(let session, let redirect): return .session(session, redirectTo: redirect)
+            case .pending(let message, let redirect): return .pending(message, redirectTo: redirect)
+            case .authCode: throw AuthError.linkInvalid
+            }
+        }
+        guard let token = request.token, !token.isEmpty else {
+            throw AuthError.validation("Verify requires either a token or a token hash")
+        }
+        let redirect = redirects.resolve(request.redirectTo)
+        if type == .sms || type == .phoneChange || (request.email == nil && request.phone != nil) {
+            guard type == .sms || type == .phoneChange else {
+                throw AuthError.validation("A phone number is verified with type sms or phone_change")
+            }
+            try await budget.charge()
+            let redeemed = try Self.redeemed(try await verifyPhone(request.phone, type: type, token: token, client: client))
+            guard let session = redeemed.session else { throw AuthError.otpInvalid }
+            return .session(try await answer(redeemed, session: session), redirectTo: redirect)
+        }
+        let email = try EmailAddress.requestAddress(request.email)
+        // A code is short and numeric; anything else cannot match and is not worth a lookup.
+        guard token.utf8.count <= 16 else { throw AuthError.otpInvalid }
+        let outcome: RedemptionOutcome
+        if type == .emailChange {
+            try await budget.charge()
+            outcome = try await verifyEmailChange(email: email, token: token, client: client)
+        } else {
+            // One transaction finds the address's user and newest code, compares and redeems. An
+            // unknown address looks for the code of an id no token has, the same work as a known
+            // address with no code, and answers exactly like it.
+            let rules = rules(.newestForEmail(email, kinds: type.kinds), .code(token), .emailSignIn(method: type.method), client)
+            outcome = try await budget.spend { limits in try await store.redeem(rules, limits: limits) }
+        }
+        let redeemed = try Self.redeemed(outcome)
+        guard let session = redeemed.session else { return .pending(Self.emailChangeHalfway, redirectTo: redirect) }
+        return .session(try await answer(redeemed, session: session), redirectTo: redirect)
+    }
+
+    /// Redeems a link secret (what the email link carries, accepted as `token_hash`). In a
+    /// browser, a link asked for with a PKCE challenge yields an authorization code instead of
+    /// a session.
+    func redeemLink(_ secret: String, type: VerificationType, client: ClientInfo, inBrowser: Bool) async throws -> LinkOutcome {
+        guard secret.utf8.count <= 128 else { throw AuthError.linkInvalid }
+        let authCode = OneTimeSecrets.newLinkSecret()
+        let flow = CodeRedemption.BrowserFlow(authCodeHash: OneTimeSecrets.linkHash(authCode), lifetime: settings.flowStateExpiry)
+        let rules = CodeRedemption(
+            selector: .linkHash(OneTimeSecrets.linkHash(secret), kinds: type.kinds), proof: .link, completion: type.linkCompletion,
+            maxAttempts: settings.maxAttempts, client: client, browserFlow: inBrowser ? flow : nil, records: records)
+        let outcome: RedemptionOutcome
+        do {
+            outcome = try await store.redeem(rules)
+        } catch let error as StoreError where error.isDuplicate {
+            throw AuthError.emailExists
+        }
+        switch outcome {
+        case .redeemed(let redemption):
+            let redirect = redirects.resolve(redemption.redirectTo)
+            if let session = redemption.session { return .session(try await answer(redemption, session: session), redirectTo: redirect) }
+            if redemption.flowState != nil { return .authCode(authCode, redirectTo: redirect) }
+            return .pending(Self.emailChangeHalfway, redirectTo: redirect)
+        case .rejected(let error): throw error
+        case .notFound, .expired, .exhausted, .mismatch: throw AuthError.linkInvalid
+        }
+    }
+
+    /// The rules for one redemption by this client.
+    func rules(
+        _ selector: OneTimeTokenSelector, _ proof: CodeRedemption.Proof, _ completion: CodeRedemption.Completion, _ client: ClientInfo
+    ) -> CodeRedemption {
+        CodeRedemption(
+            selector: selector, proof: proof, completion: completion, maxAttempts: settings.maxAttempts, client: client, records: records)
+    }
+
+    /// The session answer for a redemption that stored `session`.
+    func answer(_ redemption: TokenRedemption, session: SessionRecord) async throws -> Session {
+        try await records.answers.answer(user: redemption.user, session: session, account: redemption.account)
+    }
+
+    /// What a successful redemption stored, or the error a refused code answers with.
+    static func redeemed(_ outcome: RedemptionOutcome) throws -> TokenRedemption {
+        switch outcome {
+        case .redeemed(let redemption): return redemption
+        case .rejected(let error): throw error
+        case .mismatch(let remaining):
+            throw AuthError.codeRefused(reason: remaining > 0 ? "invalid" : "exhausted", attemptsRemaining: remaining)
+        case .expired: throw AuthError.codeRefused(reason: "expired", attemptsRemaining: nil)
+        case .exhausted: throw AuthError.codeRefused(reason: "exhausted", attemptsRemaining: 0)
+        case .notFound: throw noCodeRefusal
+        }
+    }
+}
