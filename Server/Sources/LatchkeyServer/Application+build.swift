@@ -162,7 +162,9 @@ public func buildApplication(
         AuthController(
             service: service, authenticator: authenticator, anonymousUsers: anonymousUsers, passwordSignIn: passwordSignIn,
             authCodeExchange: authCodeExchange, deviceKeySignIn: deviceKeySignIn,
-            sessionRefresh: sessionRefresh
+            sessionRefresh: sessionRefresh,
+            oneTimeCodes: OneTimeCodes(
+                store: store, codes: service.codes, limiter: service.limiter, settings: OneTimeCodes.Settings(configuration.auth))
         ).register(&routes)
         let verification = Verification(
             store: store, limiter: service.limiter, settings: Verification.Settings(configuration.auth), records: service.records,

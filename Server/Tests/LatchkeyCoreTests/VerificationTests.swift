@@ -75,16 +75,6 @@ import Testing
         var stored: UserRecord { get async throws { try #require(try await memory.user(id: user.id)) } }
     }
 
-    /// The error a call throws, as an `AuthError`.
-    static func refusal(_ work: () async throws -> Void) async -> AuthError? {
-        do {
-            try await work()
-            return nil
-        } catch {
-            return error as? AuthError
-        }
-    }
-
     @Test func aRightCodeSignsInOnceAndConfirmsTheAddress() async throws {
         let f = Fixture()
         f.issue(.confirmation)
@@ -96,7 +86,7 @@ import Testing
         #expect(f.memory.sessions(userID: f.user.id).map { $0.amr.map(\.method) } == [["otp"]])
         #expect(f.memory.tokens(userID: f.user.id).allSatisfy { $0.consumedAt != nil })
         #expect(try await f.events(.login).map { $0.details["method"] } == ["otp"])
-        let again = await Self.refusal { _ = try await f.code("123456", type: "signup") }
+        let again = try await errorOf { _ = try await f.code("123456", type: "signup") }
         #expect(again?.code == .otpExpired && again?.reason == "invalid" && again?.attemptsRemaining == nil)
     }
 
@@ -106,7 +96,7 @@ import Testing
         let f = Fixture(confirmed: true)
         f.issue(.magiclink, code: "111111", link: "old", age: 30)
         f.issue(.magiclink, code: "222222", link: "new")
-        let old = await Self.refusal { _ = try await f.code("111111") }
+        let old = try await errorOf { _ = try await f.code("111111") }
         #expect(old?.reason == "invalid" && old?.attemptsRemaining == 2)
         _ = try await f.code("222222")
         // Redeeming voided the older code too.
@@ -120,11 +110,11 @@ import Testing
         f.issue(.confirmation)
         var answers: [String] = []
         for wrong in ["000000", "000001", "000002"] {
-            let error = await Self.refusal { _ = try await f.code(wrong) }
+            let error = try await errorOf { _ = try await f.code(wrong) }
             answers.append("\(error?.reason ?? "-"):\(error?.attemptsRemaining.map(String.init) ?? "-")")
         }
         #expect(answers == ["invalid:2", "invalid:1", "exhausted:0"])
-        let right = await Self.refusal { _ = try await f.code("123456") }
+        let right = try await errorOf { _ = try await f.code("123456") }
         #expect(right?.reason == "exhausted" && right?.attemptsRemaining == 0)
         #expect(try await f.events(.codeFailed).count == 3)
         #expect(try await f.events(.lockout).count == 1)
@@ -135,15 +125,15 @@ import Testing
         let f = Fixture()
         f.issue(.confirmation)
         f.time.advance(by: 600)
-        #expect(await Self.refusal { _ = try await f.code("123456") }?.reason == "expired")
+        #expect(try await errorOf { _ = try await f.code("123456") }?.reason == "expired")
         #expect(f.memory.sessionCount == 0)
     }
 
     /// An unknown address, and a known one with no code, answer exactly alike.
     @Test func anUnknownAddressAnswersLikeAKnownOneWithoutACode() async throws {
         let f = Fixture()
-        let known = await Self.refusal { _ = try await f.code("123456") }
-        let unknown = await Self.refusal { _ = try await f.code("123456", email: "nobody@example.com") }
+        let known = try await errorOf { _ = try await f.code("123456") }
+        let unknown = try await errorOf { _ = try await f.code("123456", email: "nobody@example.com") }
         #expect(known == unknown && known?.reason == unknown?.reason && known?.attemptsRemaining == unknown?.attemptsRemaining)
         #expect(known?.code == .otpExpired && known?.reason == "invalid")
     }
@@ -153,7 +143,7 @@ import Testing
     @Test func aBannedUserIsRefusedAndTheCodeKept() async throws {
         let f = Fixture { $0.bannedUntil = Date(timeIntervalSince1970: 1_800_000_060) }
         f.issue(.confirmation)
-        #expect(await Self.refusal { _ = try await f.code("123456") } == AuthError.userBanned)
+        #expect(try await errorOf { _ = try await f.code("123456") } == AuthError.userBanned)
         let refused = try #require(try await f.events(.loginFailed).first)
         #expect(refused.userID == f.user.id && refused.details["reason"] == "user_banned" && refused.details["method"] == "otp")
         #expect(f.memory.tokens(userID: f.user.id).first?.attempts == 0)
@@ -170,7 +160,7 @@ import Testing
                 BanningFirstStore(base: memory)
             })
         f.issue(.sms, to: "15551234567")
-        let error = await Self.refusal { _ = try await f.verify(#"{"type":"sms","phone":"+1 555 123 4567","token":"123456"}"#) }
+        let error = try await errorOf { _ = try await f.verify(#"{"type":"sms","phone":"+1 555 123 4567","token":"123456"}"#) }
         #expect(error == AuthError.userBanned)
         #expect(f.memory.sessionCount == 0)
     }
@@ -195,7 +185,7 @@ import Testing
         }
         #expect(session.user.id == f.user.id && redirect == "http://localhost:3000/welcome")
         #expect(f.memory.sessions(userID: f.user.id).map { $0.amr.map(\.method) } == [["magiclink"]])
-        #expect(await Self.refusal { _ = try await f.verify(#"{"type":"magiclink","token_hash":"secret-1"}"#) } == AuthError.linkInvalid)
+        #expect(try await errorOf { _ = try await f.verify(#"{"type":"magiclink","token_hash":"secret-1"}"#) } == AuthError.linkInvalid)
     }
 
     /// A PKCE link opened in a browser gives a code and a flow state, no session and no login
@@ -256,7 +246,7 @@ import Testing
         }
         f.issue(.emailChangeNew, code: "222222", to: "older@example.com", for: nil)
         // The code was sent for `older@`, but the user now waits for `newer@`.
-        let error = await Self.refusal { _ = try await f.code("222222", type: "email_change", email: "newer@example.com") }
+        let error = try await errorOf { _ = try await f.code("222222", type: "email_change", email: "newer@example.com") }
         #expect(error == AuthError.otpInvalid)
         #expect(try await f.stored.email == "ada@example.com")
         #expect(f.memory.tokens(userID: f.user.id).first?.consumedAt == nil)
@@ -286,9 +276,9 @@ import Testing
     @Test func theClientsBudgetRefusesPastItsLimit() async throws {
         let f = Fixture(verifyPerIP: 2)
         f.issue(.confirmation)
-        _ = await Self.refusal { _ = try await f.code("000000") }
-        _ = await Self.refusal { _ = try await f.code("000001") }
-        #expect(await Self.refusal { _ = try await f.code("123456") }?.code == .overRequestRateLimit)
+        _ = try await errorOf { _ = try await f.code("000000") }
+        _ = try await errorOf { _ = try await f.code("000001") }
+        #expect(try await errorOf { _ = try await f.code("123456") }?.code == .overRequestRateLimit)
         #expect(f.memory.sessionCount == 0)
     }
 
@@ -308,7 +298,7 @@ import Testing
     func malformedRequestsAreRefusedAndTheCodeStaysGood(_ json: String, _ code: String) async throws {
         let f = Fixture()
         f.issue(.confirmation)
-        let error = await Self.refusal { _ = try await f.verify(json) }
+        let error = try await errorOf { _ = try await f.verify(json) }
         #expect(error?.code.rawValue == code, "\(json)")
         #expect(f.memory.tokens(userID: f.user.id).first?.attempts == 0)
         _ = try await f.code("123456")

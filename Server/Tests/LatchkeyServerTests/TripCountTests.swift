@@ -67,6 +67,12 @@ import Testing
         let time: ManualTimeSource
         let pool: NIOThreadPool
 
+        /// Sending codes over the fixture's store, as the composition root builds it.
+        var oneTimeCodes: OneTimeCodes {
+            OneTimeCodes(
+                store: store, codes: service.codes, limiter: service.limiter, settings: OneTimeCodes.Settings(service.configuration))
+        }
+
         /// `/verify` over the fixture's store, as the composition root builds it.
         var verification: Verification {
             Verification(
@@ -127,7 +133,7 @@ import Testing
             time: service.time, logger: service.logger)
 
         let otp = try await database.trips {
-            _ = try await service.sendOTP(
+            _ = try await fixture.oneTimeCodes.sendOTP(
                 decoder.decode(OTPRequest.self, from: Data(#"{"email":"trips@example.com"}"#.utf8)), redirectTo: nil, client: client)
         }
         // One read: whether the address has a user.
@@ -201,7 +207,7 @@ import Testing
         for _ in 0..<3 {
             otps.append(
                 await code {
-                    _ = try await service.sendOTP(
+                    _ = try await fixture.oneTimeCodes.sendOTP(
                         decoder.decode(OTPRequest.self, from: Data(signIn.utf8)), redirectTo: nil, client: client)
                 })
         }

@@ -47,9 +47,9 @@ extension AuthService {
         let hash = try await passwordHash(request)
         var (user, identity) =
             if let email {
-                newUser(email: email, passwordHash: hash, data: [:], confirmed: request.emailConfirm == true)
+                codes.newUser(email: email, passwordHash: hash, data: [:], confirmed: request.emailConfirm == true)
             } else {
-                newPhoneUser(phone: phone!, passwordHash: hash, data: [:], confirmed: request.phoneConfirm == true)
+                codes.newPhoneUser(phone: phone!, passwordHash: hash, data: [:], confirmed: request.phoneConfirm == true)
             }
         if let raw = request.id {
             guard let id = UUID(uuidString: raw) else { throw AuthError.validation("id must be a UUID") }
@@ -64,7 +64,7 @@ extension AuthService {
             user.appMetadata["providers"] = ["email", "phone"]
         }
         try apply(request, to: &user, creating: true)
-        guard try await insert(user, identity: identity, token: nil) else {
+        guard try await codes.insert(user, identity: identity, token: nil) else {
             throw AuthError(.emailExists, "A user with this email address or id has already been registered")
         }
         return try await wireUser(user)

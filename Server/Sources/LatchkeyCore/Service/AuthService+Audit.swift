@@ -16,11 +16,6 @@ extension AuthService {
         auditEvent(action, userID: user.id, name: user.email ?? user.phone.map { "+" + $0 }, details: details, client: client)
     }
 
-    /// One `code_sent` event per token: its kind, never the code.
-    func codeSentEvents(_ tokens: [OneTimeTokenRecord], user: UserRecord) -> [AuditEvent] {
-        tokens.map { auditEvent(.codeSent, user: user, details: ["kind": .string($0.kind.rawValue)]) }
-    }
-
     /// A sign-in of `user` by `method`.
     func loginEvent(_ user: UserRecord, method: String, client: ClientInfo?) -> AuditEvent {
         auditEvent(.login, user: user, details: ["method": .string(method)], client: client)

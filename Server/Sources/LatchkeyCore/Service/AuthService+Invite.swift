@@ -8,10 +8,11 @@ extension AuthService {
     public func invite(_ request: InviteRequest, redirectTo: String?) async throws -> User {
         let email = try canonicalEmail(request.email)
         let made = try await invitation(email: email, data: request.data ?? [:], redirectTo: redirectTo)
-        try await countEmail(to: email)
-        let mail = try outbox(message(for: made.issued, user: made.user, redirectTo: made.redirectTo))
+        try await codes.countEmail(to: email)
+        let mail = try outbox(codes.message(for: made.issued, user: made.user, redirectTo: made.redirectTo))
         try await save(
-            made, outbox: mail, audit: [auditEvent(.userInvited, user: made.user)] + codeSentEvents([made.issued.record], user: made.user))
+            made, outbox: mail, audit: [auditEvent(.userInvited, user: made.user)] + codes.sentEvents([made.issued.record], user: made.user)
+        )
         return try await wireUser(made.user)
     }
 
@@ -74,7 +75,7 @@ extension AuthService {
         var user: UserRecord
         /// Set when the user is new and must be created with the code.
         var identity: IdentityRecord?
-        var issued: IssuedCode
+        var issued: Codes.Issued
         var verificationType: String
         var redirectTo: String
         var isNew: Bool { identity != nil }
@@ -97,7 +98,7 @@ extension AuthService {
             updated.confirmationSentAt = now
         default: break
         }
-        let issued = makeCode(for: updated, kind: kind, address: address, redirectTo: resolved, challenge: nil, now: now)
+        let issued = codes.make(for: updated, kind: kind, address: address, redirectTo: resolved, challenge: nil, now: now)
         return PendingCode(user: updated, identity: nil, issued: issued, verificationType: type, redirectTo: resolved)
     }
 
@@ -108,7 +109,7 @@ extension AuthService {
             guard !existing.isEmailConfirmed else { throw AuthError.emailExists }
             return pendingCode(for: existing, kind: .invite, address: email, type: "invite", redirectTo: redirectTo)
         }
-        var (user, identity) = newUser(email: email, passwordHash: nil, data: data, confirmed: false)
+        var (user, identity) = codes.newUser(email: email, passwordHash: nil, data: data, confirmed: false)
         user.invitedAt = time.now()
         var made = pendingCode(for: user, kind: .invite, address: email, type: "invite", redirectTo: redirectTo)
         made.identity = identity
@@ -123,7 +124,7 @@ extension AuthService {
         }
         var hash: String?
         if let password { hash = try await passwords.hash(password) }
-        let (user, identity) = newUser(email: email, passwordHash: hash, data: data, confirmed: false)
+        let (user, identity) = codes.newUser(email: email, passwordHash: hash, data: data, confirmed: false)
         var made = pendingCode(for: user, kind: .confirmation, address: email, type: "signup", redirectTo: redirectTo)
         made.identity = identity
         return made
@@ -132,7 +133,7 @@ extension AuthService {
     /// Stores the code (and the new user) with the messages carrying it and `audit`.
     func save(_ made: PendingCode, outbox mail: [OutboxRecord], audit: [AuditEvent]) async throws {
         if let identity = made.identity {
-            guard try await insert(made.user, identity: identity, token: made.issued.record, outbox: mail, audit: audit) else {
+            guard try await codes.insert(made.user, identity: identity, token: made.issued.record, outbox: mail, audit: audit) else {
                 throw AuthError.emailExists
             }
         } else {

@@ -17,7 +17,8 @@ extension AuthService {
         while done < count {
             let size = min(max(1, batch), count - done)
             let users = (0..<size).map { offset in
-                newUser(email: "\(prefix)-\(start + done + offset)@\(domain)".lowercased(), passwordHash: nil, data: [:], confirmed: true)
+                codes.newUser(
+                    email: "\(prefix)-\(start + done + offset)@\(domain)".lowercased(), passwordHash: nil, data: [:], confirmed: true)
             }
             do {
                 try await store.insertUsers(users.map { (user: $0.0, identity: $0.1) })

@@ -36,12 +36,12 @@ extension AuthService {
         }
 
         let confirmed = configuration.mailerAutoconfirm
-        if !confirmed { try await countEmail(to: email) }
-        let (user, identity) = newUser(email: email, passwordHash: hash, data: data, confirmed: confirmed)
+        if !confirmed { try await codes.countEmail(to: email) }
+        let (user, identity) = codes.newUser(email: email, passwordHash: hash, data: data, confirmed: confirmed)
         let now = time.now()
 
         if confirmed {
-            guard try await insert(user, identity: identity, token: nil) else { throw AuthError.userAlreadyExists }
+            guard try await codes.insert(user, identity: identity, token: nil) else { throw AuthError.userAlreadyExists }
             var signedIn = user
             signedIn.lastSignInAt = now
             let session = newSession(for: signedIn, method: "password", client: client, now: now)
@@ -52,10 +52,10 @@ extension AuthService {
         let resolved = redirects.resolve(redirectTo)
         var pending = user
         pending.confirmationSentAt = now
-        let issued = makeCode(
+        let issued = codes.make(
             for: pending, kind: .confirmation, address: email, redirectTo: resolved, challenge: challenge, now: now)
-        let mail = try outbox(message(for: issued, user: pending, redirectTo: resolved))
-        guard try await insert(pending, identity: identity, token: issued.record, outbox: mail) else {
+        let mail = try outbox(codes.message(for: issued, user: pending, redirectTo: resolved))
+        guard try await codes.insert(pending, identity: identity, token: issued.record, outbox: mail) else {
             // A concurrent sign-up with the same address won; answer as for a repeat.
             guard let winner = try await store.user(email: email) else { throw AuthError.userAlreadyExists }
             return .user(obfuscated(winner, data: data))
@@ -68,12 +68,12 @@ extension AuthService {
     ) async throws -> SignUpResult {
         if existing.isEmailConfirmed {
             if configuration.mailerAutoconfirm { throw AuthError.userAlreadyExists }
-            if let address = existing.email, (try? await countEmail(to: address)) != nil {
+            if let address = existing.email, (try? await codes.countEmail(to: address)) != nil {
                 try await enqueue(composer.email(.existingAccount, to: address, user: existing))
             }
             return .user(obfuscated(existing, data: data))
         }
-        try await sendCode(to: existing, kind: .confirmation, redirectTo: redirectTo, challenge: challenge)
+        try await codes.send(to: existing, kind: .confirmation, redirectTo: redirectTo, challenge: challenge)
         guard let refreshed = try await store.user(id: existing.id) else { throw AuthError.userNotFound }
         return .user(try await wireUser(refreshed))
     }

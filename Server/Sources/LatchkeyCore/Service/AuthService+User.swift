@@ -67,7 +67,7 @@ extension AuthService {
             let phone = try canonicalPhone(raw)
             if phone != user.phone { newPhone = phone }
         }
-        let channel = try smsChannel(request.channel)
+        let channel = try Codes.channel(request.channel)
         var passwordChanged = false
         if let password = request.password {
             if let refusal = passwords.policy.check(password) { throw refusal }
@@ -111,7 +111,7 @@ extension AuthService {
             user.isAnonymous = false
             upgrades.append(auditEvent(.emailChanged, user: user, details: ["from": .null, "anonymous": true], client: client))
         } else if let newEmail {
-            user = try await requestEmailChange(user, to: newEmail, redirectTo: redirectTo, challenge: challenge)
+            user = try await codes.requestEmailChange(user, to: newEmail, redirectTo: redirectTo, challenge: challenge)
         }
         if let newPhone, wasAnonymous, configuration.sms.autoconfirm {
             if let other = try await store.user(phone: newPhone), other.id != user.id { throw AuthError.phoneExists }
@@ -121,7 +121,7 @@ extension AuthService {
             user.isAnonymous = false
             upgrades.append(auditEvent(.phoneChanged, user: user, details: ["from": .null, "anonymous": true], client: client))
         } else if let newPhone {
-            var pending = try await requestPhoneChange(user, to: newPhone, channel: channel)
+            var pending = try await codes.requestPhoneChange(user, to: newPhone, channel: channel)
             // Keep this request's other changes, which the stored user does not have yet.
             pending.passwordHash = user.passwordHash
             pending.userMetadata = user.userMetadata

@@ -15,8 +15,8 @@ public struct AuthService: Sendable {
     public let records: Records
     public let redirects: RedirectPolicy
     public let limiter: RateLimiter
-    /// Sends SMS codes.
-    public let sms: any SMSSender
+    /// Makes, stores and sends codes and links (email and SMS), and new users with their first code.
+    public let codes: Codes
     public let logger: Logger
 
     public init(
@@ -39,7 +39,9 @@ public struct AuthService: Sendable {
             issuer: issuer, serverSecret: serverSecret, jwt: configuration.jwt, externalURL: configuration.externalURL, accounts: store,
             composer: composer, signal: outboxSignal, time: time, random: random)
         self.limiter = RateLimiter(store: store, time: time)
-        self.sms = sms ?? DevSMSOutbox(store: store, time: time)
+        self.codes = Codes(
+            store: store, settings: Codes.Settings(configuration), records: records, redirects: redirects, limiter: limiter,
+            sms: sms ?? DevSMSOutbox(store: store, time: time), logger: logger)
         self.logger = logger
     }
 
@@ -61,7 +63,7 @@ public struct AuthService: Sendable {
         ServerSettings(
             external: ["email": true, "phone": configuration.sms.enabled, "anonymous_users": configuration.anonymousUsers],
             disableSignup: configuration.disableSignup, mailerAutoconfirm: configuration.mailerAutoconfirm,
-            phoneAutoconfirm: configuration.sms.autoconfirm, smsProvider: sms.providerName, samlEnabled: false)
+            phoneAutoconfirm: configuration.sms.autoconfirm, smsProvider: codes.sms.providerName, samlEnabled: false)
     }
 
     // MARK: Shared helpers
@@ -110,48 +112,14 @@ public struct AuthService: Sendable {
         SessionAnswers.wire(user, identities: identities, factors: factors)
     }
 
-    /// Counts a request that may send a code or a link against the client's budgets: GoTrue's per
-    /// 5 minutes and Latchkey's per hour.
+    /// Counts a request that may send a code or a link against the client's budgets.
     func hitSendLimits(_ client: ClientInfo) async throws {
-        try await limiter.hit(sendLimits(client))
-    }
-
-    /// The client's budgets for requests that may send a code or a link.
-    func sendLimits(_ client: ClientInfo) -> [LimitBudget.Limit] {
-        [
-            LimitBudget.Limit("ip:otp:\(client.ip)", configuration.rateLimits.otpPerIP),
-            LimitBudget.Limit("ip:otp-hour:\(client.ip)", configuration.rateLimits.otpPerIPHourly),
-        ]
+        try await limiter.hit(codes.sendLimits(client))
     }
 
     /// `validation_failed` for `user_metadata` larger than the configured bytes of JSON.
     func checkMetadataSize(_ metadata: [String: JSONValue]) throws {
         try UserMetadata.check(metadata, maxBytes: configuration.userMetadataMaxBytes)
-    }
-
-    /// Counts one email to `address` against the per-address and total limits.
-    func countEmail(to address: String) async throws {
-        try await limiter.hit(emailLimits(to: address))
-    }
-
-    /// The per-address and total email budgets one email to `address` counts against (none when
-    /// sign-ups need no confirmation).
-    func emailLimits(to address: String) -> [LimitBudget.Limit] {
-        if configuration.mailerAutoconfirm { return [] }
-        return [
-            LimitBudget.Limit("email:addr:\(address)", configuration.rateLimits.emailPerAddress, refusal: AuthError.emailRateLimited),
-            LimitBudget.Limit("email:all", configuration.rateLimits.emailSent, refusal: AuthError.emailRateLimited),
-        ]
-    }
-
-    /// Throws the resend cooldown error when the last message went out too recently.
-    func checkCooldown(
-        lastSent: Date?, now: Date, frequency: Int? = nil, error: (Int) -> AuthError = AuthError.sendCooldown(seconds:)
-    ) throws {
-        let frequency = frequency ?? configuration.otp.sendFrequency
-        guard frequency > 0, let lastSent else { return }
-        let elapsed = now.timeIntervalSince(lastSent)
-        if elapsed < Double(frequency) { throw error(Int((Double(frequency) - elapsed).rounded(.up))) }
     }
 
     /// Outbox rows for `messages`, sealed and due now; the caller stores them in the transaction

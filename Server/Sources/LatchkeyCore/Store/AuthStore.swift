@@ -5,30 +5,20 @@ import Foundation
 /// It refines the narrow protocols of the features that have moved to slices (``KeyVaultStore``,
 /// ``SignerBackupStore``, ``DeviceKeyStore``, ``AuditLogStore``, ``FactorStore``, ``RateLimitStore``,
 /// ``SessionRefreshStore``, ``SigningKeyStore``, ``PasswordSignInStore``, ``AuthCodeExchangeStore``,
-/// ``AnonymousUserStore``, ``VerificationStore``, ``AccountReading``), each with an in-memory twin.
+/// ``AnonymousUserStore``, ``VerificationStore``, ``CodeStore``, ``AccountReading``), each with an in-memory twin.
 /// Implementation: `SQLAuthStore`, on SQLite or PostgreSQL. The contract suite in
 /// `LatchkeyStoreTests` runs against every implementation.
 public protocol AuthStore:
     KeyVaultStore, SignerBackupStore, DeviceKeyStore, DeviceKeySignInStore, AuditLogStore, FactorStore, RateLimitStore,
     SessionRefreshStore, SigningKeyStore, PasswordSignInStore, AuthCodeExchangeStore, AnonymousUserStore, VerificationStore,
-    AccountReading
+    CodeStore, AccountReading
 {
     /// Creates or upgrades the schema.
     func migrate() async throws
 
     // MARK: Users
 
-    /// Deletes an outstanding token (a code the SMS provider refused to deliver).
-    func discardOneTimeToken(id: UUID) async throws
     func identities(userID: UUID) async throws -> [IdentityRecord]
-    /// Inserts a user, its identity (and a phone identity too when an email user also has a
-    /// phone), its first one-time token and the messages announcing it, all or nothing. Throws
-    /// ``StoreError/duplicate(_:)`` when the email is taken. Counts `limits` in the same
-    /// transaction (``RateLimitExceeded`` for one passed: only its counters are stored).
-    func createUser(
-        _ user: UserRecord, identity: IdentityRecord, token: OneTimeTokenRecord?, outbox: [OutboxRecord], audit: [AuditEvent],
-        limits: [RateLimitCounter]
-    ) async throws
     /// Inserts many users with their identities in one transaction, all or nothing (seeding for
     /// load tests); ``StoreError/duplicate(_:)`` when an address is taken.
     func insertUsers(_ users: [(user: UserRecord, identity: IdentityRecord)]) async throws
@@ -50,14 +40,6 @@ public protocol AuthStore:
     /// new password), and `audit`.
     func adminUpdateUser(_ user: UserRecord, endSessions: Bool, audit: [AuditEvent]) async throws
 
-    // MARK: One-time tokens
-
-    /// Voids the user's live tokens of the kinds given, stores these, the user (whose `*_sent_at`
-    /// the caller has set), the messages carrying the codes and `audit`, all or nothing. Throws
-    /// ``StoreError/duplicate(_:)`` when the user's new values collide with another user's.
-    func replaceOneTimeTokens(
-        _ tokens: [OneTimeTokenRecord], user: UserRecord, outbox: [OutboxRecord], audit: [AuditEvent]
-    ) async throws
     // MARK: Sessions
 
     func session(id: UUID) async throws -> SessionRecord?

@@ -15,6 +15,8 @@ struct AuthController {
     let authCodeExchange: AuthCodeExchange
     let deviceKeySignIn: DeviceKeySignIn
     let sessionRefresh: SessionRefresh
+    /// `/otp`, `/magiclink`, `/recover`, `/resend` and `/reauthenticate`.
+    let oneTimeCodes: OneTimeCodes
 
     func register(_ routes: inout RouteRegistrar) {
         routes.on(.post, "/signup") { request, context in
@@ -48,24 +50,25 @@ struct AuthController {
         routes.on(.post, "/otp") { request, context in
             let body = try await request.decodeJSON(OTPRequest.self, context: context)
             return try JSONResponse.make(
-                try await service.sendOTP(body, redirectTo: request.queryValue("redirect_to"), client: context.client))
+                try await oneTimeCodes.sendOTP(body, redirectTo: request.queryValue("redirect_to"), client: context.client))
         }
         routes.on(.post, "/magiclink") { request, context in
             let body = try await request.decodeJSON(OTPRequest.self, context: context)
             return try JSONResponse.make(
-                try await service.magicLink(body, redirectTo: request.queryValue("redirect_to"), client: context.client))
+                try await oneTimeCodes.magicLink(body, redirectTo: request.queryValue("redirect_to"), client: context.client))
         }
         routes.on(.post, "/recover") { request, context in
             let body = try await request.decodeJSON(RecoverRequest.self, context: context)
             return try JSONResponse.make(
-                try await service.recover(
+                try await oneTimeCodes.recover(
                     email: body.email, challenge: (body.codeChallenge, body.codeChallengeMethod),
-                    redirectTo: request.queryValue("redirect_to"), client: context.client))
+                    redirectTo: request.queryValue("redirect_to"), client: context.client
+                ).answer)
         }
         routes.on(.post, "/resend") { request, context in
             let body = try await request.decodeJSON(ResendRequest.self, context: context)
             return try JSONResponse.make(
-                try await service.resend(body, redirectTo: request.queryValue("redirect_to"), client: context.client))
+                try await oneTimeCodes.resend(body, redirectTo: request.queryValue("redirect_to"), client: context.client))
         }
         routes.on(.get, "/user") { request, _ in
             let principal = try await authenticator.authenticate(authorization: request.headers[.authorization])
@@ -80,7 +83,7 @@ struct AuthController {
         }
         routes.on(.get, "/reauthenticate") { request, context in
             let principal = try await authenticator.authenticate(authorization: request.headers[.authorization])
-            return try JSONResponse.make(try await service.reauthenticate(principal: principal, client: context.client))
+            return try JSONResponse.make(try await oneTimeCodes.reauthenticate(principal: principal, client: context.client))
         }
         routes.on(.post, "/logout") { request, _ in
             let principal = try await authenticator.authenticate(authorization: request.headers[.authorization])
