@@ -164,7 +164,10 @@ public func buildApplication(
             authCodeExchange: authCodeExchange, deviceKeySignIn: deviceKeySignIn,
             sessionRefresh: sessionRefresh,
             oneTimeCodes: OneTimeCodes(
-                store: store, codes: service.codes, limiter: service.limiter, settings: OneTimeCodes.Settings(configuration.auth))
+                store: store, codes: service.codes, limiter: service.limiter, settings: OneTimeCodes.Settings(configuration.auth)),
+            userAccount: UserAccount(
+                store: store, passwords: service.passwords, codes: service.codes, records: service.records, limiter: service.limiter,
+                settings: UserAccount.Settings(configuration.auth))
         ).register(&routes)
         let verification = Verification(
             store: store, limiter: service.limiter, settings: Verification.Settings(configuration.auth), records: service.records,

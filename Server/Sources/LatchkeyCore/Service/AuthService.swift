@@ -58,6 +58,9 @@ public struct AuthService: Sendable {
             random: random, renderer: renderer, outboxSignal: outboxSignal, sms: sms, logger: logger, decoyHash: decoy)
     }
 
+    /// Reads who requests are, for the tokens this service issues.
+    public var authenticator: Authenticator { Authenticator(answers: answers, accounts: store, time: time) }
+
     /// `GET /settings`.
     public var settings: ServerSettings {
         ServerSettings(

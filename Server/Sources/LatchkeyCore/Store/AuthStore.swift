@@ -5,13 +5,13 @@ import Foundation
 /// It refines the narrow protocols of the features that have moved to slices (``KeyVaultStore``,
 /// ``SignerBackupStore``, ``DeviceKeyStore``, ``AuditLogStore``, ``FactorStore``, ``RateLimitStore``,
 /// ``SessionRefreshStore``, ``SigningKeyStore``, ``PasswordSignInStore``, ``AuthCodeExchangeStore``,
-/// ``AnonymousUserStore``, ``VerificationStore``, ``CodeStore``, ``AccountReading``), each with an in-memory twin.
+/// ``AnonymousUserStore``, ``VerificationStore``, ``CodeStore``, ``UserAccountStore``, ``AccountReading``), each with an in-memory twin.
 /// Implementation: `SQLAuthStore`, on SQLite or PostgreSQL. The contract suite in
 /// `LatchkeyStoreTests` runs against every implementation.
 public protocol AuthStore:
     KeyVaultStore, SignerBackupStore, DeviceKeyStore, DeviceKeySignInStore, AuditLogStore, FactorStore, RateLimitStore,
     SessionRefreshStore, SigningKeyStore, PasswordSignInStore, AuthCodeExchangeStore, AnonymousUserStore, VerificationStore,
-    CodeStore, AccountReading
+    CodeStore, UserAccountStore, AccountReading
 {
     /// Creates or upgrades the schema.
     func migrate() async throws
@@ -22,11 +22,6 @@ public protocol AuthStore:
     /// Inserts many users with their identities in one transaction, all or nothing (seeding for
     /// load tests); ``StoreError/duplicate(_:)`` when an address is taken.
     func insertUsers(_ users: [(user: UserRecord, identity: IdentityRecord)]) async throws
-    /// Replaces a user's stored fields.
-    func updateUser(_ user: UserRecord) async throws
-    /// Stores a user, deletes all of its sessions except `keeping` and all of its device keys (its
-    /// credentials changed), and queues `outbox` and records `audit`, all or nothing.
-    func updateUser(_ user: UserRecord, revokingSessionsExcept keeping: UUID?, outbox: [OutboxRecord], audit: [AuditEvent]) async throws
 
     /// A page of users, newest first, optionally only those whose email contains `emailContains`,
     /// and how many match in all.
@@ -35,19 +30,10 @@ public protocol AuthStore:
     func listUsers(emailContains: String?, anonymous: Bool?, offset: Int, limit: Int) async throws -> (users: [UserRecord], total: Int)
     /// Deletes a user and everything that belongs to it; `false` when there is no such user.
     func deleteUser(id: UUID, audit: [AuditEvent]) async throws -> Bool
-    /// An operator's change, in one transaction: the user, its `email`/`phone` identities following
-    /// its address and number, when `endSessions` every session and device key ended (a ban, a
-    /// new password), and `audit`.
-    func adminUpdateUser(_ user: UserRecord, endSessions: Bool, audit: [AuditEvent]) async throws
 
     // MARK: Sessions
 
     func session(id: UUID) async throws -> SessionRecord?
-    /// Deletes a session and records `audit`.
-    func deleteSession(id: UUID, audit: [AuditEvent]) async throws
-    /// Deletes every session of a user except `keeping`, and every device key but the one of
-    /// `keeping`'s device (without `keeping`, a global sign-out: every key), and records `audit`.
-    func deleteSessions(userID: UUID, except keeping: UUID?, audit: [AuditEvent]) async throws
 
     // MARK: Outbox
 

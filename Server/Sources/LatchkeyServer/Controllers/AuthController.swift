@@ -17,6 +17,8 @@ struct AuthController {
     let sessionRefresh: SessionRefresh
     /// `/otp`, `/magiclink`, `/recover`, `/resend` and `/reauthenticate`.
     let oneTimeCodes: OneTimeCodes
+    /// `GET|PUT /user` and `/logout`.
+    let userAccount: UserAccount
 
     func register(_ routes: inout RouteRegistrar) {
         routes.on(.post, "/signup") { request, context in
@@ -72,13 +74,13 @@ struct AuthController {
         }
         routes.on(.get, "/user") { request, _ in
             let principal = try await authenticator.authenticate(authorization: request.headers[.authorization])
-            return try JSONResponse.make(try await service.user(for: principal))
+            return try JSONResponse.make(userAccount.user(for: principal))
         }
         routes.on(.put, "/user") { request, context in
             let principal = try await authenticator.authenticate(authorization: request.headers[.authorization])
             let body = try await request.decodeJSON(UpdateUserRequest.self, context: context)
             return try JSONResponse.make(
-                try await service.updateUser(
+                try await userAccount.update(
                     body, principal: principal, client: context.client, redirectTo: request.queryValue("redirect_to")))
         }
         routes.on(.get, "/reauthenticate") { request, context in
@@ -91,7 +93,7 @@ struct AuthController {
             guard let scope = LogoutScope(rawValue: rawScope) else {
                 throw AuthError.validation("Unsupported logout scope \"\(rawScope.prefix(32))\"")
             }
-            try await service.logout(principal: principal, scope: scope)
+            try await userAccount.logout(principal: principal, scope: scope)
             return Response(status: .noContent)
         }
     }

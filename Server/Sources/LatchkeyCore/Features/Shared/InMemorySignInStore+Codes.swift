@@ -22,18 +22,11 @@ extension InMemorySignInStore: CodeStore {
         async throws
     {
         try state.withLock { state in
-            guard let stored = state.users[user.id] else { throw StoreError.notFound("user \(user.id)") }
-            guard stored.version == user.version else {
-                throw StoreError.conflict("user \(user.id) changed since it was read at version \(user.version)")
-            }
-            try state.checkUnique(user)
+            try state.write(user)
             // Only the newest code of a kind is good: the older ones go.
             let kinds = Set(tokens.map(\.kind))
             state.tokens.removeAll { $0.userID == user.id && $0.consumedAt == nil && kinds.contains($0.kind) }
             state.tokens += tokens
-            var written = user
-            written.version += 1
-            state.users[user.id] = written
             state.outbox += outbox
         }
         try await audit.appendAudit(events)

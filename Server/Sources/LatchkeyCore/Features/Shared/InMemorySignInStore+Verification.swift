@@ -44,15 +44,12 @@ extension InMemorySignInStore {
                 return (.rejected(error), events)
             case .redeem(var redemption):
                 guard let index, let token else { return (.notFound, []) }
-                try state.checkUnique(redemption.user)
+                try state.write(redemption.user)
                 state.tokens[index].attempts += 1
                 state.tokens[index].consumedAt = rules.now
                 state.tokens.removeAll { other in
                     other.userID == token.userID && other.consumedAt == nil && !redemption.preserving.contains(other.kind)
                 }
-                var written = redemption.user
-                written.version += 1
-                state.users[written.id] = written
                 if let session = redemption.session {
                     state.sessions[session.id] = session
                     redemption.account = AccountRecords(user: redemption.user, session: session, identities: [], factors: [])

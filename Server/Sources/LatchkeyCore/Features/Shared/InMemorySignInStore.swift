@@ -17,6 +17,7 @@ public final class InMemorySignInStore: PasswordSignInStore, AuthCodeExchangeSto
         var flows: [FlowStateRecord] = []
         var tokens: [OneTimeTokenRecord] = []
         var outbox: [OutboxRecord] = []
+        var factors: [FactorRecord] = []
     }
 
     let state = Mutex(State())
@@ -69,13 +70,7 @@ public final class InMemorySignInStore: PasswordSignInStore, AuthCodeExchangeSto
 
     public func createSession(_ session: SessionRecord, user: UserRecord, audit events: [AuditEvent]) async throws {
         try state.withLock { state in
-            guard let stored = state.users[user.id] else { throw StoreError.notFound("user \(user.id)") }
-            guard stored.version == user.version else {
-                throw StoreError.conflict("user \(user.id) changed since it was read at version \(user.version)")
-            }
-            var written = user
-            written.version += 1
-            state.users[user.id] = written
+            try state.write(user)
             state.sessions[session.id] = session
         }
         try await audit.appendAudit(events)
@@ -125,4 +120,21 @@ public final class InMemorySignInStore: PasswordSignInStore, AuthCodeExchangeSto
     }
 
     public func appendAudit(_ events: [AuditEvent]) async throws { try await audit.appendAudit(events) }
+}
+
+extension InMemorySignInStore.State {
+    /// Writes `user` over the stored one while that is still at the version `user` was read at,
+    /// as the SQL stores do: ``StoreError/notFound(_:)`` for a deleted user,
+    /// ``StoreError/conflict(_:)`` for one written since, ``StoreError/duplicate(_:)`` for an
+    /// address or number another user has.
+    mutating func write(_ user: UserRecord) throws {
+        guard let stored = users[user.id] else { throw StoreError.notFound("user \(user.id)") }
+        guard stored.version == user.version else {
+            throw StoreError.conflict("user \(user.id) changed since it was read at version \(user.version)")
+        }
+        try checkUnique(user)
+        var written = user
+        written.version += 1
+        users[user.id] = written
+    }
 }

@@ -1,31 +1,13 @@
 import Foundation
 import LatchkeyAPI
 
-/// Which sessions `POST /logout` ends.
-public enum LogoutScope: String, Sendable {
-    /// Every session of the user (the default).
-    case global
-    /// This session only.
-    case local
-    /// Every session but this one.
-    case others
-}
-
-extension AuthService {
-    /// Reads who requests are, for the tokens this service issues.
-    public var authenticator: Authenticator { Authenticator(answers: answers, accounts: store, time: time) }
-
-    /// `GET /user`.
-    public func user(for principal: Principal) async throws -> User {
-        Self.wire(principal.user, identities: principal.identities, factors: principal.factors)
-    }
-
+extension UserAccount {
     /// `PUT /user`: merge metadata (a `null` deletes a key) and change the password. Changing
     /// the password ends every other session of the user.
-    public func updateUser(
+    public func update(
         _ request: UpdateUserRequest, principal: Principal, client: ClientInfo, redirectTo: String? = nil
     ) async throws -> User {
-        try await hitSendLimits(client)
+        try await limiter.hit(codes.sendLimits(client))
         if request.appMetadata != nil, !principal.isAdmin { throw AuthError.notAdmin }
         // As GoTrue: an anonymous user gets a password only together with an address to sign in with.
         if principal.user.isAnonymous, let password = request.password, !password.isEmpty, request.email?.isEmpty ?? true,
@@ -36,9 +18,9 @@ extension AuthService {
         // A credential change needs aal2 and, from an old session, a fresh nonce (spent once,
         // here, not again if the write below is retried).
         var changesEmail = false
-        if let raw = request.email, !raw.isEmpty { changesEmail = try canonicalEmail(raw) != principal.user.email }
+        if let raw = request.email, !raw.isEmpty { changesEmail = try EmailAddress.requestAddress(raw) != principal.user.email }
         var changesPhone = false
-        if let raw = request.phone, !raw.isEmpty { changesPhone = try canonicalPhone(raw) != principal.user.phone }
+        if let raw = request.phone, !raw.isEmpty { changesPhone = try phone(raw) != principal.user.phone }
         if request.password != nil || changesEmail || changesPhone {
             // Recovery links sign in at `aal1`, so a reset needs the second factor too.
             try await SecondFactorGate(factors: store).require(principal, to: "update email or password")
@@ -46,25 +28,25 @@ extension AuthService {
         }
         // Decided on the copy the write lands on: a ban or a password change by another request
         // in between is seen, not overwritten.
-        return try await onFreshCopies(of: principal.user) { current in
+        return try await store.onFreshCopies(of: principal.user) { current in
             if current.isBanned(at: time.now()) { throw AuthError.userBanned }
-            return try await updateUser(current, request, principal: principal, client: client, redirectTo: redirectTo)
+            return try await update(current, request, principal: principal, client: client, redirectTo: redirectTo)
         }
     }
 
-    private func updateUser(
+    private func update(
         _ current: UserRecord, _ request: UpdateUserRequest, principal: Principal, client: ClientInfo, redirectTo: String?
     ) async throws -> User {
         var user = current
         var newEmail: String?
         if let raw = request.email, !raw.isEmpty {
-            let email = try canonicalEmail(raw)
+            let email = try EmailAddress.requestAddress(raw)
             if email != user.email { newEmail = email }
         }
         let challenge = try PKCEChallenge.parse(challenge: request.codeChallenge, method: request.codeChallengeMethod)
         var newPhone: String?
         if let raw = request.phone, !raw.isEmpty {
-            let phone = try canonicalPhone(raw)
+            let phone = try phone(raw)
             if phone != user.phone { newPhone = phone }
         }
         let channel = try Codes.channel(request.channel)
@@ -72,7 +54,7 @@ extension AuthService {
         if let password = request.password {
             if let refusal = passwords.policy.check(password) { throw refusal }
             if let current = user.passwordHash {
-                if configuration.password.requireCurrentPassword {
+                if settings.password.requireCurrentPassword {
                     guard let given = request.currentPassword, !given.isEmpty else {
                         throw AuthError(.currentPasswordRequired, "Current password required when setting new password.")
                     }
@@ -89,7 +71,7 @@ extension AuthService {
             for (key, value) in data {
                 if value.isNull { user.userMetadata.removeValue(forKey: key) } else { user.userMetadata[key] = value }
             }
-            try checkMetadataSize(user.userMetadata)
+            try UserMetadata.check(user.userMetadata, maxBytes: settings.userMetadataMaxBytes)
         }
         if let appData = request.appMetadata {
             for (key, value) in appData {
@@ -102,24 +84,24 @@ extension AuthService {
         // change waits for its code, and what else changed is stored with this request.
         let wasAnonymous = user.isAnonymous
         var upgrades: [AuditEvent] = []
-        if let newEmail, wasAnonymous, configuration.mailerAutoconfirm {
+        if let newEmail, wasAnonymous, settings.mailerAutoconfirm {
             if let other = try await store.user(email: newEmail), other.id != user.id { throw AuthError.emailExists }
             user.email = newEmail
             user.emailConfirmedAt = time.now()
             user.userMetadata["email_verified"] = true
             user.addProvider("email")
             user.isAnonymous = false
-            upgrades.append(auditEvent(.emailChanged, user: user, details: ["from": .null, "anonymous": true], client: client))
+            upgrades.append(events.event(.emailChanged, user: user, details: ["from": .null, "anonymous": true], client: client))
         } else if let newEmail {
             user = try await codes.requestEmailChange(user, to: newEmail, redirectTo: redirectTo, challenge: challenge)
         }
-        if let newPhone, wasAnonymous, configuration.sms.autoconfirm {
+        if let newPhone, wasAnonymous, settings.smsAutoconfirm {
             if let other = try await store.user(phone: newPhone), other.id != user.id { throw AuthError.phoneExists }
             user.phone = newPhone
             user.phoneConfirmedAt = time.now()
             user.addProvider("phone")
             user.isAnonymous = false
-            upgrades.append(auditEvent(.phoneChanged, user: user, details: ["from": .null, "anonymous": true], client: client))
+            upgrades.append(events.event(.phoneChanged, user: user, details: ["from": .null, "anonymous": true], client: client))
         } else if let newPhone {
             var pending = try await codes.requestPhoneChange(user, to: newPhone, channel: channel)
             // Keep this request's other changes, which the stored user does not have yet.
@@ -144,32 +126,18 @@ extension AuthService {
                 throw AuthError.phoneExists
             }
             user.version += 1
-            if !passwordChanged { return try await wireUser(user) }
+            if !passwordChanged { return try await records.answers.wireUser(user) }
         }
         if passwordChanged {
-            let notice = try user.email.map { try outbox(composer.email(.passwordChanged, to: $0, user: user)) } ?? []
+            let notice = try records.notices.notice(.passwordChanged, to: user)
             let via = principal.session?.amr.contains { $0.method == "recovery" } == true ? "recovery" : "update"
             try await store.updateUser(
                 user, revokingSessionsExcept: principal.session?.id, outbox: notice,
-                audit: [auditEvent(.passwordChanged, user: user, details: ["via": .string(via)], client: client)])
-            outboxSignal.notify()
+                audit: [events.event(.passwordChanged, user: user, details: ["via": .string(via)], client: client)])
+            records.notices.notify()
         } else {
             try await store.updateUser(user)
         }
-        return try await wireUser(user)
-    }
-
-    /// `POST /logout`.
-    /// With an admin token naming another user's session, that user is signed out.
-    public func logout(principal: Principal, scope: LogoutScope) async throws {
-        let event = auditEvent(.logout, user: principal.user, details: ["scope": .string(scope.rawValue)])
-        switch scope {
-        case .global:
-            try await store.deleteSessions(userID: principal.user.id, except: nil, audit: [event])
-        case .local:
-            if let session = principal.session { try await store.deleteSession(id: session.id, audit: [event]) }
-        case .others:
-            try await store.deleteSessions(userID: principal.user.id, except: principal.session?.id, audit: [event])
-        }
+        return try await records.answers.wireUser(user)
     }
 }
