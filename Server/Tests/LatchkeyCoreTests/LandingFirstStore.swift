@@ -8,7 +8,7 @@ import Synchronization
 final class LandingFirstStore: PasswordSignInStore, AuthCodeExchangeStore {
     let base: InMemorySignInStore
     let landing: @Sendable (InMemorySignInStore) -> Void
-    private let landed = Mutex(false)
+    private let first = FirstTime()
 
     init(base: InMemorySignInStore, landing: @escaping @Sendable (InMemorySignInStore) -> Void) {
         self.base = base
@@ -24,11 +24,20 @@ final class LandingFirstStore: PasswordSignInStore, AuthCodeExchangeStore {
     }
 
     func createSession(_ session: SessionRecord, user: UserRecord, audit: [AuditEvent]) async throws {
-        let first = landed.withLock { landed in
-            defer { landed = true }
-            return !landed
-        }
-        if first { landing(base) }
+        if first.now() { landing(base) }
         try await base.createSession(session, user: user, audit: audit)
+    }
+}
+
+/// True the first time it is asked, false after: for test stores that land another request's
+/// write once, just before the first write of the request under test.
+final class FirstTime: Sendable {
+    private let asked = Mutex(false)
+
+    func now() -> Bool {
+        asked.withLock { asked in
+            defer { asked = true }
+            return !asked
+        }
     }
 }

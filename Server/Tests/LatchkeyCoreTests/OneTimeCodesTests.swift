@@ -296,7 +296,7 @@ import Testing
 /// a send in flight.
 final class SendingFirstStore: CodeStore {
     let base: InMemorySignInStore
-    private let landed = Mutex(false)
+    private let first = FirstTime()
 
     init(base: InMemorySignInStore) { self.base = base }
 
@@ -314,11 +314,7 @@ final class SendingFirstStore: CodeStore {
     func discardOneTimeToken(id: UUID) async throws { try await base.discardOneTimeToken(id: id) }
 
     func replaceOneTimeTokens(_ tokens: [OneTimeTokenRecord], user: UserRecord, outbox: [OutboxRecord], audit: [AuditEvent]) async throws {
-        let first = landed.withLock { landed in
-            defer { landed = true }
-            return !landed
-        }
-        if first { base.change(user.id) { $0.recoverySentAt = tokens.first?.createdAt } }
+        if first.now() { base.change(user.id) { $0.recoverySentAt = tokens.first?.createdAt } }
         try await base.replaceOneTimeTokens(tokens, user: user, outbox: outbox, audit: audit)
     }
 }

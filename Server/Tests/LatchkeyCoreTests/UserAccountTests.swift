@@ -230,7 +230,7 @@ extension InMemorySignInStore {
 /// a change already read is in flight.
 final class BanningBeforeWriteStore: UserAccountStore {
     let base: InMemorySignInStore
-    private let landed = Mutex(false)
+    private let first = FirstTime()
 
     init(base: InMemorySignInStore) { self.base = base }
 
@@ -253,11 +253,7 @@ final class BanningBeforeWriteStore: UserAccountStore {
     }
 
     func updateUser(_ user: UserRecord) async throws {
-        let first = landed.withLock { landed in
-            defer { landed = true }
-            return !landed
-        }
-        if first { base.change(user.id) { $0.bannedUntil = Date.distantFuture } }
+        if first.now() { base.change(user.id) { $0.bannedUntil = Date.distantFuture } }
         try await base.updateUser(user)
     }
 }

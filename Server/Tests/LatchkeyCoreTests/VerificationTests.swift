@@ -326,7 +326,7 @@ import Testing
 /// while a request that already read the user is in flight.
 final class BanningFirstStore: VerificationStore {
     let base: InMemorySignInStore
-    private let landed = Mutex(false)
+    private let first = FirstTime()
 
     init(base: InMemorySignInStore) { self.base = base }
 
@@ -340,11 +340,7 @@ final class BanningFirstStore: VerificationStore {
     }
 
     func redeem(_ rules: CodeRedemption, limits: [RateLimitCounter]) async throws -> RedemptionOutcome {
-        let first = landed.withLock { landed in
-            defer { landed = true }
-            return !landed
-        }
-        if first, let id = base.anyUserID { base.change(id) { $0.bannedUntil = rules.now.addingTimeInterval(3600) } }
+        if first.now(), let id = base.anyUserID { base.change(id) { $0.bannedUntil = rules.now.addingTimeInterval(3600) } }
         return try await base.redeem(rules, limits: limits)
     }
 }
