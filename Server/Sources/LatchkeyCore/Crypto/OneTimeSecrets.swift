@@ -6,11 +6,8 @@ import LatchkeyAPI
 ///
 /// A code is hashed together with the user's id and kind, so that equal codes of different users
 /// differ at rest; a link secret is 32 random bytes, sent base64url-encoded and stored as its
-/// SHA-256. Comparison goes through `SHA256.Digest`, whose equality is constant-time.
+/// SHA-256 (made by ``RandomSource/linkSecret()``). Comparison goes through `SHA256.Digest`, whose equality is constant-time.
 public enum OneTimeSecrets {
-    /// A new link secret, as sent in links and accepted as `token_hash`.
-    public static func newLinkSecret() -> String { Base64URL.encode(SecureRandom.bytes(32)) }
-
     /// The stored form of a link secret.
     public static func linkHash(_ secret: String) -> String {
         SHA256.hash(data: Array(secret.utf8)).hexString

@@ -142,7 +142,7 @@ public struct Verification: Sendable {
     /// a session.
     func redeemLink(_ secret: String, type: VerificationType, client: ClientInfo, inBrowser: Bool) async throws -> LinkOutcome {
         guard secret.utf8.count <= 128 else { throw AuthError.linkInvalid }
-        let authCode = OneTimeSecrets.newLinkSecret()
+        let authCode = records.random.linkSecret()
         let flow = CodeRedemption.BrowserFlow(authCodeHash: OneTimeSecrets.linkHash(authCode), lifetime: settings.flowStateExpiry)
         let rules = CodeRedemption(
             selector: .linkHash(OneTimeSecrets.linkHash(secret), kinds: type.kinds), proof: .link, completion: type.linkCompletion,
