@@ -5,10 +5,4 @@ public enum SecureRandom {
         var generator = SystemRandomNumberGenerator()
         return (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
     }
-
-    /// A numeric code of `length` uniformly random digits (leading zeros kept).
-    public static func digits(_ length: Int) -> String {
-        var generator = SystemRandomNumberGenerator()
-        return String((0..<length).map { _ in Character(String(Int.random(in: 0...9, using: &generator))) })
-    }
 }
