@@ -160,14 +160,17 @@ public func buildApplication(
         let authCodeExchange = AuthCodeExchange(
             store: store, limiter: service.limiter, tokenPerIP: configuration.auth.rateLimits.tokenPerIP, records: service.records)
         AuthController(
-            service: service, authenticator: authenticator, anonymousUsers: anonymousUsers, passwordSignIn: passwordSignIn,
+            authenticator: authenticator, anonymousUsers: anonymousUsers, passwordSignIn: passwordSignIn,
             authCodeExchange: authCodeExchange, deviceKeySignIn: deviceKeySignIn,
             sessionRefresh: sessionRefresh,
             oneTimeCodes: OneTimeCodes(
                 store: store, codes: service.codes, limiter: service.limiter, settings: OneTimeCodes.Settings(configuration.auth)),
             userAccount: UserAccount(
                 store: store, passwords: service.passwords, codes: service.codes, records: service.records, limiter: service.limiter,
-                settings: UserAccount.Settings(configuration.auth))
+                settings: UserAccount.Settings(configuration.auth)),
+            signUp: SignUp(
+                store: store, passwords: service.passwords, codes: service.codes, records: service.records, limiter: service.limiter,
+                settings: SignUp.Settings(configuration.auth))
         ).register(&routes)
         let verification = Verification(
             store: store, limiter: service.limiter, settings: Verification.Settings(configuration.auth), records: service.records,

@@ -57,9 +57,12 @@ import Testing
             configuration: configuration, store: store, hasher: hasher, issuer: issuer,
             serverSecret: Array(repeating: 7, count: 32), renderer: MessageTemplates.defaults)
         let client = ClientInfo(ip: "192.0.2.1")
+        let signUps = SignUp(
+            store: store, passwords: service.passwords, codes: service.codes, records: service.records, limiter: service.limiter,
+            settings: SignUp.Settings(configuration))
         func signUp(_ email: String) async throws {
             let body = #"{"email":"\#(email)","password":"correct horse battery staple"}"#
-            _ = try await service.signUp(decoder.decode(SignUpRequest.self, from: Data(body.utf8)), redirectTo: nil, client: client)
+            _ = try await signUps.signUp(decoder.decode(SignUpRequest.self, from: Data(body.utf8)), redirectTo: nil, client: client)
         }
         func hashed(during work: () async throws -> Void) async throws -> Int {
             let before = hasher.hashes.withLock { $0 }

@@ -15,9 +15,4 @@ extension AuthService {
     func auditEvent(_ action: AuditAction, user: UserRecord, details: [String: JSONValue] = [:], client: ClientInfo? = nil) -> AuditEvent {
         auditEvent(action, userID: user.id, name: user.email ?? user.phone.map { "+" + $0 }, details: details, client: client)
     }
-
-    /// A sign-in of `user` by `method`.
-    func loginEvent(_ user: UserRecord, method: String, client: ClientInfo?) -> AuditEvent {
-        auditEvent(.login, user: user, details: ["method": .string(method)], client: client)
-    }
 }

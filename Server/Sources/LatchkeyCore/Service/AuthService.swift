@@ -74,6 +74,13 @@ public struct AuthService: Sendable {
     /// The canonical form of a request's address (``EmailAddress/requestAddress(_:)``).
     func canonicalEmail(_ raw: String?) throws -> String { try EmailAddress.requestAddress(raw) }
 
+    /// A phone number as GoTrue stores it (``PhoneNumber/requestNumber(_:)``), a disabled phone
+    /// provider refused first.
+    func canonicalPhone(_ raw: String?) throws -> String {
+        guard configuration.sms.enabled else { throw AuthError.phoneDisabled }
+        return try PhoneNumber.requestNumber(raw)
+    }
+
     /// Builds session records and the session answers (access token, refresh token, user).
     public var answers: SessionAnswers { records.answers }
     /// Builds sealed outbox rows (messages carry codes and links) and wakes their delivery.
@@ -93,32 +100,8 @@ public struct AuthService: Sendable {
     /// Wakes the outbox delivery after a message was queued.
     public var outboxSignal: OutboxSignal { notices.signal }
 
-    /// A new session record for `user`, proved by `method`.
-    func newSession(for user: UserRecord, method: String, client: ClientInfo, now: Date) -> SessionRecord {
-        answers.newSession(for: user, method: method, client: client, now: now)
-    }
-
-    /// The `iss` of every token this server signs: `GOTRUE_JWT_ISSUER`, else the external URL.
-    var issuerClaim: String { answers.issuerClaim }
-
-    /// The wire session for a stored session (``SessionAnswers/answer(user:session:account:weakPassword:)``).
-    func sessionResponse(
-        user: UserRecord, session: SessionRecord, account: AccountRecords? = nil, weakPassword: WeakPassword? = nil
-    ) async throws -> Session {
-        try await answers.answer(user: user, session: session, account: account, weakPassword: weakPassword)
-    }
-
     /// The wire user with its identities and its factors.
     func wireUser(_ user: UserRecord) async throws -> User { try await answers.wireUser(user) }
-
-    static func wire(_ user: UserRecord, identities: [IdentityRecord], factors: [FactorRecord]) -> User {
-        SessionAnswers.wire(user, identities: identities, factors: factors)
-    }
-
-    /// Counts a request that may send a code or a link against the client's budgets.
-    func hitSendLimits(_ client: ClientInfo) async throws {
-        try await limiter.hit(codes.sendLimits(client))
-    }
 
     /// `validation_failed` for `user_metadata` larger than the configured bytes of JSON.
     func checkMetadataSize(_ metadata: [String: JSONValue]) throws {
@@ -131,10 +114,4 @@ public struct AuthService: Sendable {
 
     /// Outbox rows for `messages`.
     func outbox(_ messages: [EmailMessage]) throws -> [OutboxRecord] { try notices.rows(messages) }
-
-    /// Queues a message that goes with no other write, and wakes the delivery.
-    func enqueue(_ message: EmailMessage) async throws {
-        try await store.enqueueOutbox(try outbox(message))
-        outboxSignal.notify()
-    }
 }

@@ -5,13 +5,13 @@ import Foundation
 /// It refines the narrow protocols of the features that have moved to slices (``KeyVaultStore``,
 /// ``SignerBackupStore``, ``DeviceKeyStore``, ``AuditLogStore``, ``FactorStore``, ``RateLimitStore``,
 /// ``SessionRefreshStore``, ``SigningKeyStore``, ``PasswordSignInStore``, ``AuthCodeExchangeStore``,
-/// ``AnonymousUserStore``, ``VerificationStore``, ``CodeStore``, ``UserAccountStore``, ``AccountReading``), each with an in-memory twin.
+/// ``AnonymousUserStore``, ``VerificationStore``, ``CodeStore``, ``UserAccountStore``, ``SignUpStore``, ``AccountReading``), each with an in-memory twin.
 /// Implementation: `SQLAuthStore`, on SQLite or PostgreSQL. The contract suite in
 /// `LatchkeyStoreTests` runs against every implementation.
 public protocol AuthStore:
     KeyVaultStore, SignerBackupStore, DeviceKeyStore, DeviceKeySignInStore, AuditLogStore, FactorStore, RateLimitStore,
     SessionRefreshStore, SigningKeyStore, PasswordSignInStore, AuthCodeExchangeStore, AnonymousUserStore, VerificationStore,
-    CodeStore, UserAccountStore, AccountReading
+    CodeStore, UserAccountStore, SignUpStore, AccountReading
 {
     /// Creates or upgrades the schema.
     func migrate() async throws
@@ -37,8 +37,6 @@ public protocol AuthStore:
 
     // MARK: Outbox
 
-    /// Queues messages on their own.
-    func enqueueOutbox(_ records: [OutboxRecord]) async throws
     /// Reserves up to `limit` pending messages due at `now` whose lease (if any) has ended, until
     /// `leaseUntil`, oldest due first. Two callers never get the same message while its lease runs.
     func claimOutbox(now: Date, leaseUntil: Date, limit: Int) async throws -> [OutboxRecord]

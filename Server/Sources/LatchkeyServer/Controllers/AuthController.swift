@@ -7,7 +7,6 @@ import Logging
 
 /// The GoTrue endpoints for sign-up, sign-in, codes, sessions and the user.
 struct AuthController {
-    let service: AuthService
     /// Who a request is.
     let authenticator: Authenticator
     let anonymousUsers: AnonymousUsers
@@ -19,6 +18,8 @@ struct AuthController {
     let oneTimeCodes: OneTimeCodes
     /// `GET|PUT /user` and `/logout`.
     let userAccount: UserAccount
+    /// `POST /signup` with an address or a number.
+    let signUp: SignUp
 
     func register(_ routes: inout RouteRegistrar) {
         routes.on(.post, "/signup") { request, context in
@@ -26,7 +27,7 @@ struct AuthController {
             if AnonymousUsers.isAnonymous(body) {
                 return try JSONResponse.make(try await anonymousUsers.signUp(body, client: context.client), noStore: true)
             }
-            switch try await service.signUp(body, redirectTo: request.queryValue("redirect_to"), client: context.client) {
+            switch try await signUp.signUp(body, redirectTo: request.queryValue("redirect_to"), client: context.client) {
             case .session(let session): return try JSONResponse.make(session, noStore: true)
             case .user(let user): return try JSONResponse.make(user)
             }

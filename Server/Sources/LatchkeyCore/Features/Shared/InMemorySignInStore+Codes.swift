@@ -36,3 +36,9 @@ extension InMemorySignInStore: CodeStore {
         state.withLock { $0.tokens.removeAll { $0.id == id && $0.consumedAt == nil } }
     }
 }
+
+extension InMemorySignInStore: SignUpStore {
+    public func enqueueOutbox(_ records: [OutboxRecord]) async throws {
+        state.withLock { $0.outbox += records }
+    }
+}

@@ -1,13 +1,7 @@
 import Foundation
 import LatchkeyAPI
 
-/// What `POST /signup` answers: a session when no confirmation is needed, else the user.
-public enum SignUpResult: Sendable {
-    case session(Session)
-    case user(User)
-}
-
-extension AuthService {
+extension SignUp {
     /// `POST /signup` with an email or a phone (``AnonymousUsers`` takes those with neither).
     ///
     /// Anti-enumeration as GoTrue: signing up again with a confirmed address answers like a new
@@ -15,18 +9,18 @@ extension AuthService {
     /// autoconfirm on it answers `user_already_exists`. An unconfirmed address gets a new
     /// confirmation code; its password is not changed.
     public func signUp(_ request: SignUpRequest, redirectTo: String?, client: ClientInfo) async throws -> SignUpResult {
-        try await hitSendLimits(client)
-        guard !configuration.disableSignup else { throw AuthError.signupDisabled }
+        try await limiter.hit(codes.sendLimits(client))
+        guard !settings.disableSignup else { throw AuthError.signupDisabled }
         if request.email?.isEmpty ?? true {
-            return try await signUpWithPhone(request, client: client)
+            return try await signUpByPhone(request, client: client)
         }
-        let email = try canonicalEmail(request.email)
+        let email = try EmailAddress.requestAddress(request.email)
         guard let password = request.password, !password.isEmpty else {
             throw AuthError.validation("Signup requires a valid password")
         }
         if let refusal = passwords.policy.check(password) { throw refusal }
         let data = request.data ?? [:]
-        try checkMetadataSize(data)
+        try UserMetadata.check(data, maxBytes: settings.userMetadataMaxBytes)
         let challenge = try PKCEChallenge.parse(challenge: request.codeChallenge, method: request.codeChallengeMethod)
 
         // Hashed for a known address too: the answer's timing must not tell which it is.
@@ -35,26 +29,22 @@ extension AuthService {
             return try await repeatedSignUp(existing, data: data, redirectTo: redirectTo, challenge: challenge)
         }
 
-        let confirmed = configuration.mailerAutoconfirm
+        let confirmed = settings.mailerAutoconfirm
         if !confirmed { try await codes.countEmail(to: email) }
         let (user, identity) = codes.newUser(email: email, passwordHash: hash, data: data, confirmed: confirmed)
         let now = time.now()
 
         if confirmed {
             guard try await codes.insert(user, identity: identity, token: nil) else { throw AuthError.userAlreadyExists }
-            var signedIn = user
-            signedIn.lastSignInAt = now
-            let session = newSession(for: signedIn, method: "password", client: client, now: now)
-            try await store.createSession(session, user: signedIn, audit: [loginEvent(signedIn, method: "password", client: client)])
-            return .session(try await sessionResponse(user: signedIn, session: session))
+            return .session(try await signIn(user, client: client, now: now))
         }
 
-        let resolved = redirects.resolve(redirectTo)
+        let resolved = codes.redirects.resolve(redirectTo)
         var pending = user
         pending.confirmationSentAt = now
         let issued = codes.make(
             for: pending, kind: .confirmation, address: email, redirectTo: resolved, challenge: challenge, now: now)
-        let mail = try outbox(codes.message(for: issued, user: pending, redirectTo: resolved))
+        let mail = try records.notices.rows([codes.message(for: issued, user: pending, redirectTo: resolved)])
         guard try await codes.insert(pending, identity: identity, token: issued.record, outbox: mail) else {
             // A concurrent sign-up with the same address won; answer as for a repeat.
             guard let winner = try await store.user(email: email) else { throw AuthError.userAlreadyExists }
@@ -67,22 +57,23 @@ extension AuthService {
         _ existing: UserRecord, data: [String: JSONValue], redirectTo: String?, challenge: PKCEChallenge?
     ) async throws -> SignUpResult {
         if existing.isEmailConfirmed {
-            if configuration.mailerAutoconfirm { throw AuthError.userAlreadyExists }
+            if settings.mailerAutoconfirm { throw AuthError.userAlreadyExists }
             if let address = existing.email, (try? await codes.countEmail(to: address)) != nil {
-                try await enqueue(composer.email(.existingAccount, to: address, user: existing))
+                try await store.enqueueOutbox(records.notices.notice(.existingAccount, to: existing))
+                records.notices.notify()
             }
             return .user(obfuscated(existing, data: data))
         }
         try await codes.send(to: existing, kind: .confirmation, redirectTo: redirectTo, challenge: challenge)
         guard let refreshed = try await store.user(id: existing.id) else { throw AuthError.userNotFound }
-        return .user(try await wireUser(refreshed))
+        return .user(try await records.answers.wireUser(refreshed))
     }
 
     /// GoTrue's `sanitizeUser`: what a repeated sign-up of a confirmed address answers.
     func obfuscated(_ user: UserRecord, data: [String: JSONValue]) -> User {
         let now = time.now()
         return User(
-            id: random.uuid(), aud: user.aud, role: user.role, email: user.email ?? "", phone: "", confirmationSentAt: now,
+            id: records.random.uuid(), aud: user.aud, role: user.role, email: user.email ?? "", phone: "", confirmationSentAt: now,
             appMetadata: ["provider": "email", "providers": ["email"]], userMetadata: data, identities: [],
             createdAt: now, updatedAt: now)
     }
