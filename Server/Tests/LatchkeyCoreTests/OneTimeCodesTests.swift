@@ -15,13 +15,6 @@ import Testing
     static let client = ClientInfo(ip: "192.0.2.6", userAgent: "test")
     static let decoder = JSONDecoder()
 
-    /// Writes the message kind and its code, so a test can read the code it was sent.
-    struct CodeRenderer: MessageRenderer {
-        func render(_ kind: MessageKind, _ values: TemplateValues) -> (subject: String, text: String, html: String) {
-            ("\(kind)", "code=\(values.code ?? "")", "")
-        }
-    }
-
     /// Records the SMS it is asked to send; refuses them all when `refusing`.
     final class RecordingSMS: SMSSender {
         let sent = Mutex<[(phone: String, body: String)]>([])
@@ -50,18 +43,9 @@ import Testing
             configuration.rateLimits = .unlimited
             configure(&configuration)
             self.sms = sms
-            let composer = EmailComposer(
-                appName: "Latchkey", externalURL: "http://localhost:9999", siteURL: "http://localhost:3000", templates: CodeRenderer(),
-                validMinutes: 10)
-            let records = Records(
-                issuer: InMemoryTokenIssuer(time: time), serverSecret: TestSessionParts.serverSecret, jwt: JWTSettings(),
-                externalURL: "http://localhost:9999", accounts: memory, composer: composer, signal: OutboxSignal(), time: time,
-                random: SeededRandomSource(seed: 34))
-            let limiter = RateLimiter(store: memory.limits, time: time)
-            let redirects = RedirectPolicy(siteURL: "http://localhost:3000", allowList: [])
-            let sending = Codes(
-                store: store?(memory) ?? memory, settings: Codes.Settings(configuration), records: records, redirects: redirects,
-                limiter: limiter, sms: sms, logger: Logger(label: "test"))
+            let parts = TestCodeParts(
+                memory: memory, codeStore: store?(memory), time: time, sms: sms, configuration: configuration, seed: 34)
+            let (records, limiter, redirects, sending) = (parts.records, parts.limiter, parts.redirects, parts.codes)
             codes = OneTimeCodes(
                 store: store?(memory) ?? memory, codes: sending, limiter: limiter, settings: OneTimeCodes.Settings(configuration))
             verification = Verification(

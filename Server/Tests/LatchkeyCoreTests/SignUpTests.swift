@@ -39,24 +39,13 @@ import Testing
             var configuration = AuthConfiguration(siteURL: "http://localhost:3000")
             configuration.rateLimits = .unlimited
             configure(&configuration)
-            let composer = EmailComposer(
-                appName: "Latchkey", externalURL: "http://localhost:9999", siteURL: "http://localhost:3000",
-                templates: OneTimeCodesTests.CodeRenderer(), validMinutes: 10)
-            let records = Records(
-                issuer: InMemoryTokenIssuer(time: time), serverSecret: TestSessionParts.serverSecret, jwt: JWTSettings(),
-                externalURL: "http://localhost:9999", accounts: memory, composer: composer, signal: OutboxSignal(), time: time,
-                random: SeededRandomSource(seed: 89))
-            let limiter = RateLimiter(store: memory.limits, time: time)
-            let codes = Codes(
-                store: memory, settings: Codes.Settings(configuration), records: records,
-                redirects: RedirectPolicy(siteURL: "http://localhost:3000", allowList: []), limiter: limiter, sms: sms,
-                logger: Logger(label: "test"))
+            let parts = TestCodeParts(memory: memory, time: time, sms: sms, configuration: configuration, seed: 89)
             signUp = SignUp(
                 store: memory,
                 passwords: Passwords(
                     policy: PasswordPolicy(settings: configuration.password, blocklist: ["password1234"]), hasher: hasher,
                     decoyHash: "v1$decoy"),
-                codes: codes, records: records, limiter: limiter, settings: SignUp.Settings(configuration))
+                codes: parts.codes, records: parts.records, limiter: parts.limiter, settings: SignUp.Settings(configuration))
         }
 
         func signUp(_ json: String) async throws -> SignUpResult {

@@ -45,23 +45,13 @@ import Testing
                     updatedAt: now)
             }
             for session in sessions { try? memory.createSessionNow(session) }
-            let composer = EmailComposer(
-                appName: "Latchkey", externalURL: "http://localhost:9999", siteURL: "http://localhost:3000",
-                templates: OneTimeCodesTests.CodeRenderer(), validMinutes: 10)
-            let records = Records(
-                issuer: InMemoryTokenIssuer(time: time), serverSecret: TestSessionParts.serverSecret, jwt: JWTSettings(),
-                externalURL: "http://localhost:9999", accounts: memory, composer: composer, signal: OutboxSignal(), time: time,
-                random: SeededRandomSource(seed: 55))
-            let limiter = RateLimiter(store: memory.limits, time: time)
-            let codes = Codes(
-                store: memory, settings: Codes.Settings(configuration), records: records,
-                redirects: RedirectPolicy(siteURL: "http://localhost:3000", allowList: []), limiter: limiter, sms: sms,
-                logger: Logger(label: "test"))
+            let parts = TestCodeParts(memory: memory, time: time, sms: sms, configuration: configuration, seed: 55)
             let policy = PasswordPolicy(settings: configuration.password, blocklist: ["password1234"])
             account = UserAccount(
                 store: store?(memory) ?? memory,
-                passwords: Passwords(policy: policy, hasher: PasswordSignInTests.CountingHasher(), decoyHash: "v1$decoy"), codes: codes,
-                records: records, limiter: limiter, settings: UserAccount.Settings(configuration))
+                passwords: Passwords(policy: policy, hasher: PasswordSignInTests.CountingHasher(), decoyHash: "v1$decoy"),
+                codes: parts.codes,
+                records: parts.records, limiter: parts.limiter, settings: UserAccount.Settings(configuration))
         }
 
         /// The caller: the user with the first session (made `age` seconds after the session).
