@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LatchkeyAPI
 import LatchkeyCore
+import LatchkeyServer
 
 extension Users {
     /// `latchkey users invite`: `POST /invite` from the terminal.
@@ -14,8 +15,9 @@ extension Users {
         @Option(name: .customLong("redirect-to"), help: "Where the invitation link sends the user.") var redirectTo: String?
 
         func run() async throws {
-            try await Users.withService(output.data) { service in
-                let user = try await service.invite(InviteRequest(email: email, data: try Users.object(data)), redirectTo: redirectTo)
+            try await Users.withApp(output.data) { app in
+                let user = try await app.invitations.invite(
+                    InviteRequest(email: email, data: try Users.object(data)), redirectTo: redirectTo)
                 if output.json { return try Users.printJSON(user) }
                 print("Invited \(user.email) (\(user.id.uuidString.lowercased())); the email goes out from the server's outbox")
             }
@@ -35,8 +37,8 @@ extension Users {
         @Option(name: .customLong("redirect-to"), help: "Where the link sends the user.") var redirectTo: String?
 
         func run() async throws {
-            try await Users.withService(output.data) { service in
-                let link = try await service.generateLink(
+            try await Users.withApp(output.data) { app in
+                let link = try await app.invitations.generateLink(
                     GenerateLinkRequest(type: type, email: email, newEmail: newEmail, password: password, redirectTo: redirectTo))
                 if output.json { return try Users.printJSON(link) }
                 print("Link (\(link.verificationType)) for \(link.user.email):")

@@ -19,6 +19,8 @@ public struct LatchkeyApp: Sendable {
     public let anonymousUsers: AnonymousUsers
     /// `/verify`: codes and links.
     public let verification: Verification
+    /// An operator's invitations and generated links (`POST /invite`, `/admin/generate_link`, `latchkey users invite|link`).
+    public let invitations: Invitations
     public let store: SQLAuthStore
     /// Sends what the outbox holds; tests call it to deliver without waiting for the service.
     public let delivery: OutboxDelivery
@@ -172,6 +174,9 @@ public func buildApplication(
                 store: store, passwords: service.passwords, codes: service.codes, records: service.records, limiter: service.limiter,
                 settings: SignUp.Settings(configuration.auth))
         ).register(&routes)
+        let invitations = Invitations(
+            store: store, passwords: service.passwords, codes: service.codes, records: service.records,
+            userMetadataMaxBytes: configuration.auth.userMetadataMaxBytes)
         let verification = Verification(
             store: store, limiter: service.limiter, settings: Verification.Settings(configuration.auth), records: service.records,
             redirects: service.redirects)
@@ -189,7 +194,9 @@ public func buildApplication(
         let mfa = MFA(
             store: store, serverSecret: serverSecret, limiter: service.limiter, settings: MFA.Settings(configuration.auth),
             answers: service.answers, notices: service.notices, time: time, random: service.random)
-        AdminController(service: service, authenticator: authenticator, audit: AuditLog(store: store), mfa: mfa).register(&routes)
+        AdminController(
+            service: service, authenticator: authenticator, audit: AuditLog(store: store), mfa: mfa, invitations: invitations
+        ).register(&routes)
         MFAController(authenticator: authenticator, mfa: mfa).register(&routes)
         SSOController().register(&routes)
         if DevMailboxController.isEnabled(
@@ -226,7 +233,7 @@ public func buildApplication(
         }
         return LatchkeyApp(
             application: application, service: service, signingKeys: signingKeys, anonymousUsers: anonymousUsers,
-            verification: verification,
+            verification: verification, invitations: invitations,
             store: store,
             delivery: delivery, routes: routes.catalog,
             shutdown: shutdown)

@@ -12,6 +12,8 @@ struct AdminController {
     let authenticator: Authenticator
     let audit: AuditLog
     let mfa: MFA
+    /// `POST /invite` and `POST /admin/generate_link`.
+    let invitations: Invitations
 
     func register(_ routes: inout RouteRegistrar) {
         routes.on(.get, "/admin/users") { request, _ in
@@ -61,14 +63,14 @@ struct AdminController {
             try await asOperator(request) {
                 let body = try await request.decodeJSON(InviteRequest.self, context: context)
                 return try JSONResponse.make(
-                    try await service.invite(body, redirectTo: request.queryValue("redirect_to")), noStore: true)
+                    try await invitations.invite(body, redirectTo: request.queryValue("redirect_to")), noStore: true)
             }
         }
         routes.on(.post, "/admin/generate_link") { request, context in
             try await asOperator(request) {
                 var body = try await request.decodeJSON(GenerateLinkRequest.self, context: context)
                 if body.redirectTo == nil { body.redirectTo = request.queryValue("redirect_to") }
-                return try JSONResponse.make(try await service.generateLink(body), noStore: true)
+                return try JSONResponse.make(try await invitations.generateLink(body), noStore: true)
             }
         }
         routes.on(.get, "/admin/users/:id/factors") { request, context in

@@ -1,27 +1,52 @@
 import Foundation
 import LatchkeyAPI
 
-extension AuthService {
+/// An operator's invitations and links: `POST /invite` (an invitation email whose link or code
+/// confirms the address and signs in) and `POST /admin/generate_link` (the link and code an email
+/// would carry, for the operator to deliver; no email is sent). A confirmed address is
+/// `422 email_exists`; a new address's user is stored with its code, an existing one's code
+/// replaces its older one of that kind.
+public struct Invitations: Sendable {
+    let store: any CodeStore
+    let passwords: Passwords
+    /// Makes the codes and new users, and stores them.
+    let codes: Codes
+    let records: Records
+    /// The largest `data` (user metadata) in bytes of JSON.
+    let userMetadataMaxBytes: Int
+
+    public init(store: any CodeStore, passwords: Passwords, codes: Codes, records: Records, userMetadataMaxBytes: Int) {
+        self.store = store
+        self.passwords = passwords
+        self.codes = codes
+        self.records = records
+        self.userMetadataMaxBytes = userMetadataMaxBytes
+    }
+
+    var time: any TimeSource { records.time }
+    var events: AuditEvents { records.events }
+
     /// `POST /invite`: a new user (or an invited one not yet confirmed) gets an invitation email
     /// whose link or code confirms the address and signs in. A confirmed address is
     /// `422 email_exists`.
     public func invite(_ request: InviteRequest, redirectTo: String?) async throws -> User {
-        let email = try canonicalEmail(request.email)
+        let email = try EmailAddress.requestAddress(request.email)
         let made = try await invitation(email: email, data: request.data ?? [:], redirectTo: redirectTo)
         try await codes.countEmail(to: email)
-        let mail = try outbox(codes.message(for: made.issued, user: made.user, redirectTo: made.redirectTo))
+        let mail = try records.notices.rows([codes.message(for: made.issued, user: made.user, redirectTo: made.redirectTo)])
         try await save(
-            made, outbox: mail, audit: [auditEvent(.userInvited, user: made.user)] + codes.sentEvents([made.issued.record], user: made.user)
+            made, outbox: mail,
+            audit: [events.event(.userInvited, user: made.user)] + codes.sentEvents([made.issued.record], user: made.user)
         )
-        return try await wireUser(made.user)
+        return try await records.answers.wireUser(made.user)
     }
 
     /// `POST /admin/generate_link`: the link and code an email would carry, for an operator to
     /// deliver; no email is sent.
     public func generateLink(_ request: GenerateLinkRequest) async throws -> GeneratedLink {
-        let email = try canonicalEmail(request.email)
+        let email = try EmailAddress.requestAddress(request.email)
         let data = request.data ?? [:]
-        try checkMetadataSize(data)
+        try UserMetadata.check(data, maxBytes: userMetadataMaxBytes)
         let made: PendingCode
         switch request.type ?? "" {
         case "signup":
@@ -44,7 +69,7 @@ extension AuthService {
             made = pendingCode(for: user, kind: .recovery, address: email, type: "recovery", redirectTo: request.redirectTo)
         case "email_change_current", "email_change_new":
             guard let user = try await store.user(email: email) else { throw AuthError.adminUserNotFound }
-            let newEmail = try canonicalEmail(request.newEmail)
+            let newEmail = try EmailAddress.requestAddress(request.newEmail)
             if let other = try await store.user(email: newEmail), other.id != user.id { throw AuthError.emailExists }
             var changing = user
             changing.newEmail = newEmail
@@ -58,12 +83,13 @@ extension AuthService {
             throw AuthError.validation(
                 "type must be signup, invite, magiclink, recovery, email_change_current or email_change_new")
         }
-        var audit = [auditEvent(.linkGenerated, user: made.user, details: ["type": .string(request.type ?? "")])]
-        if made.isNew { audit.insert(auditEvent(request.type == "invite" ? .userInvited : .userCreated, user: made.user), at: 0) }
+        var audit = [events.event(.linkGenerated, user: made.user, details: ["type": .string(request.type ?? "")])]
+        if made.isNew { audit.insert(events.event(request.type == "invite" ? .userInvited : .userCreated, user: made.user), at: 0) }
         try await save(made, outbox: [], audit: audit)
         return GeneratedLink(
-            user: try await wireUser(made.user),
-            actionLink: composer.link(secret: made.issued.linkSecret, type: made.verificationType, redirectTo: made.redirectTo),
+            user: try await records.answers.wireUser(made.user),
+            actionLink: records.notices.composer.link(
+                secret: made.issued.linkSecret, type: made.verificationType, redirectTo: made.redirectTo),
             // GoTrue answers with the type asked for; only the link says `email_change`.
             emailOTP: made.issued.code, hashedToken: made.issued.linkSecret,
             verificationType: made.verificationType == "email_change" ? (request.type ?? "") : made.verificationType,
@@ -85,7 +111,7 @@ extension AuthService {
         -> PendingCode
     {
         let now = time.now()
-        let resolved = redirects.resolve(redirectTo)
+        let resolved = codes.redirects.resolve(redirectTo)
         var updated = user
         updated.updatedAt = now
         switch kind {
@@ -104,7 +130,7 @@ extension AuthService {
 
     /// An invitation for `email`: a new user, or the unconfirmed one already there.
     func invitation(email: String, data: [String: JSONValue], redirectTo: String?) async throws -> PendingCode {
-        try checkMetadataSize(data)
+        try UserMetadata.check(data, maxBytes: userMetadataMaxBytes)
         if let existing = try await store.user(email: email) {
             guard !existing.isEmailConfirmed else { throw AuthError.emailExists }
             return pendingCode(for: existing, kind: .invite, address: email, type: "invite", redirectTo: redirectTo)
@@ -142,7 +168,7 @@ extension AuthService {
             } catch let error as StoreError where error.isDuplicate {
                 throw AuthError.emailExists
             }
-            if !mail.isEmpty { outboxSignal.notify() }
+            if !mail.isEmpty { records.notices.notify() }
         }
     }
 }
