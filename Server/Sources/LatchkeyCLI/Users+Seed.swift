@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LatchkeyCore
+import LatchkeyServer
 
 extension Users {
     /// `latchkey users seed COUNT`: many confirmed users at once, for load tests at scale.
@@ -14,10 +15,10 @@ extension Users {
         @Option(help: "The addresses' domain.") var domain = "example.com"
 
         func run() async throws {
-            try await Users.withService(data) { service in
+            try await Users.withApp(data) { app in
                 let began = Date()
                 var reported = 0
-                try await service.adminSeedUsers(count: count, start: start, prefix: prefix, domain: domain) { done in
+                try await app.adminUsers.seed(count: count, start: start, prefix: prefix, domain: domain) { done in
                     if done - reported >= 100_000 || done == count {
                         reported = done
                         print("\(done) users (\(Int(Date().timeIntervalSince(began))) s)")

@@ -19,6 +19,8 @@ public struct LatchkeyApp: Sendable {
     public let anonymousUsers: AnonymousUsers
     /// `/verify`: codes and links.
     public let verification: Verification
+    /// The operator's user endpoints (`/admin/users…`, `latchkey users`).
+    public let adminUsers: AdminUsers
     /// An operator's invitations and generated links (`POST /invite`, `/admin/generate_link`, `latchkey users invite|link`).
     public let invitations: Invitations
     public let store: SQLAuthStore
@@ -174,6 +176,9 @@ public func buildApplication(
                 store: store, passwords: service.passwords, codes: service.codes, records: service.records, limiter: service.limiter,
                 settings: SignUp.Settings(configuration.auth))
         ).register(&routes)
+        let adminUsers = AdminUsers(
+            store: store, passwords: service.passwords, codes: service.codes, records: service.records,
+            settings: AdminUsers.Settings(configuration.auth))
         let invitations = Invitations(
             store: store, passwords: service.passwords, codes: service.codes, records: service.records,
             userMetadataMaxBytes: configuration.auth.userMetadataMaxBytes)
@@ -195,7 +200,7 @@ public func buildApplication(
             store: store, serverSecret: serverSecret, limiter: service.limiter, settings: MFA.Settings(configuration.auth),
             answers: service.answers, notices: service.notices, time: time, random: service.random)
         AdminController(
-            service: service, authenticator: authenticator, audit: AuditLog(store: store), mfa: mfa, invitations: invitations
+            users: adminUsers, authenticator: authenticator, audit: AuditLog(store: store), mfa: mfa, invitations: invitations
         ).register(&routes)
         MFAController(authenticator: authenticator, mfa: mfa).register(&routes)
         SSOController().register(&routes)
@@ -233,7 +238,7 @@ public func buildApplication(
         }
         return LatchkeyApp(
             application: application, service: service, signingKeys: signingKeys, anonymousUsers: anonymousUsers,
-            verification: verification, invitations: invitations,
+            verification: verification, adminUsers: adminUsers, invitations: invitations,
             store: store,
             delivery: delivery, routes: routes.catalog,
             shutdown: shutdown)

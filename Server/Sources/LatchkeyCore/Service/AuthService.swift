@@ -2,10 +2,13 @@ import Foundation
 import LatchkeyAPI
 import Logging
 
-/// The use cases of the auth server: sign-up, sign-in, codes, sessions and the user.
+/// The parts the use cases share, made once from the configuration: the password rules and
+/// hasher (``Passwords``), session answers, outbox rows and audit events on one clock and one
+/// source of randomness (``Records``), the redirect allow list, the rate limiter, and the code
+/// sender (``Codes``). The composition root hands each use case the parts it uses; `AuthService`
+/// itself answers `GET /settings` and makes the ``Authenticator``.
 ///
-/// Knows nothing about HTTP or SQL: it reads and writes through ``AuthStore``, queues mail in the
-/// store's outbox (``OutboxDelivery`` sends it) and hashes through ``PasswordHasher``.
+/// Knows nothing about HTTP or SQL: it reads and writes through ``AuthStore``.
 public struct AuthService: Sendable {
     public let configuration: AuthConfiguration
     public let store: any AuthStore
@@ -69,18 +72,6 @@ public struct AuthService: Sendable {
             phoneAutoconfirm: configuration.sms.autoconfirm, smsProvider: codes.sms.providerName, samlEnabled: false)
     }
 
-    // MARK: Shared helpers
-
-    /// The canonical form of a request's address (``EmailAddress/requestAddress(_:)``).
-    func canonicalEmail(_ raw: String?) throws -> String { try EmailAddress.requestAddress(raw) }
-
-    /// A phone number as GoTrue stores it (``PhoneNumber/requestNumber(_:)``), a disabled phone
-    /// provider refused first.
-    func canonicalPhone(_ raw: String?) throws -> String {
-        guard configuration.sms.enabled else { throw AuthError.phoneDisabled }
-        return try PhoneNumber.requestNumber(raw)
-    }
-
     /// Builds session records and the session answers (access token, refresh token, user).
     public var answers: SessionAnswers { records.answers }
     /// Builds sealed outbox rows (messages carry codes and links) and wakes their delivery.
@@ -95,23 +86,6 @@ public struct AuthService: Sendable {
     public var refreshCodec: RefreshTokenCodec { answers.refreshCodec }
     /// Seals queued messages; they carry codes and links.
     public var sealer: OutboxSealer { notices.sealer }
-    /// Writes the messages the service queues.
-    var composer: EmailComposer { notices.composer }
     /// Wakes the outbox delivery after a message was queued.
     public var outboxSignal: OutboxSignal { notices.signal }
-
-    /// The wire user with its identities and its factors.
-    func wireUser(_ user: UserRecord) async throws -> User { try await answers.wireUser(user) }
-
-    /// `validation_failed` for `user_metadata` larger than the configured bytes of JSON.
-    func checkMetadataSize(_ metadata: [String: JSONValue]) throws {
-        try UserMetadata.check(metadata, maxBytes: configuration.userMetadataMaxBytes)
-    }
-
-    /// Outbox rows for `messages`, sealed and due now; the caller stores them in the transaction
-    /// that makes them true, then calls ``outboxSignal``'s `notify()`.
-    func outbox(_ messages: EmailMessage...) throws -> [OutboxRecord] { try notices.rows(messages) }
-
-    /// Outbox rows for `messages`.
-    func outbox(_ messages: [EmailMessage]) throws -> [OutboxRecord] { try notices.rows(messages) }
 }

@@ -5,13 +5,13 @@ import Foundation
 /// It refines the narrow protocols of the features that have moved to slices (``KeyVaultStore``,
 /// ``SignerBackupStore``, ``DeviceKeyStore``, ``AuditLogStore``, ``FactorStore``, ``RateLimitStore``,
 /// ``SessionRefreshStore``, ``SigningKeyStore``, ``PasswordSignInStore``, ``AuthCodeExchangeStore``,
-/// ``AnonymousUserStore``, ``VerificationStore``, ``CodeStore``, ``UserAccountStore``, ``SignUpStore``, ``AccountReading``), each with an in-memory twin.
+/// ``AnonymousUserStore``, ``VerificationStore``, ``CodeStore``, ``UserAccountStore``, ``SignUpStore``, ``AdminUserStore``, ``AccountReading``), each with an in-memory twin.
 /// Implementation: `SQLAuthStore`, on SQLite or PostgreSQL. The contract suite in
 /// `LatchkeyStoreTests` runs against every implementation.
 public protocol AuthStore:
     KeyVaultStore, SignerBackupStore, DeviceKeyStore, DeviceKeySignInStore, AuditLogStore, FactorStore, RateLimitStore,
     SessionRefreshStore, SigningKeyStore, PasswordSignInStore, AuthCodeExchangeStore, AnonymousUserStore, VerificationStore,
-    CodeStore, UserAccountStore, SignUpStore, AccountReading
+    CodeStore, UserAccountStore, SignUpStore, AdminUserStore, AccountReading
 {
     /// Creates or upgrades the schema.
     func migrate() async throws
@@ -19,17 +19,6 @@ public protocol AuthStore:
     // MARK: Users
 
     func identities(userID: UUID) async throws -> [IdentityRecord]
-    /// Inserts many users with their identities in one transaction, all or nothing (seeding for
-    /// load tests); ``StoreError/duplicate(_:)`` when an address is taken.
-    func insertUsers(_ users: [(user: UserRecord, identity: IdentityRecord)]) async throws
-
-    /// A page of users, newest first, optionally only those whose email contains `emailContains`,
-    /// and how many match in all.
-    /// A page of users, newest first, whose address contains `emailContains` and, when
-    /// `anonymous` is set, who are (or are not) anonymous; and how many match in all.
-    func listUsers(emailContains: String?, anonymous: Bool?, offset: Int, limit: Int) async throws -> (users: [UserRecord], total: Int)
-    /// Deletes a user and everything that belongs to it; `false` when there is no such user.
-    func deleteUser(id: UUID, audit: [AuditEvent]) async throws -> Bool
 
     // MARK: Sessions
 

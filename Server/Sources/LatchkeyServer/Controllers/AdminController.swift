@@ -7,7 +7,8 @@ import LatchkeyCore
 /// GoTrue's admin endpoints (users, invitations, generated links, factors and the audit log),
 /// for service-role tokens.
 struct AdminController {
-    let service: AuthService
+    /// `/admin/users…`.
+    let users: AdminUsers
     /// Who a request is.
     let authenticator: Authenticator
     let audit: AuditLog
@@ -28,7 +29,7 @@ struct AdminController {
                 case "false": anonymous = false
                 default: throw AuthError.validation("is_anonymous must be true or false")
                 }
-                let (list, total) = try await service.adminListUsers(
+                let (list, total) = try await users.list(
                     page: page, perPage: perPage, emailFilter: filter, anonymous: anonymous)
                 return try Self.paged(
                     list, request: request, page: page, perPage: perPage, total: total, keeping: ["filter", "is_anonymous"])
@@ -37,25 +38,25 @@ struct AdminController {
         routes.on(.post, "/admin/users") { request, context in
             try await asOperator(request) {
                 let body = try await request.decodeJSON(AdminUserAttributes.self, context: context)
-                return try JSONResponse.make(try await service.adminCreateUser(body), noStore: true)
+                return try JSONResponse.make(try await users.create(body), noStore: true)
             }
         }
         routes.on(.get, "/admin/users/:id") { request, context in
             try await asOperator(request) {
-                try JSONResponse.make(try await service.adminUser(id: context.parameters.get("id") ?? ""), noStore: true)
+                try JSONResponse.make(try await users.user(id: context.parameters.get("id") ?? ""), noStore: true)
             }
         }
         routes.on(.put, "/admin/users/:id") { request, context in
             try await asOperator(request) {
                 let body = try await request.decodeJSON(AdminUserAttributes.self, context: context)
                 return try JSONResponse.make(
-                    try await service.adminUpdateUser(id: context.parameters.get("id") ?? "", body), noStore: true)
+                    try await users.update(id: context.parameters.get("id") ?? "", body), noStore: true)
             }
         }
         routes.on(.delete, "/admin/users/:id") { request, context in
             try await asOperator(request) {
                 let body = try await request.decodeJSON(AdminDeleteUserRequest.self, context: context, allowingEmpty: true)
-                try await service.adminDeleteUser(id: context.parameters.get("id") ?? "", softDelete: body.shouldSoftDelete == true)
+                try await users.delete(id: context.parameters.get("id") ?? "", softDelete: body.shouldSoftDelete == true)
                 return try JSONResponse.make([String: String](), noStore: true)
             }
         }

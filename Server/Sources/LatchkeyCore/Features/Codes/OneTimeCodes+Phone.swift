@@ -2,17 +2,11 @@ import Foundation
 import LatchkeyAPI
 
 extension OneTimeCodes {
-    /// A request's number (``PhoneNumber/requestNumber(_:)``), a disabled phone provider refused
-    /// first.
-    func phone(_ raw: String?) throws -> String {
-        guard settings.phoneEnabled else { throw AuthError.phoneDisabled }
-        return try PhoneNumber.requestNumber(raw)
-    }
 
     /// `POST /otp` with a phone: an SMS code that signs the user in, creating the user first when
     /// `create_user` allows it.
     func sendPhoneOTP(_ request: OTPRequest) async throws -> OTPResponse {
-        let phone = try phone(request.phone)
+        let phone = try PhoneNumber.requestNumber(request.phone, enabled: settings.phoneEnabled)
         let channel = try Codes.channel(request.channel)
         try UserMetadata.check(request.data ?? [:], maxBytes: settings.userMetadataMaxBytes)
         let intent = try Self.intent(request.intent)
@@ -34,7 +28,7 @@ extension OneTimeCodes {
 
     /// `POST /resend` of type `sms` (an unconfirmed number) or `phone_change`.
     func resendPhone(type: String, phone raw: String?) async throws -> OTPResponse {
-        let phone = try phone(raw)
+        let phone = try PhoneNumber.requestNumber(raw, enabled: settings.phoneEnabled)
         if type == "sms" {
             if let user = try await store.user(phone: phone), user.phoneConfirmedAt == nil {
                 return try await codes.sendSMS(to: user, kind: .sms, phone: phone, channel: "sms")

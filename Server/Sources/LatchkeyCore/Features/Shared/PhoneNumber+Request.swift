@@ -9,4 +9,10 @@ extension PhoneNumber {
         guard let phone = canonical(raw) else { throw AuthError.phoneInvalid }
         return phone
     }
+
+    /// ``requestNumber(_:)``, a disabled phone provider (`enabled` false) refused first.
+    public static func requestNumber(_ raw: String?, enabled: Bool) throws -> String {
+        guard enabled else { throw AuthError.phoneDisabled }
+        return try requestNumber(raw)
+    }
 }

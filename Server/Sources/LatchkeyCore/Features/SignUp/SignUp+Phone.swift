@@ -6,8 +6,7 @@ extension SignUp {
     /// number (a session at once under SMS autoconfirm). A confirmed number answers with a user
     /// that is not the owner's, as for email.
     func signUpByPhone(_ request: SignUpRequest, client: ClientInfo) async throws -> SignUpResult {
-        guard settings.phoneEnabled else { throw AuthError.phoneDisabled }
-        let phone = try PhoneNumber.requestNumber(request.phone)
+        let phone = try PhoneNumber.requestNumber(request.phone, enabled: settings.phoneEnabled)
         let channel = try Codes.channel(request.channel)
         guard let password = request.password, !password.isEmpty else {
             throw AuthError.validation("Signup requires a valid password")

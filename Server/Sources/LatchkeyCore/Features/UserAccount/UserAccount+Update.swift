@@ -20,7 +20,9 @@ extension UserAccount {
         var changesEmail = false
         if let raw = request.email, !raw.isEmpty { changesEmail = try EmailAddress.requestAddress(raw) != principal.user.email }
         var changesPhone = false
-        if let raw = request.phone, !raw.isEmpty { changesPhone = try phone(raw) != principal.user.phone }
+        if let raw = request.phone, !raw.isEmpty {
+            changesPhone = try PhoneNumber.requestNumber(raw, enabled: settings.phoneEnabled) != principal.user.phone
+        }
         if request.password != nil || changesEmail || changesPhone {
             // Recovery links sign in at `aal1`, so a reset needs the second factor too.
             try await SecondFactorGate(factors: store).require(principal, to: "update email or password")
@@ -46,7 +48,7 @@ extension UserAccount {
         let challenge = try PKCEChallenge.parse(challenge: request.codeChallenge, method: request.codeChallengeMethod)
         var newPhone: String?
         if let raw = request.phone, !raw.isEmpty {
-            let phone = try phone(raw)
+            let phone = try PhoneNumber.requestNumber(raw, enabled: settings.phoneEnabled)
             if phone != user.phone { newPhone = phone }
         }
         let channel = try Codes.channel(request.channel)

@@ -84,12 +84,6 @@ public struct UserAccount: Sendable {
         }
     }
 
-    /// A request's number, a disabled phone provider refused first.
-    func phone(_ raw: String) throws -> String {
-        guard settings.phoneEnabled else { throw AuthError.phoneDisabled }
-        return try PhoneNumber.requestNumber(raw)
-    }
-
     /// With reauthentication required, a sensitive change from a session older than 24 hours (or
     /// from no session) needs a fresh `nonce`; it is spent here.
     func checkReauthentication(_ nonce: String?, principal: Principal) async throws {

@@ -1,75 +1,7 @@
 import Foundation
 import LatchkeyAPI
 
-extension AuthService {
-    /// `GET /admin/users`: a page (1-based) of users, newest first, and the total; `anonymous`
-    /// keeps only anonymous users (`true`) or only permanent ones (`false`).
-    public func adminListUsers(page: Int, perPage: Int, emailFilter: String?, anonymous: Bool? = nil) async throws
-        -> (AdminUserList, total: Int)
-    {
-        let (records, total) = try await store.listUsers(
-            emailContains: emailFilter, anonymous: anonymous, offset: (page - 1) * perPage, limit: perPage)
-        var users: [User] = []
-        for record in records { users.append(try await wireUser(record)) }
-        return (AdminUserList(users: users, aud: configuration.jwt.audience), total)
-    }
-
-    /// `GET /admin/users/{id}`.
-    public func adminUser(id raw: String) async throws -> User {
-        try await wireUser(try await existingUser(raw))
-    }
-
-    /// A user by id, exact email address or phone number (`latchkey users show ada@example.com`).
-    public func adminUser(lookup key: String) async throws -> User {
-        if UUID(uuidString: key) != nil { return try await adminUser(id: key) }
-        var found: UserRecord?
-        if key.contains("@") {
-            if let email = EmailAddress.canonical(key) { found = try await store.user(email: email) }
-        } else if let phone = try? canonicalPhone(key) {
-            found = try await store.user(phone: phone)
-        }
-        guard let found else { throw AuthError.adminUserNotFound }
-        return try await wireUser(found)
-    }
-
-    /// `POST /admin/users`: a user with an email, a phone or both, confirmed when asked, with a
-    /// password or an imported bcrypt hash. No mail is sent.
-    public func adminCreateUser(_ request: AdminUserAttributes) async throws -> User {
-        let email = try request.email.flatMap { $0.isEmpty ? nil : $0 }.map { try canonicalEmail($0) }
-        let phone = try request.phone.flatMap { $0.isEmpty ? nil : $0 }.map { try canonicalPhone($0) }
-        guard email != nil || phone != nil else { throw AuthError.validation("Unable to validate email address: invalid format") }
-        if let email, try await store.user(email: email) != nil {
-            throw AuthError(.emailExists, "A user with this email address has already been registered")
-        }
-        if let phone, try await store.user(phone: phone) != nil {
-            throw AuthError(.phoneExists, "A user with this phone number has already been registered")
-        }
-        let hash = try await passwordHash(request)
-        var (user, identity) =
-            if let email {
-                codes.newUser(email: email, passwordHash: hash, data: [:], confirmed: request.emailConfirm == true)
-            } else {
-                codes.newPhoneUser(phone: phone!, passwordHash: hash, data: [:], confirmed: request.phoneConfirm == true)
-            }
-        if let raw = request.id {
-            guard let id = UUID(uuidString: raw) else { throw AuthError.validation("id must be a UUID") }
-            user.id = id
-            identity.userID = id
-            identity.providerID = id.uuidString.lowercased()
-            identity.identityData["sub"] = .string(id.uuidString.lowercased())
-        }
-        if email != nil, let phone {
-            user.phone = phone
-            user.phoneConfirmedAt = request.phoneConfirm == true ? time.now() : nil
-            user.appMetadata["providers"] = ["email", "phone"]
-        }
-        try apply(request, to: &user, creating: true)
-        guard try await codes.insert(user, identity: identity, token: nil) else {
-            throw AuthError(.emailExists, "A user with this email address or id has already been registered")
-        }
-        return try await wireUser(user)
-    }
-
+extension AdminUsers {
     /// `PUT /admin/users/{id}`: changes applied at once (an email or phone change needs no
     /// confirmation); a ban ends the user's sessions.
     ///
@@ -77,11 +9,11 @@ extension AuthService {
     /// key of the user, as GoTrue signs the user out: after a compromise, the attacker's refresh
     /// tokens and keys stop working. The change is applied to the copy it lands on: a sign-in
     /// that wrote in between does not undo it, nor does it undo the sign-in's new session.
-    public func adminUpdateUser(id raw: String, _ request: AdminUserAttributes) async throws -> User {
+    public func update(id raw: String, _ request: AdminUserAttributes) async throws -> User {
         let found = try await existingUser(raw)
         let changesPassword = request.password != nil || request.passwordHash != nil
         let newPasswordHash = changesPassword ? try await passwordHash(request) : nil
-        return try await onFreshCopies(of: found) { current in
+        return try await store.onFreshCopies(of: found) { current in
             try await adminUpdate(current, request, newPasswordHash: newPasswordHash, changesPassword: changesPassword)
         }
     }
@@ -92,7 +24,7 @@ extension AuthService {
         var user = current
         let before = user
         if let raw = request.email, !raw.isEmpty {
-            let email = try canonicalEmail(raw)
+            let email = try EmailAddress.requestAddress(raw)
             if email != user.email {
                 if try await store.user(email: email) != nil {
                     throw AuthError(.emailExists, "A user with this email address has already been registered")
@@ -105,7 +37,7 @@ extension AuthService {
             }
         }
         if let raw = request.phone, !raw.isEmpty {
-            let phone = try canonicalPhone(raw)
+            let phone = try PhoneNumber.requestNumber(raw, enabled: settings.phoneEnabled)
             if phone != user.phone {
                 if try await store.user(phone: phone) != nil {
                     throw AuthError(.phoneExists, "A user with this phone number has already been registered")
@@ -127,37 +59,18 @@ extension AuthService {
         var details: [String: JSONValue] = ["fields": .array(request.fieldsSet.map(JSONValue.string))]
         if let until = user.bannedUntil { details["banned_until"] = .string(WireJSON.formatDate(until)) }
         // An address change is also the event a user's own change records, marked as the operator's.
-        var audit = [auditEvent(.userModified, user: user, details: details)]
+        var audit = [events.event(.userModified, user: user, details: details)]
         if user.email != before.email {
             audit.append(
-                auditEvent(.emailChanged, user: user, details: ["from": before.email.map(JSONValue.string) ?? .null, "via": "admin"]))
+                events.event(.emailChanged, user: user, details: ["from": before.email.map(JSONValue.string) ?? .null, "via": "admin"]))
         }
         if user.phone != before.phone {
             audit.append(
-                auditEvent(.phoneChanged, user: user, details: ["from": before.phone.map(JSONValue.string) ?? .null, "via": "admin"]))
+                events.event(.phoneChanged, user: user, details: ["from": before.phone.map(JSONValue.string) ?? .null, "via": "admin"]))
         }
         let endSessions = (!wasBanned && user.isBanned(at: time.now())) || changesPassword
         try await store.adminUpdateUser(user, endSessions: endSessions, audit: audit)
-        return try await wireUser(user)
-    }
-
-    /// `DELETE /admin/users/{id}`: the user and everything that belongs to it. GoTrue's soft
-    /// delete (`should_soft_delete: true`) is refused rather than done hard behind the caller's
-    /// back.
-    public func adminDeleteUser(id raw: String, softDelete: Bool = false) async throws {
-        guard !softDelete else {
-            throw AuthError.validation("should_soft_delete is not supported: Latchkey deletes a user whole (send false or leave it out)")
-        }
-        guard let id = UUID(uuidString: raw), let user = try await store.user(id: id),
-            try await store.deleteUser(id: id, audit: [auditEvent(.userDeleted, user: user)])
-        else { throw AuthError.adminUserNotFound }
-    }
-
-    func existingUser(_ raw: String) async throws -> UserRecord {
-        guard let id = UUID(uuidString: raw), let user = try await store.user(id: id) else {
-            throw AuthError.adminUserNotFound
-        }
-        return user
+        return try await records.answers.wireUser(user)
     }
 
     /// The stored hash for `password` (checked against the policy) or an imported bcrypt hash.
@@ -178,7 +91,7 @@ extension AuthService {
         for (key, value) in request.userMetadata ?? [:] {
             if value.isNull { user.userMetadata.removeValue(forKey: key) } else { user.userMetadata[key] = value }
         }
-        try checkMetadataSize(user.userMetadata)
+        try UserMetadata.check(user.userMetadata, maxBytes: settings.userMetadataMaxBytes)
         for (key, value) in request.appMetadata ?? [:] where key != "provider" && key != "providers" {
             if value.isNull { user.appMetadata.removeValue(forKey: key) } else { user.appMetadata[key] = value }
         }
