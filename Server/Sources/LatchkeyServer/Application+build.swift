@@ -118,7 +118,8 @@ public func buildApplication(
             configuration: configuration.auth, store: store, hasher: hasher, issuer: issuer, serverSecret: serverSecret, time: time,
             renderer: configuration.templates, outboxSignal: signal, sms: smsSender(configuration), logger: logger)
         let signingKeys = SigningKeys(
-            store: store, issuer: issuer, serverSecret: serverSecret, settings: SigningKeys.Settings(configuration.auth), time: time)
+            store: store, issuer: issuer, serverSecret: serverSecret, settings: SigningKeys.Settings(configuration.auth), time: time,
+            random: service.random)
         let mailer: any Mailer = try configuration.smtp.map { try SMTPMailer(configuration: $0) } ?? DevMailbox(store: store, time: time)
         let delivery = OutboxDelivery(
             store: store, mailer: mailer, sealer: service.sealer, time: time, retry: configuration.mailRetry, logger: logger)

@@ -20,7 +20,7 @@ import Testing
             keys = SigningKeys(
                 store: store, issuer: issuer, serverSecret: Self.secret,
                 settings: SigningKeys.Settings(adminRoles: ["service_role", "supabase_admin"], issuerClaim: "https://auth.example.com"),
-                time: time)
+                time: time, random: SeededRandomSource(seed: 4))
         }
 
         /// The first key, as a start against an empty store makes it.

@@ -36,6 +36,8 @@ enum TestSessionParts {
         let composer = EmailComposer(
             appName: "Latchkey", externalURL: "http://localhost:9999", siteURL: "http://localhost:3000", templates: Renderer(),
             validMinutes: 5)
-        return Notices(composer: composer, sealer: OutboxSealer(serverSecret: serverSecret), signal: OutboxSignal(), time: time)
+        return Notices(
+            composer: composer, sealer: OutboxSealer(serverSecret: serverSecret), signal: OutboxSignal(), time: time,
+            random: SeededRandomSource(seed: 8))
     }
 }

@@ -62,7 +62,11 @@ import Testing
             try await Self.makePermanent(upgraded, in: store)
             let events = Dictionary(
                 uniqueKeysWithValues: [stale, upgraded, fresh].map { user in
-                    (user.id, AuditEvents(time: ManualTimeSource()).event(.userDeleted, userID: user.id, name: "anonymous"))
+                    (
+                        user.id,
+                        AuditEvents(time: ManualTimeSource(), random: SystemRandomSource()).event(
+                            .userDeleted, userID: user.id, name: "anonymous")
+                    )
                 })
             let deleted = try await store.deleteAnonymousUsers(
                 [stale.id, upgraded.id, fresh.id], createdBefore: Self.cutoff, audit: events)

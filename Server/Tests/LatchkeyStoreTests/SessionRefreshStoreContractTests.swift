@@ -118,7 +118,8 @@ import Testing
                 SessionRefresh.Rules(
                     sessionID: session.id, token: codec.encode(sessionID: session.id, counter: counter, salt: salt ?? session.refreshSalt),
                     now: Self.now.addingTimeInterval(offset), settings: SessionSettings(refreshReuseInterval: 10),
-                    codec: codec, events: AuditEvents(time: ManualTimeSource(Self.now)), client: ClientInfo(ip: "192.0.2.9"))
+                    codec: codec, events: AuditEvents(time: ManualTimeSource(Self.now), random: SystemRandomSource()),
+                    client: ClientInfo(ip: "192.0.2.9"))
             }
             // A forged token: refused, nothing written.
             let forged = try #require(try await store.refresh(rules(0, salt: [8]), limits: []))

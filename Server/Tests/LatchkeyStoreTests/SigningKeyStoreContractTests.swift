@@ -18,7 +18,8 @@ import Testing
     }
 
     static func event(_ action: AuditAction, _ kid: String) -> AuditEvent {
-        AuditEvents(time: ManualTimeSource()).event(action, userID: nil, name: nil, details: ["kid": .string(kid)])
+        AuditEvents(time: ManualTimeSource(), random: SystemRandomSource()).event(
+            action, userID: nil, name: nil, details: ["kid": .string(kid)])
     }
 
     /// How many `action` events `store` has recorded: from its audit log, or the twin's list.

@@ -14,10 +14,13 @@ public protocol SMSSender: Sendable {
 public struct DevSMSOutbox: SMSSender {
     let store: any AuthStore
     let time: any TimeSource
+    /// The message ids it answers with.
+    let random: any RandomSource
 
-    public init(store: any AuthStore, time: any TimeSource) {
+    public init(store: any AuthStore, time: any TimeSource, random: any RandomSource) {
         self.store = store
         self.time = time
+        self.random = random
     }
 
     public var providerName: String { "" }
@@ -25,6 +28,6 @@ public struct DevSMSOutbox: SMSSender {
     public func send(to phone: String, body: String, channel: String) async throws -> String {
         let subject = channel == "whatsapp" ? "WhatsApp" : "SMS"
         try await store.appendMailbox(EmailMessage(to: [phone], subject: subject, text: body, html: ""), at: time.now())
-        return "dev-\(UUID().uuidString.lowercased())"
+        return "dev-\(random.uuid().uuidString.lowercased())"
     }
 }

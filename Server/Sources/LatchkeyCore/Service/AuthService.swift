@@ -44,7 +44,7 @@ public struct AuthService: Sendable {
         self.limiter = RateLimiter(store: store, time: time)
         self.codes = Codes(
             store: store, settings: Codes.Settings(configuration), records: records, redirects: redirects, limiter: limiter,
-            sms: sms ?? DevSMSOutbox(store: store, time: time), logger: logger)
+            sms: sms ?? DevSMSOutbox(store: store, time: time, random: random), logger: logger)
         self.logger = logger
     }
 

@@ -49,7 +49,7 @@ public struct DeviceKeySignIn: Sendable {
         self.time = time
     }
 
-    var events: AuditEvents { AuditEvents(time: time) }
+    var events: AuditEvents { AuditEvents(time: time, random: answers.random) }
 
     /// Signs in with the request's assertion. A refused assertion is recorded as a failed
     /// sign-in: of the key's user when the key exists (an unverified `sub` names nobody), under

@@ -17,7 +17,7 @@ public struct DeviceKeys: Sendable {
     public init(store: any DeviceKeyStore, gate: SecondFactorGate, time: any TimeSource, random: any RandomSource) {
         self.store = store
         self.gate = gate
-        self.events = AuditEvents(time: time)
+        self.events = AuditEvents(time: time, random: random)
         self.time = time
         self.random = random
     }

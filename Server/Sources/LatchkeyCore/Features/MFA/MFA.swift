@@ -63,7 +63,7 @@ public struct MFA: Sendable {
         SecretBox(serverSecret: serverSecret, purpose: "latchkey totp secret v1")
     }
 
-    var events: AuditEvents { AuditEvents(time: time) }
+    var events: AuditEvents { AuditEvents(time: time, random: random) }
 
     /// `POST /factors`: a new, unverified TOTP factor with a 160-bit secret, its `otpauth://`
     /// URI and an SVG QR code of it. A user who already has a verified factor needs an `aal2`

@@ -70,7 +70,7 @@ public struct PasswordSignIn: Sendable {
         self.time = time
     }
 
-    var events: AuditEvents { AuditEvents(time: time) }
+    var events: AuditEvents { AuditEvents(time: time, random: answers.random) }
 
     /// Signs in with the request's email (or, without one, its phone) and password.
     public func signIn(_ request: PasswordGrantRequest, client: ClientInfo) async throws -> Session {

@@ -79,7 +79,7 @@ public struct SessionRefresh: Sendable {
         for _ in 0..<Self.maxRaces {
             let rules = Rules(
                 sessionID: peeked.sessionID, token: token, now: time.now(), settings: settings.sessions, codec: answers.refreshCodec,
-                events: AuditEvents(time: time), client: client)
+                events: AuditEvents(time: time, random: answers.random), client: client)
             guard let (decision, account) = try await budget.spend({ limits in try await store.refresh(rules, limits: limits) }) else {
                 continue
             }

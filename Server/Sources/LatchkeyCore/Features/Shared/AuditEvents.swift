@@ -2,12 +2,15 @@ import Foundation
 import LatchkeyAPI
 
 /// Builds audit events the one way: the actor (a user, or the operator bound in
-/// ``AuditContext``), the client address and agent of the request, the clock's time.
+/// ``AuditContext``), the client address and agent of the request, the clock's time, and an id
+/// from the injected randomness.
 public struct AuditEvents: Sendable {
     let time: any TimeSource
+    let random: any RandomSource
 
-    public init(time: any TimeSource) {
+    public init(time: any TimeSource, random: any RandomSource) {
         self.time = time
+        self.random = random
     }
 
     /// An event about the account `userID`, named `name` for people.
@@ -16,7 +19,7 @@ public struct AuditEvents: Sendable {
     ) -> AuditEvent {
         let context = AuditContext.current
         return AuditEvent(
-            action: action, actorID: context.operatorName == nil ? userID : nil,
+            id: random.uuid(), action: action, actorID: context.operatorName == nil ? userID : nil,
             actorName: context.operatorName ?? name ?? "anonymous", userID: userID, ip: client?.ip ?? context.ip,
             userAgent: client?.userAgent ?? context.userAgent, details: details, createdAt: time.now())
     }

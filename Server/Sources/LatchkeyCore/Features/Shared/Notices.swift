@@ -8,12 +8,15 @@ public struct Notices: Sendable {
     let sealer: OutboxSealer
     let signal: OutboxSignal
     let time: any TimeSource
+    /// The rows' ids.
+    let random: any RandomSource
 
-    public init(composer: EmailComposer, sealer: OutboxSealer, signal: OutboxSignal, time: any TimeSource) {
+    public init(composer: EmailComposer, sealer: OutboxSealer, signal: OutboxSignal, time: any TimeSource, random: any RandomSource) {
         self.composer = composer
         self.sealer = sealer
         self.signal = signal
         self.time = time
+        self.random = random
     }
 
     /// Outbox rows for `messages`, sealed and due now.
@@ -21,7 +24,8 @@ public struct Notices: Sendable {
         let now = time.now()
         return try messages.map { message in
             var record = OutboxRecord(
-                recipient: message.to.joined(separator: ", "), payload: try sealer.seal(message), nextAttemptAt: now, createdAt: now)
+                id: random.uuid(), recipient: message.to.joined(separator: ", "), payload: try sealer.seal(message), nextAttemptAt: now,
+                createdAt: now)
             record.message = message
             return record
         }

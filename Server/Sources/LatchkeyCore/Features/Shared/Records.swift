@@ -15,7 +15,8 @@ public struct Records: Sendable {
     ) {
         answers = SessionAnswers(
             issuer: issuer, serverSecret: serverSecret, jwt: jwt, externalURL: externalURL, accounts: accounts, time: time, random: random)
-        notices = Notices(composer: composer, sealer: OutboxSealer(serverSecret: serverSecret), signal: signal, time: time)
+        notices = Notices(
+            composer: composer, sealer: OutboxSealer(serverSecret: serverSecret), signal: signal, time: time, random: random)
     }
 
     /// The clock.
@@ -23,5 +24,5 @@ public struct Records: Sendable {
     /// New ids and random bytes.
     public var random: any RandomSource { answers.random }
     /// Audit events, stamped by ``time``.
-    public var events: AuditEvents { AuditEvents(time: time) }
+    public var events: AuditEvents { AuditEvents(time: time, random: random) }
 }

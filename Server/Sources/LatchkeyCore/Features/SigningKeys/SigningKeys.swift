@@ -35,16 +35,22 @@ public struct SigningKeys: Sendable {
     let box: SecretBox
     let settings: Settings
     let time: any TimeSource
+    /// The ids of the audit events key changes record.
+    let random: any RandomSource
 
-    public init(store: any SigningKeyStore, issuer: any TokenIssuing, serverSecret: [UInt8], settings: Settings, time: any TimeSource) {
+    public init(
+        store: any SigningKeyStore, issuer: any TokenIssuing, serverSecret: [UInt8], settings: Settings, time: any TimeSource,
+        random: any RandomSource
+    ) {
         self.store = store
         self.issuer = issuer
         self.box = Self.box(serverSecret: serverSecret)
         self.settings = settings
         self.time = time
+        self.random = random
     }
 
-    var events: AuditEvents { AuditEvents(time: time) }
+    var events: AuditEvents { AuditEvents(time: time, random: random) }
 
     /// `latchkey keys rotate`: a new key, published now, signing after `delay` seconds (long
     /// enough for clients' cached JWKS to learn it); the current key keeps verifying until the
