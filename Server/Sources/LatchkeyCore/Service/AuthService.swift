@@ -82,10 +82,6 @@ public struct AuthService: Sendable {
     public var random: any RandomSource { records.random }
     /// Signs access tokens and publishes their keys.
     public var issuer: any TokenIssuing { answers.issuer }
-    /// Reads and writes refresh tokens.
-    public var refreshCodec: RefreshTokenCodec { answers.refreshCodec }
     /// Seals queued messages; they carry codes and links.
     public var sealer: OutboxSealer { notices.sealer }
-    /// Wakes the outbox delivery after a message was queued.
-    public var outboxSignal: OutboxSignal { notices.signal }
 }

@@ -30,8 +30,7 @@ extension InMemorySignInStore: AdminUserStore {
         try state.withLock { state in
             var added = state
             for (user, _) in users {
-                guard added.users[user.id] == nil else { throw StoreError.duplicate("user \(user.id)") }
-                try added.checkUnique(user)
+                try added.checkNew(user)
                 added.users[user.id] = user
             }
             state = added

@@ -6,11 +6,12 @@ extension InMemorySignInStore: CodeStore {
         _ user: UserRecord, identity: IdentityRecord, token: OneTimeTokenRecord?, outbox: [OutboxRecord], audit events: [AuditEvent],
         limits counters: [RateLimitCounter]
     ) async throws {
+        // A taken address stores nothing, its counters neither, as in the SQL stores' transaction.
+        try state.withLock { try $0.checkNew(user) }
         let counts = try await limits.incrementRateLimits(counters)
         if let index = counts.indices.first(where: { counts[$0] > counters[$0].limit }) { throw RateLimitExceeded(index: index) }
         try state.withLock { state in
-            guard state.users[user.id] == nil else { throw StoreError.duplicate("user \(user.id)") }
-            try state.checkUnique(user)
+            try state.checkNew(user)
             state.users[user.id] = user
             if let token { state.tokens.append(token) }
             state.outbox += outbox

@@ -85,13 +85,4 @@ extension InMemorySignInStore.State {
             return (index, index.flatMap { users[tokens[$0].userID] })
         }
     }
-
-    /// ``StoreError/duplicate(_:)`` when another user has `user`'s address or number, as the SQL
-    /// stores' unique indexes answer.
-    func checkUnique(_ user: UserRecord) throws {
-        let other = users.values.first { other in
-            other.id != user.id && ((user.email != nil && other.email == user.email) || (user.phone != nil && other.phone == user.phone))
-        }
-        if let other { throw StoreError.duplicate("user \(other.id) has the address or number") }
-    }
 }

@@ -86,7 +86,7 @@ public final class InMemorySignInStore: PasswordSignInStore, AuthCodeExchangeSto
 
     public func createAnonymousUser(_ user: UserRecord, session: SessionRecord, audit events: [AuditEvent]) async throws {
         try state.withLock { state in
-            guard state.users[user.id] == nil else { throw StoreError.duplicate("user \(user.id)") }
+            try state.checkNew(user)
             state.users[user.id] = user
             state.sessions[session.id] = session
         }
@@ -127,6 +127,21 @@ extension InMemorySignInStore.State {
     /// as the SQL stores do: ``StoreError/notFound(_:)`` for a deleted user,
     /// ``StoreError/conflict(_:)`` for one written since, ``StoreError/duplicate(_:)`` for an
     /// address or number another user has.
+    /// ``StoreError/duplicate(_:)`` when another user has `user`'s address or number, as the SQL
+    /// stores' unique indexes answer.
+    func checkUnique(_ user: UserRecord) throws {
+        let other = users.values.first { other in
+            other.id != user.id && ((user.email != nil && other.email == user.email) || (user.phone != nil && other.phone == user.phone))
+        }
+        if let other { throw StoreError.duplicate("user \(other.id) has the address or number") }
+    }
+
+    /// ``StoreError/duplicate(_:)`` when `user`'s id, address or number is taken.
+    func checkNew(_ user: UserRecord) throws {
+        guard users[user.id] == nil else { throw StoreError.duplicate("user \(user.id)") }
+        try checkUnique(user)
+    }
+
     mutating func write(_ user: UserRecord) throws {
         guard let stored = users[user.id] else { throw StoreError.notFound("user \(user.id)") }
         guard stored.version == user.version else {

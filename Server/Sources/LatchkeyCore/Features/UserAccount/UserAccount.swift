@@ -89,9 +89,9 @@ public struct UserAccount: Sendable {
     func checkReauthentication(_ nonce: String?, principal: Principal) async throws {
         guard settings.password.requireReauthentication, !principal.isAdmin else { return }
         if let session = principal.session, time.now().timeIntervalSince(session.createdAt) < 86400 { return }
-        guard let nonce, !nonce.isEmpty, nonce.utf8.count <= 16 else {
-            throw nonce?.isEmpty ?? true ? AuthError.reauthenticationNeeded : AuthError.reauthenticationNotValid
-        }
+        guard let nonce, !nonce.isEmpty else { throw AuthError.reauthenticationNeeded }
+        // A nonce is a short code: anything longer cannot match and is not worth a lookup.
+        guard nonce.utf8.count <= 16 else { throw AuthError.reauthenticationNotValid }
         let outcome = try await store.redeem(
             CodeRedemption(
                 selector: .newest(userID: principal.user.id, kinds: [.reauthentication]), proof: .code(nonce), completion: .nonce,

@@ -142,11 +142,14 @@ public struct Verification: Sendable {
     /// a session.
     func redeemLink(_ secret: String, type: VerificationType, client: ClientInfo, inBrowser: Bool) async throws -> LinkOutcome {
         guard secret.utf8.count <= 128 else { throw AuthError.linkInvalid }
-        let authCode = records.random.linkSecret()
-        let flow = CodeRedemption.BrowserFlow(authCodeHash: OneTimeSecrets.linkHash(authCode), lifetime: settings.flowStateExpiry)
+        // Only a browser gets an authorization code in place of a session.
+        let authCode = inBrowser ? records.random.linkSecret() : nil
+        let flow = authCode.map {
+            CodeRedemption.BrowserFlow(authCodeHash: OneTimeSecrets.linkHash($0), lifetime: settings.flowStateExpiry)
+        }
         let rules = CodeRedemption(
             selector: .linkHash(OneTimeSecrets.linkHash(secret), kinds: type.kinds), proof: .link, completion: type.linkCompletion,
-            maxAttempts: settings.maxAttempts, client: client, browserFlow: inBrowser ? flow : nil, records: records)
+            maxAttempts: settings.maxAttempts, client: client, browserFlow: flow, records: records)
         let outcome: RedemptionOutcome
         do {
             outcome = try await store.redeem(rules)
@@ -157,7 +160,7 @@ public struct Verification: Sendable {
         case .redeemed(let redemption):
             let redirect = redirects.resolve(redemption.redirectTo)
             if let session = redemption.session { return .session(try await answer(redemption, session: session), redirectTo: redirect) }
-            if redemption.flowState != nil { return .authCode(authCode, redirectTo: redirect) }
+            if redemption.flowState != nil, let authCode { return .authCode(authCode, redirectTo: redirect) }
             return .pending(Self.emailChangeHalfway, redirectTo: redirect)
         case .rejected(let error): throw error
         case .notFound, .expired, .exhausted, .mismatch: throw AuthError.linkInvalid
