@@ -13,11 +13,11 @@ import Testing
     static let bcrypt = "$2a$10$" + String(repeating: "a", count: 53)
 
     struct Fixture {
-        let memory = InMemorySignInStore()
+        let memory = InMemoryStore()
         let time = ManualTimeSource()
         let admin: AdminUsers
 
-        init(store: ((InMemorySignInStore) -> any AdminUserStore)? = nil) {
+        init(store: ((InMemoryStore) -> any AdminUserStore)? = nil) {
             var configuration = AuthConfiguration(siteURL: "http://localhost:3000")
             configuration.rateLimits = .unlimited
             let parts = TestCodeParts(
@@ -93,7 +93,7 @@ import Testing
         #expect(f.memory.sessions(userID: user.id).isEmpty)
         let moved = try await f.update(user.id, #"{"email":"moved@example.com","user_metadata":{"team":"ops"}}"#)
         #expect(moved.email == "moved@example.com" && moved.userMetadata["team"] == "ops")
-        let changed = try await f.memory.audit.auditEvents(AuditQuery(actions: [.emailChanged])).events
+        let changed = try await f.memory.auditEvents(AuditQuery(actions: [.emailChanged])).events
         #expect(changed.first?.details["via"] == "admin" && changed.first?.details["from"] == "ada@example.com")
     }
 
@@ -143,10 +143,10 @@ import Testing
 /// An admin store where a sign-in writes the user (a new session and `last_sign_in_at`) just
 /// before the operator's first write of it.
 final class SigningInFirstStore: AdminUserStore {
-    let base: InMemorySignInStore
+    let base: InMemoryStore
     private let first = FirstTime()
 
-    init(base: InMemorySignInStore) { self.base = base }
+    init(base: InMemoryStore) { self.base = base }
 
     func user(id: UUID) async throws -> UserRecord? { try await base.user(id: id) }
     func user(email: String) async throws -> UserRecord? { try await base.user(email: email) }

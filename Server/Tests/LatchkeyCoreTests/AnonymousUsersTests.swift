@@ -11,13 +11,13 @@ import Testing
     static let client = ClientInfo(ip: "192.0.2.7", userAgent: "test")
 
     struct Fixture {
-        let store = InMemorySignInStore()
+        let store = InMemoryStore()
         let time = ManualTimeSource()
         let anonymous: AnonymousUsers
 
         init(enabled: Bool = true, disableSignup: Bool = false, perIP: Int = 30, batch: Int? = nil) {
             anonymous = AnonymousUsers(
-                store: store, limiter: RateLimiter(store: InMemoryRateLimitStore(), time: time),
+                store: store, limiter: RateLimiter(store: store, time: time),
                 settings: AnonymousUsers.Settings(
                     enabled: enabled, disableSignup: disableSignup, perIP: RateLimit(count: perIP, period: 3600), metadataMaxBytes: 64,
                     audience: "authenticated"),
@@ -36,7 +36,7 @@ import Testing
         #expect(session.user.userMetadata == ["plan": "trial"])
         let stored = try #require(try await f.store.user(id: session.user.id))
         #expect(stored.isAnonymous && stored.lastSignInAt == f.time.now() && f.store.sessionCount == 1)
-        let events = try await f.store.audit.auditEvents(AuditQuery()).events.map(\.action)
+        let events = try await f.store.auditEvents(AuditQuery()).events.map(\.action)
         #expect(Set(events) == [.userSignedUp, .login])
     }
 
@@ -79,7 +79,7 @@ import Testing
         for (id, kept) in [(old[0], false), (old[2], false), (old[1], true), (recent, true)] {
             #expect((try await f.store.user(id: id) != nil) == kept)
         }
-        let deletions = try await f.store.audit.auditEvents(AuditQuery(actions: [.userDeleted])).events
+        let deletions = try await f.store.auditEvents(AuditQuery(actions: [.userDeleted])).events
         #expect(Set(deletions.compactMap(\.userID)) == [old[0], old[2]])
         #expect(try await f.anonymous.deleteStale(olderThanDays: 30) == 0)
     }

@@ -7,7 +7,7 @@ import Testing
 /// Reading the audit log through its use case, over the in-memory store.
 @Suite struct AuditLogTests {
     @Test func pagesFiltersAndRefusals() async throws {
-        let store = InMemoryAuditLogStore()
+        let store = InMemoryStore()
         let ada = UUID()
         let start = Date(timeIntervalSince1970: 1_800_000_000)
         try await store.appendAudit(

@@ -14,13 +14,13 @@ import Testing
     static var s256Challenge: String { Base64URL.encode(SHA256.hash(data: Array(verifier.utf8))) }
 
     struct Fixture {
-        let memory = InMemorySignInStore()
+        let memory = InMemoryStore()
         let time = ManualTimeSource()
         let exchange: AuthCodeExchange
         let user: UserRecord
         let code = "the-authorization-code"
 
-        init(method: PKCEChallenge.Method = .s256, confirmed: Bool = false, landing: (@Sendable (InMemorySignInStore) -> Void)? = nil) {
+        init(method: PKCEChallenge.Method = .s256, confirmed: Bool = false, landing: (@Sendable (InMemoryStore) -> Void)? = nil) {
             let now = time.now()
             user = UserRecord(
                 id: UUID(), aud: "authenticated", role: "authenticated", email: "ada@example.com", passwordHash: nil,
@@ -35,7 +35,7 @@ import Testing
             let base = memory
             let store: any AuthCodeExchangeStore = landing.map { LandingFirstStore(base: base, landing: $0) } ?? base
             exchange = AuthCodeExchange(
-                store: store, limiter: RateLimiter(store: InMemoryRateLimitStore(), time: time),
+                store: store, limiter: RateLimiter(store: memory, time: time),
                 tokenPerIP: RateLimit(count: 100, period: 300),
                 records: TestSessionParts.records(accounts: memory, time: time, random: SeededRandomSource(seed: 13)))
         }
@@ -47,7 +47,7 @@ import Testing
 
         var refusals: [String] {
             get async throws {
-                try await memory.audit.auditEvents(AuditQuery(actions: [.loginFailed])).events.reversed()
+                try await memory.auditEvents(AuditQuery(actions: [.loginFailed])).events.reversed()
                     .compactMap { $0.details["reason"]?.stringValue }
             }
         }
@@ -72,7 +72,7 @@ import Testing
         await #expect(throws: AuthCodeExchange.notFound) { try await f.attempt() }
         #expect(f.memory.sessions(userID: f.user.id).isEmpty)
         #expect(try await f.refusals == ["bad_code_verifier", "flow_state_not_found"])
-        let events = try await f.memory.audit.auditEvents(AuditQuery(actions: [.loginFailed])).events
+        let events = try await f.memory.auditEvents(AuditQuery(actions: [.loginFailed])).events
         #expect(events.last?.userID == f.user.id && events.first?.userID == nil)
     }
 
@@ -105,14 +105,14 @@ import Testing
         await #expect(throws: AuthCodeExchange.notFound) { try await f.attempt() }
     }
 
-    /// A user deleted after the link was opened: the code is spent and refused, and the refusal
-    /// names the flow's user id.
+    /// A user deleted after the link was opened: the flow state went with the user (as the
+    /// schema deletes it), so the code is refused as unknown and the refusal names no one.
     @Test func aDeletedUsersCodeIsRefused() async throws {
         let f = Fixture()
         f.memory.remove(f.user.id)
         await #expect(throws: AuthCodeExchange.notFound) { try await f.attempt() }
-        let refusal = try #require(try await f.memory.audit.auditEvents(AuditQuery(actions: [.loginFailed])).events.first)
-        #expect(refusal.userID == f.user.id && refusal.details["reason"] == "flow_state_not_found")
+        let refusal = try #require(try await f.memory.auditEvents(AuditQuery(actions: [.loginFailed])).events.first)
+        #expect(refusal.userID == nil && refusal.details["reason"] == "flow_state_not_found")
         await #expect(throws: AuthCodeExchange.notFound) { try await f.attempt() }
         #expect(f.memory.sessionCount == 0)
     }

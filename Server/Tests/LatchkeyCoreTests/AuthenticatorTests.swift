@@ -9,7 +9,7 @@ import Testing
 @Suite struct AuthenticatorTests {
     struct Fixture {
         let time = ManualTimeSource()
-        let store = InMemorySessionRefreshStore()
+        let store = InMemoryStore()
         let issuer: InMemoryTokenIssuer
         let authenticator: Authenticator
         let user: UserRecord

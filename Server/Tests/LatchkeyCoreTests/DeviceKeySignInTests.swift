@@ -16,23 +16,21 @@ import Testing
 
     struct Fixture {
         let store: any DeviceKeySignInStore
-        let memory: InMemoryDeviceKeyStore
+        let memory: InMemoryStore
         let reader = InMemoryAssertionReader()
         let time = ManualTimeSource()
         let signIn: DeviceKeySignIn
         let user: UserRecord
         let key: DeviceKeyRecord
         let privateKey = P256.Signing.PrivateKey()
-        /// The rate-limit counters, which every `/token` grant shares.
-        let limits = InMemoryRateLimitStore()
 
         /// `wrap` puts a stand-in between the use case and the store (to land a write mid-flight).
         init(
-            tokenPerIP: RateLimit = RateLimit(count: 1000, period: 300), wrap: (InMemoryDeviceKeyStore) -> any DeviceKeySignInStore = { $0 }
+            tokenPerIP: RateLimit = RateLimit(count: 1000, period: 300), wrap: (InMemoryStore) -> any DeviceKeySignInStore = { $0 }
         )
             async throws
         {
-            memory = InMemoryDeviceKeyStore()
+            memory = InMemoryStore()
             store = wrap(memory)
             let now = time.now()
             user = UserRecord(
@@ -46,7 +44,7 @@ import Testing
             key = DeviceKeyRecord(id: UUID(), userID: user.id, name: "phone", publicKey: jwk, createdAt: now)
             #expect(try await memory.createDeviceKey(key, limit: 10, audit: []))
             signIn = DeviceKeySignIn(
-                store: store, assertions: reader, limiter: RateLimiter(store: limits, time: time),
+                store: store, assertions: reader, limiter: RateLimiter(store: memory, time: time),
                 settings: DeviceKeySignIn.Settings(tokenEndpoint: DeviceKeySignInTests.endpoint, tokenPerIP: tokenPerIP),
                 answers: try await TestSessionParts.answers(accounts: memory, time: time, random: SeededRandomSource(seed: 3)),
                 time: time)
@@ -69,7 +67,7 @@ import Testing
         }
 
         func actions() async throws -> [AuditAction] {
-            try await memory.audit.auditEvents(AuditQuery(limit: 100)).events.map(\.action)
+            try await memory.auditEvents(AuditQuery(limit: 100)).events.map(\.action)
         }
     }
 
@@ -81,8 +79,8 @@ import Testing
         #expect(claims.amr?.map(\.method) == ["device_key"])
         let sessionID = try #require(claims.sessionID.flatMap(UUID.init(uuidString:)))
         #expect(f.memory.session(id: sessionID)?.userID == f.user.id)
-        #expect(f.memory.key(id: f.key.id)?.sessionID == sessionID)
-        #expect(f.memory.key(id: f.key.id)?.lastUsedAt == f.time.now())
+        #expect(try await f.memory.deviceKey(id: f.key.id)?.sessionID == sessionID)
+        #expect(try await f.memory.deviceKey(id: f.key.id)?.lastUsedAt == f.time.now())
         let user = try #require(try await f.memory.user(id: f.user.id))
         #expect(user.lastSignInAt == f.time.now() && user.version == f.user.version + 1)
         #expect(try await f.actions() == [.login])
@@ -116,11 +114,11 @@ import Testing
             #expect(error.message.hasPrefix(detail), "\(error.message)")
         }
         // Each refusal is a failed sign-in; those that reached the key name its user.
-        let events = try await f.memory.audit.auditEvents(AuditQuery(limit: 100)).events
+        let events = try await f.memory.auditEvents(AuditQuery(limit: 100)).events
         #expect(events.count == cases.count && events.allSatisfy { $0.action == .loginFailed })
         #expect(events.filter { $0.userID == f.user.id }.count == 10)
         // Nothing was signed in: the key has no session and was never used.
-        #expect(f.memory.key(id: f.key.id)?.lastUsedAt == nil)
+        #expect(try await f.memory.deviceKey(id: f.key.id)?.lastUsedAt == nil)
         // The edges that pass: exp at 5 minutes and 30 seconds, iat 30 seconds ahead, no iat.
         var edge = f.claims()
         edge.exp = now.addingTimeInterval(330)
@@ -138,7 +136,7 @@ import Testing
         claims.iss = unknown.uuidString
         let error = try #require(try await errorOf { try await f.signIn(f.assertion(claims)) })
         #expect(error.code == .deviceKeyNotFound && error.oauthError == "invalid_grant")
-        let event = try #require(try await f.memory.audit.auditEvents(AuditQuery(limit: 10)).events.first)
+        let event = try #require(try await f.memory.auditEvents(AuditQuery(limit: 10)).events.first)
         #expect(event.action == .loginFailed && event.userID == nil)
         #expect(event.actorName == "device_key:\(unknown.uuidString.lowercased())")
     }
@@ -160,11 +158,11 @@ import Testing
     /// A store that lands another request's write (`before`, given the user being signed in) just
     /// before the first redemption, after the sign-in read and decided.
     final class InFlight: DeviceKeySignInStore {
-        let base: InMemoryDeviceKeyStore
-        let before: @Sendable (InMemoryDeviceKeyStore, UserRecord) async throws -> Void
+        let base: InMemoryStore
+        let before: @Sendable (InMemoryStore, UserRecord) async throws -> Void
         let pending = Mutex(true)
 
-        init(base: InMemoryDeviceKeyStore, before: @escaping @Sendable (InMemoryDeviceKeyStore, UserRecord) async throws -> Void) {
+        init(base: InMemoryStore, before: @escaping @Sendable (InMemoryStore, UserRecord) async throws -> Void) {
             self.base = base
             self.before = before
         }
@@ -199,7 +197,7 @@ import Testing
         // The ban stands, and nothing of the sign-in was written.
         let user = try #require(try await f.memory.user(id: f.user.id))
         #expect(user.bannedUntil == .distantFuture && user.lastSignInAt == nil)
-        #expect(f.memory.key(id: f.key.id)?.lastUsedAt == nil)
+        #expect(try await f.memory.deviceKey(id: f.key.id)?.lastUsedAt == nil)
         #expect(try await f.actions() == [.loginFailed])
     }
 
@@ -224,7 +222,7 @@ import Testing
         f.memory.add(banned)
         let error = try #require(try await errorOf { try await f.signIn(f.assertion()) })
         #expect(error.message == "user not allowed" && error.oauthError == "invalid_grant")
-        #expect(f.memory.key(id: f.key.id)?.lastUsedAt == nil)
+        #expect(try await f.memory.deviceKey(id: f.key.id)?.lastUsedAt == nil)
     }
 
     @Test func refusalsBeforeTheAssertionIsRead() async throws {
@@ -241,7 +239,7 @@ import Testing
         let budget = RateLimit(count: 2, period: 300)
         let f = try await Fixture(tokenPerIP: budget)
         let refresher = SessionRefresh(
-            store: InMemorySessionRefreshStore(), limiter: RateLimiter(store: f.limits, time: f.time),
+            store: f.memory, limiter: RateLimiter(store: f.memory, time: f.time),
             settings: SessionRefresh.Settings(sessions: SessionSettings(), tokenPerIP: budget), answers: f.signIn.answers, time: f.time,
             logger: Logger(label: "test"))
         let refused = try await errorOf {

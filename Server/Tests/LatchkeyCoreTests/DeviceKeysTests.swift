@@ -12,14 +12,14 @@ import Testing
         "y": "bGIcaZrzIvF7-m9ARGdysAoTcnw2W2y2zAROn2cea_0",
     ]
 
-    func keys(_ store: InMemoryDeviceKeyStore, verified: Bool = false) -> DeviceKeys {
+    func keys(_ store: InMemoryStore, verified: Bool = false) -> DeviceKeys {
         DeviceKeys(
             store: store, gate: SecondFactorGate(factors: TestPrincipals.Factors(verified: verified)), time: ManualTimeSource(),
             random: SeededRandomSource(seed: 3))
     }
 
     @Test func registerListRevokeWithTheirAuditEvents() async throws {
-        let store = InMemoryDeviceKeyStore()
+        let store = InMemoryStore()
         let keys = keys(store)
         let ada = TestPrincipals.signedIn()
         let key = try await keys.register(RegisterDeviceKeyRequest(name: "  Ada's iPhone ", publicKey: Self.jwk), principal: ada)
@@ -30,12 +30,12 @@ import Testing
         await #expect(throws: DeviceKeys.notFound) { try await keys.revoke(id: key.id.uuidString, principal: TestPrincipals.signedIn()) }
         try await keys.revoke(id: key.id.uuidString, principal: ada)
         await #expect(throws: DeviceKeys.notFound) { try await keys.revoke(id: key.id.uuidString, principal: ada) }
-        let recorded = try await store.audit.auditEvents(AuditQuery()).events.map(\.action)
+        let recorded = try await store.auditEvents(AuditQuery()).events.map(\.action)
         #expect(recorded == [.deviceKeyRevoked, .deviceKeyRegistered])
     }
 
     @Test func refusals() async throws {
-        let store = InMemoryDeviceKeyStore()
+        let store = InMemoryStore()
         let keys = keys(store)
         let ada = TestPrincipals.signedIn()
         var offCurve = Self.jwk

@@ -11,7 +11,7 @@ import Testing
     static let client = ClientInfo(ip: "192.0.2.9", userAgent: "test")
 
     struct Fixture {
-        let memory = InMemorySignInStore()
+        let memory = InMemoryStore()
         let time = ManualTimeSource()
         let invitations: Invitations
         let verification: Verification
@@ -76,7 +76,7 @@ import Testing
         #expect(
             try await errorOf { try await f.invitations.invite(InviteRequest(email: "ada@example.com"), redirectTo: nil) }
                 == AuthError.emailExists)
-        let events = try await f.memory.audit.auditEvents(AuditQuery(actions: [.userInvited])).events
+        let events = try await f.memory.auditEvents(AuditQuery(actions: [.userInvited])).events
         #expect(events.count == 2)
     }
 

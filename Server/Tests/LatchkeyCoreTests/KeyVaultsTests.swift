@@ -9,7 +9,7 @@ import Testing
 @Suite struct KeyVaultsTests {
     struct Fixture {
         let vaults: KeyVaults
-        let store = InMemoryKeyVaultStore()
+        let store = InMemoryStore()
         let time = ManualTimeSource()
         let principal: Principal
 
@@ -18,7 +18,7 @@ import Testing
             vaults = KeyVaults(
                 store: store, serverSecret: Array(repeating: 7, count: 32),
                 gate: SecondFactorGate(factors: TestPrincipals.Factors(verified: verifiedFactor)),
-                limiter: RateLimiter(store: InMemoryRateLimitStore(), time: time), unlockLimit: unlockLimit, time: time,
+                limiter: RateLimiter(store: store, time: time), unlockLimit: unlockLimit, time: time,
                 random: SeededRandomSource(seed: 42))
         }
     }

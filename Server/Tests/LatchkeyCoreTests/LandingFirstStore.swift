@@ -6,11 +6,11 @@ import Synchronization
 /// An in-memory sign-in store that lands another request's write just before the first session
 /// is stored: for tests of decisions that must win over a sign-in already in flight.
 final class LandingFirstStore: PasswordSignInStore, AuthCodeExchangeStore {
-    let base: InMemorySignInStore
-    let landing: @Sendable (InMemorySignInStore) -> Void
+    let base: InMemoryStore
+    let landing: @Sendable (InMemoryStore) -> Void
     private let first = FirstTime()
 
-    init(base: InMemorySignInStore, landing: @escaping @Sendable (InMemorySignInStore) -> Void) {
+    init(base: InMemoryStore, landing: @escaping @Sendable (InMemoryStore) -> Void) {
         self.base = base
         self.landing = landing
     }

@@ -9,7 +9,7 @@ import Testing
 /// codes) without HTTP or a database.
 @Suite struct MFAUseCaseTests {
     struct Fixture {
-        let store = InMemoryFactorStore()
+        let store = InMemoryStore()
         let time = ManualTimeSource()
         let mfa: MFA
         let user: UserRecord
@@ -32,7 +32,7 @@ import Testing
             let random = SeededRandomSource(seed: 7)
             mfa = MFA(
                 store: store, serverSecret: TestSessionParts.serverSecret,
-                limiter: RateLimiter(store: InMemoryRateLimitStore(), time: time),
+                limiter: RateLimiter(store: store, time: time),
                 settings: MFA.Settings(
                     factors: settings, perIP: RateLimit(count: 1000, period: 60), accountFailures: accountFailures,
                     defaultIssuer: "example.com"),
@@ -86,9 +86,9 @@ import Testing
         #expect(raised.aal == "aal2" && raised.refreshCounter == 2 && raised.amr.map(\.method) == ["totp"])
         // The first verification ends the other aal1 session and its device's key, and tells the owner.
         #expect(f.store.session(id: f.other.id) == nil)
-        #expect(f.store.deviceKeys(userID: f.user.id).map(\.name) == ["this"])
-        #expect(f.store.queued.count == 1)
-        let actions = try await f.store.audit.auditEvents(AuditQuery(limit: 10)).events.map(\.action)
+        #expect(try await f.store.deviceKeys(userID: f.user.id).map(\.name) == ["this"])
+        #expect(f.store.outbox.count == 1)
+        let actions = try await f.store.auditEvents(AuditQuery(limit: 10)).events.map(\.action)
         #expect(actions.contains(.factorVerified) && actions.contains(.mfaVerified))
     }
 
@@ -193,7 +193,7 @@ import Testing
         for _ in 0..<3 { #expect(await f.refusal(id, "000000")?.code == .mfaVerificationFailed) }
         // The account is locked: even the right code is refused before it is looked at.
         #expect(await f.refusal(id, f.code(totp))?.code == .overRequestRateLimit)
-        let actions = try await f.store.audit.auditEvents(AuditQuery(limit: 20)).events.map(\.action)
+        let actions = try await f.store.auditEvents(AuditQuery(limit: 20)).events.map(\.action)
         #expect(actions.filter { $0 == .lockout }.count == 1)
     }
 

@@ -29,7 +29,7 @@ import Testing
     }
 
     struct Fixture {
-        let memory = InMemorySignInStore()
+        let memory = InMemoryStore()
         let time = ManualTimeSource()
         let sms: RecordingSMS
         let codes: OneTimeCodes
@@ -37,7 +37,7 @@ import Testing
 
         init(
             configure: (inout AuthConfiguration) -> Void = { _ in }, sms: RecordingSMS = RecordingSMS(),
-            store: ((InMemorySignInStore) -> any CodeStore)? = nil
+            store: ((InMemoryStore) -> any CodeStore)? = nil
         ) {
             var configuration = AuthConfiguration(siteURL: "http://localhost:3000")
             configuration.rateLimits = .unlimited
@@ -85,7 +85,7 @@ import Testing
         #expect(code.count == 6 && code.allSatisfy(\.isNumber))
         #expect(await f.signsIn("ada@example.com", code))
         #expect(try await f.user("ada@example.com")?.emailConfirmedAt == f.time.now())
-        let sent = try await f.memory.audit.auditEvents(AuditQuery(actions: [.userSignedUp, .codeSent])).events.map(\.action)
+        let sent = try await f.memory.auditEvents(AuditQuery(actions: [.userSignedUp, .codeSent])).events.map(\.action)
         #expect(Set(sent) == [.userSignedUp, .codeSent])
     }
 
@@ -279,10 +279,10 @@ import Testing
 /// A code store that records a code sent by another request just before the first replacement:
 /// a send in flight.
 final class SendingFirstStore: CodeStore {
-    let base: InMemorySignInStore
+    let base: InMemoryStore
     private let first = FirstTime()
 
-    init(base: InMemorySignInStore) { self.base = base }
+    init(base: InMemoryStore) { self.base = base }
 
     func user(id: UUID) async throws -> UserRecord? { try await base.user(id: id) }
     func user(email: String) async throws -> UserRecord? { try await base.user(email: email) }

@@ -26,10 +26,9 @@ import Testing
     }
 
     struct Fixture {
-        let memory = InMemorySignInStore()
+        let memory = InMemoryStore()
         let hasher = CountingHasher()
         let time = ManualTimeSource()
-        let limits = InMemoryRateLimitStore()
         let signIn: PasswordSignIn
         let user: UserRecord
 
@@ -47,7 +46,7 @@ import Testing
             let policy = PasswordPolicy(settings: PasswordSettings(minLength: minLength, maxBytes: 72), blocklist: ["password1234"])
             signIn = PasswordSignIn(
                 store: memory, passwords: Passwords(policy: policy, hasher: hasher, decoyHash: "v1$decoy-nobody-knows"),
-                limiter: RateLimiter(store: limits, time: time),
+                limiter: RateLimiter(store: memory, time: time),
                 settings: PasswordSignIn.Settings(
                     tokenPerIP: RateLimit(count: 1000, period: 300), failuresPerAccount: RateLimit(count: failures, period: 900),
                     mailerAutoconfirm: autoconfirm, phoneEnabled: phoneEnabled, smsAutoconfirm: autoconfirm),
@@ -63,7 +62,7 @@ import Testing
 
         var reasons: [String] {
             get async throws {
-                try await memory.audit.auditEvents(AuditQuery(actions: [.loginFailed], limit: 100)).events.reversed()
+                try await memory.auditEvents(AuditQuery(actions: [.loginFailed], limit: 100)).events.reversed()
                     .compactMap { $0.details["reason"]?.stringValue }
             }
         }
@@ -76,7 +75,7 @@ import Testing
         _ = try await f.attempt(email: nil, phone: "+1 555 000 1234")
         #expect(f.memory.sessions(userID: f.user.id).count == 2)
         #expect(try await f.memory.user(id: f.user.id)?.lastSignInAt == f.time.now())
-        let logins = try await f.memory.audit.auditEvents(AuditQuery(actions: [.login])).events
+        let logins = try await f.memory.auditEvents(AuditQuery(actions: [.login])).events
         #expect(logins.count == 2 && logins.allSatisfy { $0.details["method"] == "password" })
     }
 
@@ -123,7 +122,7 @@ import Testing
         // The first failure still counts: two more reach the limit.
         for _ in 0..<2 { await #expect(throws: AuthError.invalidCredentials) { try await f.attempt("wrong one") } }
         await #expect(throws: AuthError.self) { try await f.attempt() }
-        let lockouts = try await f.memory.audit.auditEvents(AuditQuery(actions: [.lockout])).events
+        let lockouts = try await f.memory.auditEvents(AuditQuery(actions: [.lockout])).events
         #expect(lockouts.count == 1 && lockouts[0].details["kind"] == "password")
         f.time.advance(by: 901)
         _ = try await f.attempt()
@@ -166,7 +165,7 @@ import Testing
     @Test(arguments: ["reset", "ban", "address", "benign"])
     func aDecisionThatLandsInFlightWins(_ landing: String) async throws {
         let time = ManualTimeSource()
-        let memory = InMemorySignInStore()
+        let memory = InMemoryStore()
         let now = time.now()
         let user = UserRecord(
             id: UUID(), aud: "authenticated", role: "authenticated", email: "ada@example.com", passwordHash: "v1$" + Self.password,
@@ -186,7 +185,7 @@ import Testing
             store: store,
             passwords: Passwords(
                 policy: PasswordPolicy(settings: PasswordSettings(), blocklist: []), hasher: CountingHasher(), decoyHash: "v1$x"),
-            limiter: RateLimiter(store: InMemoryRateLimitStore(), time: time),
+            limiter: RateLimiter(store: memory, time: time),
             settings: PasswordSignIn.Settings(
                 tokenPerIP: RateLimit(count: 100, period: 300), failuresPerAccount: RateLimit(count: 5, period: 900),
                 mailerAutoconfirm: false,

@@ -13,7 +13,7 @@ import Testing
     static let client = ClientInfo(ip: "192.0.2.1")
 
     struct Fixture {
-        let memory = InMemorySessionRefreshStore()
+        let memory = InMemoryStore()
         let time = ManualTimeSource()
         let refresher: SessionRefresh
         let answers: SessionAnswers
@@ -22,7 +22,7 @@ import Testing
 
         init(
             sessions: SessionSettings = SessionSettings(), tokenPerIP: RateLimit = RateLimit(count: 1000, period: 300),
-            wrap: (InMemorySessionRefreshStore) -> any SessionRefreshStore = { $0 }
+            wrap: (InMemoryStore) -> any SessionRefreshStore = { $0 }
         ) async throws {
             let now = time.now()
             user = UserRecord(
@@ -34,7 +34,7 @@ import Testing
             memory.add(session)
             answers = try await TestSessionParts.answers(accounts: memory, time: time, random: SeededRandomSource(seed: 11))
             refresher = SessionRefresh(
-                store: wrap(memory), limiter: RateLimiter(store: memory.limits, time: time),
+                store: wrap(memory), limiter: RateLimiter(store: memory, time: time),
                 settings: SessionRefresh.Settings(sessions: sessions, tokenPerIP: tokenPerIP), answers: answers, time: time,
                 logger: Logger(label: "test"))
         }
@@ -51,7 +51,7 @@ import Testing
         var stored: SessionRecord? { memory.session(id: session.id) }
 
         func actions() async throws -> [AuditAction] {
-            try await memory.audit.auditEvents(AuditQuery(limit: 100)).events.map(\.action)
+            try await memory.auditEvents(AuditQuery(limit: 100)).events.map(\.action)
         }
     }
 
@@ -126,10 +126,10 @@ import Testing
 
     /// A store where a sign-out lands after the refresh read the session, before it writes.
     final class SignOutInFlight: SessionRefreshStore {
-        let base: InMemorySessionRefreshStore
+        let base: InMemoryStore
         let pending = Mutex(true)
 
-        init(base: InMemorySessionRefreshStore) { self.base = base }
+        init(base: InMemoryStore) { self.base = base }
 
         func refreshState(sessionID: UUID) async throws -> AccountRecords { try await base.refreshState(sessionID: sessionID) }
         func applyRefresh(_ write: RefreshWrite, limits: [RateLimitCounter]) async throws -> Bool {

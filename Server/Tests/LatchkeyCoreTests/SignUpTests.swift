@@ -29,7 +29,7 @@ import Testing
     }
 
     struct Fixture {
-        let memory = InMemorySignInStore()
+        let memory = InMemoryStore()
         let time = ManualTimeSource()
         let hasher = HashCounter()
         let sms = OneTimeCodesTests.RecordingSMS()
@@ -167,7 +167,7 @@ import Testing
     }
 }
 
-extension InMemorySignInStore {
+extension InMemoryStore {
     /// How many stored users have this address (tests of races).
     func listedUsers(email: String) async throws -> Int { state.withLock { $0.users.values.filter { $0.email == email }.count } }
 }

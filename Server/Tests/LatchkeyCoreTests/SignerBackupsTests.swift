@@ -9,7 +9,7 @@ import Testing
 @Suite struct SignerBackupsTests {
     struct Fixture {
         let signer: SignerBackups
-        let store = InMemorySignerBackupStore()
+        let store = InMemoryStore()
         let time = ManualTimeSource()
         let principal: Principal
 

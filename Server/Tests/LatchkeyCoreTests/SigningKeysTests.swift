@@ -10,7 +10,7 @@ import Testing
 @Suite struct SigningKeysTests {
     struct Fixture {
         let time = ManualTimeSource()
-        let store = InMemorySigningKeyStore()
+        let store = InMemoryStore()
         let issuer: InMemoryTokenIssuer
         let keys: SigningKeys
         static let secret = [UInt8](repeating: 4, count: 32)

@@ -15,7 +15,7 @@ struct TestCodeParts {
     /// Parts on `time` and randomness seeded with `seed`; `codeStore` stands in for `memory` where
     /// codes are stored (a test store that lands another request's write).
     init(
-        memory: InMemorySignInStore, codeStore: (any CodeStore)? = nil, time: any TimeSource, sms: any SMSSender,
+        memory: InMemoryStore, codeStore: (any CodeStore)? = nil, time: any TimeSource, sms: any SMSSender,
         configuration: AuthConfiguration, seed: UInt64
     ) {
         let composer = EmailComposer(
@@ -25,7 +25,7 @@ struct TestCodeParts {
             issuer: InMemoryTokenIssuer(time: time), serverSecret: TestSessionParts.serverSecret, jwt: JWTSettings(),
             externalURL: "http://localhost:9999", accounts: memory, composer: composer, signal: OutboxSignal(), time: time,
             random: SeededRandomSource(seed: seed))
-        limiter = RateLimiter(store: memory.limits, time: time)
+        limiter = RateLimiter(store: memory, time: time)
         codes = Codes(
             store: codeStore ?? memory, settings: Codes.Settings(configuration), records: records, redirects: redirects, limiter: limiter,
             sms: sms, logger: Logger(label: "test"))

@@ -16,7 +16,7 @@ import Testing
     static let password = "correct horse battery staple"
 
     struct Fixture {
-        let memory = InMemorySignInStore()
+        let memory = InMemoryStore()
         let time = ManualTimeSource()
         let sms = OneTimeCodesTests.RecordingSMS()
         let account: UserAccount
@@ -25,7 +25,7 @@ import Testing
 
         init(
             configure: (inout AuthConfiguration) -> Void = { _ in }, edit: (inout UserRecord) -> Void = { _ in },
-            store: ((InMemorySignInStore) -> any UserAccountStore)? = nil
+            store: ((InMemoryStore) -> any UserAccountStore)? = nil
         ) {
             var configuration = AuthConfiguration(siteURL: "http://localhost:3000")
             configuration.rateLimits = .unlimited
@@ -91,7 +91,7 @@ import Testing
         #expect(try await f.stored.passwordHash == "v1$a much longer passphrase")
         #expect(f.sessionIDs == [f.sessions[0].id])
         #expect(f.memory.outbox.map(\.recipient) == ["ada@example.com"])
-        let changed = try await f.memory.audit.auditEvents(AuditQuery(actions: [.passwordChanged])).events
+        let changed = try await f.memory.auditEvents(AuditQuery(actions: [.passwordChanged])).events
         #expect(changed.map { $0.details["via"] } == ["update"])
         #expect(try await errorOf { try await f.update(#"{"password":"short"}"#) }?.code == .weakPassword)
         let fresh = try await f.stored
@@ -199,7 +199,7 @@ import Testing
         try await f.account.logout(principal: f.principal(), scope: scope)
         #expect(f.sessionIDs.count == left)
         #expect(f.sessionIDs.contains(f.sessions[0].id) == (scope == .others))
-        let event = try #require(try await f.memory.audit.auditEvents(AuditQuery(actions: [.logout])).events.first)
+        let event = try #require(try await f.memory.auditEvents(AuditQuery(actions: [.logout])).events.first)
         #expect(event.details["scope"] == .string(scope.rawValue))
     }
 
@@ -209,7 +209,7 @@ import Testing
     }
 }
 
-extension InMemorySignInStore {
+extension InMemoryStore {
     /// Stores a session as a sign-in would, without the version check (test set-up).
     func createSessionNow(_ session: SessionRecord) throws {
         state.withLock { $0.sessions[session.id] = session }
@@ -219,10 +219,10 @@ extension InMemorySignInStore {
 /// An account store that bans the user just before the first write of it: a ban that lands while
 /// a change already read is in flight.
 final class BanningBeforeWriteStore: UserAccountStore {
-    let base: InMemorySignInStore
+    let base: InMemoryStore
     private let first = FirstTime()
 
-    init(base: InMemorySignInStore) { self.base = base }
+    init(base: InMemoryStore) { self.base = base }
 
     func user(id: UUID) async throws -> UserRecord? { try await base.user(id: id) }
     func user(email: String) async throws -> UserRecord? { try await base.user(email: email) }

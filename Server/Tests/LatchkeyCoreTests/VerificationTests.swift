@@ -14,14 +14,14 @@ import Testing
     static let decoder = JSONDecoder()
 
     struct Fixture {
-        let memory = InMemorySignInStore()
+        let memory = InMemoryStore()
         let time = ManualTimeSource()
         let verification: Verification
         let user: UserRecord
 
         init(
             confirmed: Bool = false, maxAttempts: Int = 3, verifyPerIP: Int = 100, edit: (inout UserRecord) -> Void = { _ in },
-            store: ((InMemorySignInStore) -> any VerificationStore)? = nil
+            store: ((InMemoryStore) -> any VerificationStore)? = nil
         ) {
             let now = time.now()
             var user = UserRecord(
@@ -32,7 +32,7 @@ import Testing
             self.user = user
             memory.add(user)
             verification = Verification(
-                store: store?(memory) ?? memory, limiter: RateLimiter(store: memory.limits, time: time),
+                store: store?(memory) ?? memory, limiter: RateLimiter(store: memory, time: time),
                 settings: Verification.Settings(
                     maxAttempts: maxAttempts, verifyPerIP: RateLimit(count: verifyPerIP, period: 300), flowStateExpiry: 300),
                 records: TestSessionParts.records(accounts: memory, time: time, random: SeededRandomSource(seed: 21)),
@@ -69,7 +69,7 @@ import Testing
         }
 
         func events(_ action: AuditAction) async throws -> [AuditEvent] {
-            try await memory.audit.auditEvents(AuditQuery(actions: [action])).events.reversed()
+            try await memory.auditEvents(AuditQuery(actions: [action])).events.reversed()
         }
 
         var stored: UserRecord { get async throws { try #require(try await memory.user(id: user.id)) } }
@@ -325,10 +325,10 @@ import Testing
 /// A verification store that bans the user just before the first redemption: a ban that lands
 /// while a request that already read the user is in flight.
 final class BanningFirstStore: VerificationStore {
-    let base: InMemorySignInStore
+    let base: InMemoryStore
     private let first = FirstTime()
 
-    init(base: InMemorySignInStore) { self.base = base }
+    init(base: InMemoryStore) { self.base = base }
 
     func user(id: UUID) async throws -> UserRecord? { try await base.user(id: id) }
     func user(email: String) async throws -> UserRecord? { try await base.user(email: email) }

@@ -5,13 +5,15 @@ import LatchkeyStore
 import Testing
 
 /// The contract of ``AdminUserStore``, held against the in-memory store, SQLite and PostgreSQL:
-/// pages newest first with their total and filters, a deletion that takes the user's sessions
+/// pages newest first with their total and filters, a deletion that takes what the user had
 /// with it and says whether there was a user, and many users inserted all or nothing.
 @Suite struct AdminUserStoreContractTests {
     typealias Store = AdminUserStore & PasswordSignInStore & AccountReading
+    /// What a user can have, beside its sessions.
+    typealias Holdings = Store & AuthCodeExchangeStore & FactorStore & DeviceKeyStore & KeyVaultStore & SignerBackupStore
 
     static func eachStore(_ body: (any Store) async throws -> Void) async throws {
-        try await StoreContractTests.eachStore(memory: InMemorySignInStore() as any Store, body)
+        try await StoreContractTests.eachStore(memory: InMemoryStore() as any Store, body)
     }
 
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
@@ -50,6 +52,28 @@ import Testing
             #expect(try await store.user(id: user.id) == nil)
             #expect(try await store.account(userID: user.id, sessionID: session.id).session == nil)
             #expect(try await store.deleteUser(id: user.id, audit: []) == false)
+        }
+    }
+
+    /// A deleted user's identities, factors, device keys, vaults, signer backup and opened links
+    /// go with it, as the schema's `ON DELETE CASCADE` takes them (and the in-memory store
+    /// follows): nothing is left for a later request to find.
+    @Test func aDeletionTakesEverythingTheUserHad() async throws {
+        try await StoreContractTests.eachStore(memory: InMemoryStore() as any Holdings) { store in
+            let codeHash = OneTimeSecrets.linkHash(UUID().uuidString)
+            let (user, _) = try await AuthCodeExchangeStoreContractTests.flow(in: store, codeHash: codeHash)
+            #expect(try await store.createFactor(FactorStoreContractTests.factor(user.id), limit: 10, audit: []))
+            #expect(try await store.createDeviceKey(DeviceKeyStoreContractTests.key(user.id, at: Self.now), limit: 10, audit: []))
+            #expect(try await store.createVault(KeyVaultStoreContractTests.vault(user.id, at: Self.now), limit: 10))
+            #expect(try await store.putSignerBackup(SignerBackupStoreContractTests.backup(user.id, key: "k", at: Self.now)))
+            #expect(try await store.deleteUser(id: user.id, audit: []))
+            let account = try await store.account(userID: user.id, sessionID: nil)
+            #expect(account.user == nil && account.identities.isEmpty && account.factors.isEmpty)
+            #expect(try await store.factors(userID: user.id).isEmpty)
+            #expect(try await store.deviceKeys(userID: user.id).isEmpty)
+            #expect(try await store.vaults(userID: user.id).isEmpty)
+            #expect(try await store.signerBackup(userID: user.id) == nil)
+            #expect(try await store.consumeFlowState(authCodeHash: codeHash, now: Self.now) == nil)
         }
     }
 

@@ -8,7 +8,7 @@ import Testing
 /// PostgreSQL (when `LATCHKEY_TEST_DATABASE_URL` names a server).
 @Suite struct AnonymousUserStoreContractTests {
     static func eachStore(_ body: (any AnonymousUserStore) async throws -> Void) async throws {
-        try await StoreContractTests.eachStore(memory: InMemorySignInStore() as any AnonymousUserStore, body)
+        try await StoreContractTests.eachStore(memory: InMemoryStore() as any AnonymousUserStore, body)
     }
 
     /// An anonymous user made `age` seconds before a fixed time, with its session.
@@ -28,7 +28,7 @@ import Testing
 
     /// Makes a user permanent, as adding an address does.
     static func makePermanent(_ user: UserRecord, in store: any AnonymousUserStore) async throws {
-        if let memory = store as? InMemorySignInStore {
+        if let memory = store as? InMemoryStore {
             memory.change(user.id) { $0.isAnonymous = false }
         } else {
             let sql = store as! any AuthStore
@@ -73,13 +73,8 @@ import Testing
             #expect(deleted == [stale.id])
             #expect(try await store.deleteAnonymousUsers([stale.id], createdBefore: Self.cutoff, audit: events).isEmpty)
             #expect(try await store.deleteAnonymousUsers([], createdBefore: Self.cutoff, audit: events).isEmpty)
-            let recorded: [UUID] =
-                if let memory = store as? InMemorySignInStore {
-                    try await memory.audit.auditEvents(AuditQuery(actions: [.userDeleted])).events.compactMap(\.userID)
-                } else {
-                    try await (store as! any AuditLogStore).auditEvents(AuditQuery(actions: [.userDeleted], limit: 500)).events
-                        .compactMap(\.userID).filter { [stale.id, upgraded.id, fresh.id].contains($0) }
-                }
+            let recorded = try await (store as! any AuditLogStore).auditEvents(AuditQuery(actions: [.userDeleted], limit: 500)).events
+                .compactMap(\.userID).filter { [stale.id, upgraded.id, fresh.id].contains($0) }
             #expect(recorded == [stale.id])
         }
     }

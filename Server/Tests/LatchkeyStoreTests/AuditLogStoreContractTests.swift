@@ -8,7 +8,7 @@ import Testing
 /// one instant latest-recorded first), the total, paging and retention.
 @Suite struct AuditLogStoreContractTests {
     static func eachStore(_ body: (any AuditLogStore) async throws -> Void) async throws {
-        try await StoreContractTests.eachStore(memory: InMemoryAuditLogStore() as any AuditLogStore, body)
+        try await StoreContractTests.eachStore(memory: InMemoryStore() as any AuditLogStore, body)
     }
 
     static func event(_ action: AuditAction, user: UUID?, at date: Date) -> AuditEvent {

@@ -9,7 +9,7 @@ import Testing
 /// comes from a link redeemed in a browser, as in the server.
 @Suite struct AuthCodeExchangeStoreContractTests {
     static func eachStore(_ body: (any AuthCodeExchangeStore) async throws -> Void) async throws {
-        try await StoreContractTests.eachStore(memory: InMemorySignInStore() as any AuthCodeExchangeStore, body)
+        try await StoreContractTests.eachStore(memory: InMemoryStore() as any AuthCodeExchangeStore, body)
     }
 
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
@@ -22,7 +22,7 @@ import Testing
         let token = OneTimeTokenRecord(
             id: UUID(), userID: user.id, kind: .magiclink, relatesTo: user.email!, codeHash: "x", linkHash: linkHash, redirectTo: nil,
             challenge: challenge, createdAt: now, expiresAt: now.addingTimeInterval(300))
-        if let memory = store as? InMemorySignInStore {
+        if let memory = store as? InMemoryStore {
             memory.add(user)
             memory.add(token)
         } else {

@@ -13,7 +13,7 @@ import Testing
     typealias Store = CodeStore & VerificationStore
 
     static func eachStore(_ body: (any Store) async throws -> Void) async throws {
-        try await StoreContractTests.eachStore(memory: InMemorySignInStore() as any Store, body)
+        try await StoreContractTests.eachStore(memory: InMemoryStore() as any Store, body)
     }
 
     static let now = Date(timeIntervalSince1970: 1_800_000_000)

@@ -11,7 +11,7 @@ import Testing
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
 
     static func eachStore(_ body: (any DeviceKeySignInStore) async throws -> Void) async throws {
-        try await StoreContractTests.eachStore(memory: InMemoryDeviceKeyStore() as any DeviceKeySignInStore, body)
+        try await StoreContractTests.eachStore(memory: InMemoryStore() as any DeviceKeySignInStore, body)
     }
 
     /// A stored user with one device key, as the store has them now.
@@ -19,7 +19,7 @@ import Testing
         let (user, identity) = StoreContractTests.user("grant-\(UUID().uuidString.prefix(8))@example.com", now: now)
         if let sql = store as? any AuthStore {
             try await sql.createUser(user, identity: identity, token: nil, outbox: [])
-        } else if let memory = store as? InMemoryDeviceKeyStore {
+        } else if let memory = store as? InMemoryStore {
             memory.add(user)
         }
         let key = DeviceKeyRecord(id: UUID(), userID: user.id, name: "phone", publicKey: ["kty": "EC"], createdAt: now)
@@ -35,13 +35,12 @@ import Testing
 
     static func storedSession(_ store: any DeviceKeySignInStore, _ id: UUID) async throws -> SessionRecord? {
         if let sql = store as? any AuthStore { return try await sql.session(id: id) }
-        return (store as? InMemoryDeviceKeyStore)?.session(id: id)
+        return (store as? InMemoryStore)?.session(id: id)
     }
 
     static func events(_ store: any DeviceKeySignInStore, _ userID: UUID) async throws -> [AuditAction] {
         let query = AuditQuery(userID: userID, limit: 50)
-        if let sql = store as? any AuthStore { return try await sql.auditEvents(query).events.map(\.action) }
-        return try await (store as? InMemoryDeviceKeyStore)?.audit.auditEvents(query).events.map(\.action) ?? []
+        return try await (store as! any AuditLogStore).auditEvents(query).events.map(\.action)
     }
 
     static func login(_ user: UserRecord) -> AuditEvent {

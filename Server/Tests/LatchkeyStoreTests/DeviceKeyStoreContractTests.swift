@@ -8,7 +8,7 @@ import Testing
 /// (when `LATCHKEY_TEST_DATABASE_URL` names a server).
 @Suite struct DeviceKeyStoreContractTests {
     static func eachStore(_ body: (any DeviceKeyStore) async throws -> Void) async throws {
-        try await StoreContractTests.eachStore(memory: InMemoryDeviceKeyStore() as any DeviceKeyStore, body)
+        try await StoreContractTests.eachStore(memory: InMemoryStore() as any DeviceKeyStore, body)
     }
 
     static func key(_ userID: UUID, at date: Date) -> DeviceKeyRecord {

@@ -7,7 +7,7 @@ import Testing
 /// (when `LATCHKEY_TEST_DATABASE_URL` names a server).
 @Suite struct KeyVaultStoreContractTests {
     static func eachStore(_ body: (any KeyVaultStore) async throws -> Void) async throws {
-        try await StoreContractTests.eachStore(memory: InMemoryKeyVaultStore() as any KeyVaultStore, body)
+        try await StoreContractTests.eachStore(memory: InMemoryStore() as any KeyVaultStore, body)
     }
 
     static func owner(_ store: any KeyVaultStore) async throws -> UUID {

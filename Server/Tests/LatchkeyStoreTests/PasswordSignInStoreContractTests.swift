@@ -8,7 +8,7 @@ import Testing
 /// PostgreSQL (when `LATCHKEY_TEST_DATABASE_URL` names a server).
 @Suite struct PasswordSignInStoreContractTests {
     static func eachStore(_ body: (any PasswordSignInStore) async throws -> Void) async throws {
-        try await StoreContractTests.eachStore(memory: InMemorySignInStore() as any PasswordSignInStore, body)
+        try await StoreContractTests.eachStore(memory: InMemoryStore() as any PasswordSignInStore, body)
     }
 
     /// A stored user with an address and a number.
@@ -16,7 +16,7 @@ import Testing
         var (user, identity) = StoreContractTests.user("signin-\(UUID().uuidString.prefix(8))@example.com")
         user.phone = phone
         user.passwordHash = "hash"
-        if let memory = store as? InMemorySignInStore {
+        if let memory = store as? InMemoryStore {
             memory.add(user)
         } else {
             try await (store as! any AuthStore).createUser(user, identity: identity, token: nil, outbox: [])
@@ -26,7 +26,7 @@ import Testing
 
     /// Another request's write of `user`: its version moves on.
     static func landChange(to user: UserRecord, in store: any PasswordSignInStore) async throws {
-        if let memory = store as? InMemorySignInStore {
+        if let memory = store as? InMemoryStore {
             memory.change(user.id) { $0.userMetadata = ["changed": true] }
         } else {
             var changed = user

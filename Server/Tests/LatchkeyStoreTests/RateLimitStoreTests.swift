@@ -7,7 +7,7 @@ import Testing
 /// the in-memory store, SQLite and PostgreSQL.
 @Suite struct RateLimitStoreTests {
     static func eachStore(_ body: (any RateLimitStore) async throws -> Void) async throws {
-        try await StoreContractTests.eachStore(memory: InMemoryRateLimitStore() as any RateLimitStore, body)
+        try await StoreContractTests.eachStore(memory: InMemoryStore() as any RateLimitStore, body)
     }
 
     @Test func countersMoveTogetherAndStopAtTheFirstOnePastItsLimit() async throws {

@@ -9,12 +9,12 @@ import Testing
 /// a message queued on its own is pending, once, as given.
 @Suite struct SignUpStoreContractTests {
     static func eachStore(_ body: (any SignUpStore) async throws -> Void) async throws {
-        try await StoreContractTests.eachStore(memory: InMemorySignInStore() as any SignUpStore, body)
+        try await StoreContractTests.eachStore(memory: InMemoryStore() as any SignUpStore, body)
     }
 
     /// The messages pending in `store`, oldest first.
     static func pending(in store: any SignUpStore) async throws -> [OutboxRecord] {
-        if let memory = store as? InMemorySignInStore { return memory.outbox }
+        if let memory = store as? InMemoryStore { return memory.outbox }
         return try await (store as! any AuthStore).pendingOutbox(limit: 100)
     }
 

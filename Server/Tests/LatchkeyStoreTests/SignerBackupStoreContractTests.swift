@@ -7,7 +7,7 @@ import Testing
 /// PostgreSQL (when `LATCHKEY_TEST_DATABASE_URL` names a server).
 @Suite struct SignerBackupStoreContractTests {
     static func eachStore(_ body: (any SignerBackupStore) async throws -> Void) async throws {
-        try await StoreContractTests.eachStore(memory: InMemorySignerBackupStore() as any SignerBackupStore, body)
+        try await StoreContractTests.eachStore(memory: InMemoryStore() as any SignerBackupStore, body)
     }
 
     static func owner(_ store: any SignerBackupStore) async throws -> UUID {

@@ -19,7 +19,7 @@ import Testing
         }
     }
 
-    /// Runs `body` against `memory`, an in-memory twin, and then against every SQL store, seen as
+    /// Runs `body` against `memory`, the in-memory store, and then against every SQL store, seen as
     /// the same narrow store protocol (`Store`): the contract of that protocol over three stores.
     static func eachStore<Store>(memory: Store, _ body: (Store) async throws -> Void) async throws {
         try await body(memory)

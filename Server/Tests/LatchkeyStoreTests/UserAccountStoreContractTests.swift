@@ -12,7 +12,7 @@ import Testing
     typealias Store = UserAccountStore & PasswordSignInStore & AccountReading
 
     static func eachStore(_ body: (any Store) async throws -> Void) async throws {
-        try await StoreContractTests.eachStore(memory: InMemorySignInStore() as any Store, body)
+        try await StoreContractTests.eachStore(memory: InMemoryStore() as any Store, body)
     }
 
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
@@ -20,7 +20,7 @@ import Testing
     /// A new user with three sessions, stored through the protocols.
     static func user(in store: any Store, email: String? = nil) async throws -> (UserRecord, [SessionRecord]) {
         let (user, identity) = StoreContractTests.user(email ?? "account-\(UUID().uuidString.prefix(8))@example.com", now: now)
-        if let memory = store as? InMemorySignInStore {
+        if let memory = store as? InMemoryStore {
             memory.add(user)
         } else {
             try await (store as! any AuthStore).createUser(user, identity: identity, token: nil, outbox: [])

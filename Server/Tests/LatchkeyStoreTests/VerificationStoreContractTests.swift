@@ -11,7 +11,7 @@ import Testing
 /// counters move with the redemption.
 @Suite struct VerificationStoreContractTests {
     static func eachStore(_ body: (any VerificationStore) async throws -> Void) async throws {
-        try await StoreContractTests.eachStore(memory: InMemorySignInStore() as any VerificationStore, body)
+        try await StoreContractTests.eachStore(memory: InMemoryStore() as any VerificationStore, body)
     }
 
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
@@ -29,7 +29,7 @@ import Testing
                 codeHash: OneTimeSecrets.codeHash(code, userID: user.id), linkHash: OneTimeSecrets.linkHash(UUID().uuidString),
                 redirectTo: nil, createdAt: now, expiresAt: now.addingTimeInterval(600))
         }
-        if let memory = store as? InMemorySignInStore {
+        if let memory = store as? InMemoryStore {
             memory.add(user)
             records.forEach(memory.add)
             return user
@@ -42,7 +42,7 @@ import Testing
 
     /// Changes a stored user as another request would.
     static func edit(_ id: UUID, in store: any VerificationStore, _ change: @escaping (inout UserRecord) -> Void) async throws {
-        if let memory = store as? InMemorySignInStore {
+        if let memory = store as? InMemoryStore {
             memory.change(id, change)
             return
         }

@@ -5,7 +5,8 @@ import Foundation
 /// It refines the narrow protocols of the features that have moved to slices (``KeyVaultStore``,
 /// ``SignerBackupStore``, ``DeviceKeyStore``, ``AuditLogStore``, ``FactorStore``, ``RateLimitStore``,
 /// ``SessionRefreshStore``, ``SigningKeyStore``, ``PasswordSignInStore``, ``AuthCodeExchangeStore``,
-/// ``AnonymousUserStore``, ``VerificationStore``, ``CodeStore``, ``UserAccountStore``, ``SignUpStore``, ``AdminUserStore``, ``AccountReading``), each with an in-memory twin.
+/// ``AnonymousUserStore``, ``VerificationStore``, ``CodeStore``, ``UserAccountStore``, ``SignUpStore``, ``AdminUserStore``, ``AccountReading``); `InMemoryStore` serves them
+/// all in memory.
 /// Implementation: `SQLAuthStore`, on SQLite or PostgreSQL. The contract suite in
 /// `LatchkeyStoreTests` runs against every implementation.
 public protocol AuthStore:

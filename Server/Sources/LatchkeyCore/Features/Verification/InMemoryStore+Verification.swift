@@ -1,49 +1,24 @@
 import Foundation
 import Synchronization
 
-extension InMemorySignInStore {
-    /// Adds an outstanding one-time token, as sending a code would (the user's older ones of its
-    /// kind stay: tests place them as they need).
-    public func add(_ token: OneTimeTokenRecord) { state.withLock { $0.tokens.append(token) } }
-    /// The user's tokens as stored now, spent ones included, oldest first.
-    public func tokens(userID: UUID) -> [OneTimeTokenRecord] { state.withLock { $0.tokens.filter { $0.userID == userID } } }
-    /// The messages queued so far, oldest first.
-    public var outbox: [OutboxRecord] { state.withLock { $0.outbox } }
-    /// The flow states stored so far (links opened in a browser).
-    public var flowStates: [FlowStateRecord] { state.withLock { $0.flows } }
-
-    public func users(newEmail: String) async throws -> [UserRecord] {
-        state.withLock { state in
-            state.users.values.filter { $0.newEmail == newEmail }.sorted {
-                ($0.emailChangeSentAt ?? .distantPast) < ($1.emailChangeSentAt ?? .distantPast)
-            }
-        }
-    }
-
-    public func users(newPhone: String) async throws -> [UserRecord] {
-        state.withLock { state in
-            state.users.values.filter { $0.newPhone == newPhone }.sorted {
-                ($0.phoneChangeSentAt ?? .distantPast) < ($1.phoneChangeSentAt ?? .distantPast)
-            }
-        }
-    }
-
+extension InMemoryStore: VerificationStore {
     public func redeem(_ rules: CodeRedemption, limits counters: [RateLimitCounter]) async throws -> RedemptionOutcome {
-        let counts = try await limits.incrementRateLimits(counters)
-        if let index = counts.indices.first(where: { counts[$0] > counters[$0].limit }) { throw RateLimitExceeded(index: index) }
-        let (outcome, events) = try state.withLock { state -> (RedemptionOutcome, [AuditEvent]) in
+        try state.withLock { state in
+            try state.take(counters)
             let (index, user) = state.selected(rules.selector)
             let token = index.map { state.tokens[$0] }
             switch try rules.decide(token: token, user: user) {
             case .refuse(let outcome):
-                return (outcome, [])
+                return outcome
             case .mismatch(let remaining, let events):
                 if let index { state.tokens[index].attempts += 1 }
-                return (.mismatch(attemptsRemaining: remaining), events)
+                state.events += events
+                return .mismatch(attemptsRemaining: remaining)
             case .reject(let error, let events):
-                return (.rejected(error), events)
+                state.events += events
+                return .rejected(error)
             case .redeem(var redemption):
-                guard let index, let token else { return (.notFound, []) }
+                guard let index, let token else { return .notFound }
                 try state.write(redemption.user)
                 state.tokens[index].attempts += 1
                 state.tokens[index].consumedAt = rules.now
@@ -52,19 +27,18 @@ extension InMemorySignInStore {
                 }
                 if let session = redemption.session {
                     state.sessions[session.id] = session
-                    redemption.account = AccountRecords(user: redemption.user, session: session, identities: [], factors: [])
+                    redemption.account = state.account(redemption.user, session: session)
                 }
                 if let flow = redemption.flowState { state.flows.append(flow) }
                 state.outbox += redemption.outbox
-                return (.redeemed(redemption), redemption.audit)
+                state.events += redemption.audit
+                return .redeemed(redemption)
             }
         }
-        try await audit.appendAudit(events)
-        return outcome
     }
 }
 
-extension InMemorySignInStore.State {
+extension InMemoryStore.State {
     /// The index of the outstanding token `selector` names, and its user.
     func selected(_ selector: OneTimeTokenSelector) -> (Int?, UserRecord?) {
         let outstanding = tokens.indices.filter { tokens[$0].consumedAt == nil }

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-extension InMemorySignInStore: AdminUserStore {
+extension InMemoryStore: AdminUserStore {
     public func listUsers(emailContains: String?, anonymous: Bool?, offset: Int, limit: Int) async throws -> (
         users: [UserRecord], total: Int
     ) {
@@ -15,24 +15,18 @@ extension InMemorySignInStore: AdminUserStore {
     }
 
     public func deleteUser(id: UUID, audit events: [AuditEvent]) async throws -> Bool {
-        let deleted = state.withLock { state in
-            guard state.users.removeValue(forKey: id) != nil else { return false }
-            state.sessions = state.sessions.filter { $0.value.userID != id }
-            state.tokens.removeAll { $0.userID == id }
-            state.factors.removeAll { $0.userID == id }
+        state.withLock { state in
+            guard state.deleteUser(id) else { return false }
+            state.events += events
             return true
         }
-        if deleted { try await audit.appendAudit(events) }
-        return deleted
     }
 
     public func insertUsers(_ users: [(user: UserRecord, identity: IdentityRecord)]) async throws {
         try state.withLock { state in
+            // All or none, as one transaction.
             var added = state
-            for (user, _) in users {
-                try added.checkNew(user)
-                added.users[user.id] = user
-            }
+            for (user, identity) in users { try added.insert(user, identity: identity) }
             state = added
         }
     }

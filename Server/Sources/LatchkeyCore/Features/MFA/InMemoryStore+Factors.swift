@@ -1,0 +1,107 @@
+import Foundation
+import Synchronization
+
+extension InMemoryStore: FactorStore {
+    public func createFactor(_ factor: FactorRecord, limit: Int, audit events: [AuditEvent]) async throws -> Bool {
+        try state.withLock { state in
+            let own = state.factors.values.filter { $0.userID == factor.userID }
+            guard own.count < limit else { return false }
+            if let name = factor.friendlyName, own.contains(where: { $0.friendlyName == name }) {
+                throw StoreError.duplicate("mfa_factors_name_key")
+            }
+            state.factors[factor.id] = factor
+            state.events += events
+            return true
+        }
+    }
+
+    public func createChallenge(_ challenge: FactorChallengeRecord) async throws {
+        state.withLock { state in
+            state.challenges[challenge.id] = challenge
+            state.factors[challenge.factorID]?.lastChallengedAt = challenge.createdAt
+        }
+    }
+
+    public func factorVerification(factorID: UUID, userID: UUID, challengeID: UUID, sessionID: UUID) async throws
+        -> FactorVerificationState
+    {
+        state.withLock { state in
+            FactorVerificationState(
+                factor: state.factors[factorID].flatMap { $0.userID == userID ? $0 : nil },
+                challenge: state.challenges[challengeID].flatMap { $0.factorID == factorID ? $0 : nil },
+                session: state.sessions[sessionID].flatMap { $0.userID == userID ? $0 : nil })
+        }
+    }
+
+    public func recordFactorVerification(_ write: FactorWrite) async throws -> Bool {
+        state.withLock { state in
+            guard let stored = state.factors[write.seen.id], stored.userID == write.seen.userID, stored.decidesLike(write.seen) else {
+                return false
+            }
+            if let acceptance = write.acceptance {
+                guard state.accept(acceptance, for: stored) else { return false }
+            }
+            var factor = stored
+            factor.status = write.factor.status
+            factor.lastUsedStep = write.factor.lastUsedStep
+            factor.failedAttempts = write.factor.failedAttempts
+            factor.lockedUntil = write.factor.lockedUntil
+            factor.updatedAt = write.factor.updatedAt
+            state.factors[factor.id] = factor
+            state.events += write.audit
+            return true
+        }
+    }
+
+    public func spendChallenge(id: UUID, factorID: UUID) async throws {
+        state.withLock { state in
+            if state.challenges[id]?.factorID == factorID { state.challenges[id] = nil }
+        }
+    }
+
+    public func deleteFactor(
+        id: UUID, userID: UUID, downgradingSessions: Bool, audit events: [AuditEvent], outbox: [OutboxRecord]
+    ) async throws -> FactorRecord? {
+        state.withLock { state in
+            guard let factor = state.factors[id], factor.userID == userID else { return nil }
+            state.factors[id] = nil
+            state.challenges = state.challenges.filter { $0.value.factorID != id }
+            if downgradingSessions {
+                for (key, var session) in state.sessions where session.userID == userID && session.aal == "aal2" {
+                    session.aal = "aal1"
+                    session.amr.removeAll { $0.method == "totp" }
+                    state.sessions[key] = session
+                }
+            }
+            state.outbox += outbox
+            state.events += events
+            return factor
+        }
+    }
+}
+
+extension InMemoryStore.State {
+    /// Spends the accepted challenge and raises the session it was answered in, while that
+    /// session is as it was read; `false` (nothing changed) otherwise.
+    mutating func accept(_ acceptance: FactorAcceptance, for factor: FactorRecord) -> Bool {
+        let seen = acceptance.seenSession
+        guard challenges[acceptance.challengeID]?.factorID == factor.id,
+            let session = sessions[seen.id], session.userID == factor.userID, session.aal == seen.aal,
+            session.refreshCounter == seen.refreshCounter
+        else { return false }
+        challenges[acceptance.challengeID] = nil
+        if acceptance.endingOtherAAL1Sessions {
+            sessions = sessions.filter { $0.value.userID != factor.userID || $0.key == seen.id || $0.value.aal == "aal2" }
+            deviceKeys.removeAll { $0.userID == factor.userID && $0.sessionID != seen.id }
+        }
+        var raised = session
+        raised.aal = acceptance.session.aal
+        raised.amr = acceptance.session.amr
+        raised.refreshCounter = acceptance.session.refreshCounter
+        raised.refreshedAt = acceptance.session.refreshedAt
+        raised.updatedAt = acceptance.session.updatedAt
+        sessions[seen.id] = raised
+        outbox += acceptance.outbox
+        return true
+    }
+}
