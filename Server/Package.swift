@@ -50,6 +50,18 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "LatchkeyProviders",
+            dependencies: [
+                "LatchkeyCore",
+                .product(name: "LatchkeyAPI", package: "Latchkey"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .systemLibrary(
             name: "CSQLite",
             path: "Sources/CSQLite",
@@ -89,6 +101,7 @@ let package = Package(
                 "LatchkeyJWT",
                 "LatchkeyStore",
                 "LatchkeyDelivery",
+                "LatchkeyProviders",
                 .product(name: "LatchkeyAPI", package: "Latchkey"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -154,6 +167,18 @@ let package = Package(
                 "LatchkeyCore",
                 .product(name: "LatchkeyAPI", package: "Latchkey"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "LatchkeyProvidersTests",
+            dependencies: [
+                "LatchkeyProviders",
+                "LatchkeyCore",
+                .product(name: "LatchkeyAPI", package: "Latchkey"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
             ],
             swiftSettings: swiftSettings

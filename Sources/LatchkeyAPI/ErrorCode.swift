@@ -84,6 +84,14 @@ extension ErrorCode {
     public static let phoneProviderDisabled: ErrorCode = "phone_provider_disabled"
     /// The OAuth provider named in the request is turned off.
     public static let providerDisabled: ErrorCode = "provider_disabled"
+    /// A provider's sign-in carries an address the provider does not vouch for.
+    public static let providerEmailNeedsVerification: ErrorCode = "provider_email_needs_verification"
+    /// The provider's identity is already linked (to this user or another).
+    public static let identityAlreadyExists: ErrorCode = "identity_already_exists"
+    /// A user's only identity cannot be unlinked.
+    public static let singleIdentityNotDeletable: ErrorCode = "single_identity_not_deletable"
+    /// Linking identities by hand is turned off (`GOTRUE_SECURITY_MANUAL_LINKING_ENABLED`).
+    public static let manualLinkingDisabled: ErrorCode = "manual_linking_disabled"
     /// Anonymous sign-ins are turned off.
     public static let anonymousProviderDisabled: ErrorCode = "anonymous_provider_disabled"
     /// `/sso` while SAML single sign-on is off.

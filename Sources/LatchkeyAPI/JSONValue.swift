@@ -17,7 +17,7 @@ public enum JSONValue: Sendable, Hashable {
     /// An object.
     case object([String: JSONValue])
 
-    /// The dictionary inside an `.object`, or `nil` for any other case.
+    /// The items inside an `.array`, or `nil` for any other case.
     public var arrayValue: [JSONValue]? {
         if case .array(let items) = self { return items }
         return nil
@@ -32,6 +32,12 @@ public enum JSONValue: Sendable, Hashable {
     /// The string inside a `.string`, or `nil` for any other case.
     public var stringValue: String? {
         if case .string(let value) = self { return value }
+        return nil
+    }
+
+    /// The number inside a `.number`, or `nil` for any other case.
+    public var numberValue: Double? {
+        if case .number(let value) = self { return value }
         return nil
     }
 

@@ -5,6 +5,7 @@ import LatchkeyAPI
 import LatchkeyCore
 import LatchkeyDelivery
 import LatchkeyJWT
+import LatchkeyProviders
 import LatchkeyStore
 import Logging
 import NIOPosix
@@ -164,9 +165,14 @@ public func buildApplication(
             store: store, limiter: service.limiter, settings: AnonymousUsers.Settings(configuration.auth), records: service.records)
         let authCodeExchange = AuthCodeExchange(
             store: store, limiter: service.limiter, tokenPerIP: configuration.auth.rateLimits.tokenPerIP, records: service.records)
+        let idTokenSignIn = IDTokenSignIn(
+            store: store,
+            tokens: OpenIDTokenReader(
+                keys: OpenIDKeyCache(fetcher: HTTPDocumentFetcher(), time: time, ttl: configuration.auth.external.keyCacheTTL)),
+            limiter: service.limiter, settings: IDTokenSignIn.Settings(configuration.auth), records: service.records, logger: logger)
         AuthController(
             authenticator: authenticator, anonymousUsers: anonymousUsers, passwordSignIn: passwordSignIn,
-            authCodeExchange: authCodeExchange, deviceKeySignIn: deviceKeySignIn,
+            authCodeExchange: authCodeExchange, deviceKeySignIn: deviceKeySignIn, idTokenSignIn: idTokenSignIn,
             sessionRefresh: sessionRefresh,
             oneTimeCodes: OneTimeCodes(
                 store: store, codes: service.codes, limiter: service.limiter, settings: OneTimeCodes.Settings(configuration.auth)),

@@ -13,11 +13,16 @@ from test_cli import _start_server
 SECRET = "a-test-jwt-secret-of-at-least-32-characters"
 
 
+def service_admin(url: str) -> SyncGoTrueAdminAPI:
+    """supabase-py's admin API on `url` with a service-role token signed with ``SECRET``."""
+    service = pyjwt.encode({"role": "service_role", "iss": "supabase", "iat": int(time.time())}, SECRET, algorithm="HS256")
+    return SyncGoTrueAdminAPI(url=url, headers={"Authorization": f"Bearer {service}", "apikey": service})
+
+
 @pytest.fixture
 def admin_server(tmp_path):
     server, url, log = _start_server(tmp_path, env={"GOTRUE_JWT_SECRET": SECRET, "GOTRUE_MAILER_AUTOCONFIRM": "false"})
-    service = pyjwt.encode({"role": "service_role", "iss": "supabase", "iat": int(time.time())}, SECRET, algorithm="HS256")
-    admin = SyncGoTrueAdminAPI(url=url, headers={"Authorization": f"Bearer {service}", "apikey": service})
+    admin = service_admin(url)
     try:
         yield url, admin
     finally:

@@ -14,6 +14,8 @@ public enum AuditAction: String, Sendable, CaseIterable, Codable {
     case passwordChanged = "user_updated_password"
     case emailChanged = "email_changed"
     case phoneChanged = "phone_changed"
+    case identityLinked = "identity_linked"
+    case identityUnlinked = "identity_unlinked"
     // Second factor
     case factorEnrolled = "factor_enrolled"
     case factorVerified = "factor_verified"
@@ -33,12 +35,14 @@ public enum AuditAction: String, Sendable, CaseIterable, Codable {
     case keyRetired = "key_retired"
     case serviceTokenIssued = "service_token_issued"
 
-    /// GoTrue's grouping of actions: `account`, `token`, `factor`, `team` (operators) or `key`.
+    /// GoTrue's grouping of actions: `account`, `user` (linked identities), `token`,
+    /// `factor`, `team` (operators) or `key`.
     public var logType: String {
         switch self {
         case .userSignedUp, .login, .loginFailed, .logout, .codeSent, .codeFailed, .lockout, .passwordChanged, .emailChanged,
             .phoneChanged:
             "account"
+        case .identityLinked, .identityUnlinked: "user"
         case .refreshTokenReuse: "token"
         case .factorEnrolled, .factorVerified, .factorUnenrolled, .mfaVerified, .deviceKeyRegistered, .deviceKeyRevoked: "factor"
         case .userCreated, .userModified, .userDeleted, .userInvited, .linkGenerated: "team"

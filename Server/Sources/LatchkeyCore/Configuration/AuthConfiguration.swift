@@ -43,6 +43,8 @@ public struct AuthConfiguration: Sendable {
     /// Days an anonymous user is kept after it was made; 0 keeps them (`latchkey users
     /// cleanup-anonymous` deletes older ones on demand).
     public var anonymousUserRetentionDays = 0
+    /// Sign-in with other providers' identities.
+    public var external = ExternalSettings()
 
     public init(
         siteURL: String = "http://localhost:3000", externalURL: String = "http://127.0.0.1:9999",

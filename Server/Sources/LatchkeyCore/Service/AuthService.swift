@@ -67,7 +67,9 @@ public struct AuthService: Sendable {
     /// `GET /settings`.
     public var settings: ServerSettings {
         ServerSettings(
-            external: ["email": true, "phone": configuration.sms.enabled, "anonymous_users": configuration.anonymousUsers],
+            external: configuration.external.reported.merging(
+                ["email": true, "phone": configuration.sms.enabled, "anonymous_users": configuration.anonymousUsers]
+            ) { _, own in own },
             disableSignup: configuration.disableSignup, mailerAutoconfirm: configuration.mailerAutoconfirm,
             phoneAutoconfirm: configuration.sms.autoconfirm, smsProvider: codes.sms.providerName, samlEnabled: false)
     }

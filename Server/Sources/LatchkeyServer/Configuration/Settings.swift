@@ -10,7 +10,9 @@ public struct Setting: Sendable {
     public let defaultValue: String
     public let summary: String
 
-    public static let all: [Setting] = [
+    public static let all: [Setting] = core + external
+
+    static let core: [Setting] = [
         .init(
             key: "host", environment: ["LATCHKEY_HOST", "GOTRUE_API_HOST"], defaultValue: "127.0.0.1",
             summary: "Address to listen on (`0.0.0.0` for every interface, as in a container)."),

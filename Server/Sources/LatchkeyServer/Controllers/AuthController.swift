@@ -13,6 +13,8 @@ struct AuthController {
     let passwordSignIn: PasswordSignIn
     let authCodeExchange: AuthCodeExchange
     let deviceKeySignIn: DeviceKeySignIn
+    /// `grant_type=id_token`: Sign in with Apple, Google, Microsoft, Keycloak.
+    let idTokenSignIn: IDTokenSignIn
     let sessionRefresh: SessionRefresh
     /// `/otp`, `/magiclink`, `/recover`, `/resend` and `/reauthenticate`.
     let oneTimeCodes: OneTimeCodes
@@ -43,6 +45,15 @@ struct AuthController {
             case "pkce":
                 let body = try await request.decodeJSON(PKCEGrantRequest.self, context: context)
                 return try JSONResponse.make(try await authCodeExchange.exchange(body, client: context.client), noStore: true)
+            case "id_token":
+                let body = try await request.decodeJSON(IDTokenGrantRequest.self, context: context)
+                // Linking is for a signed-in user: the bearer token names whom.
+                let authorization = request.headers[.authorization]
+                let principal =
+                    body.linkIdentity == true && authorization != nil
+                    ? try await authenticator.authenticate(authorization: authorization) : nil
+                return try JSONResponse.make(
+                    try await idTokenSignIn.signIn(body, principal: principal, client: context.client), noStore: true)
             case JWTBearerGrantRequest.grantType:
                 let body = try await request.decodeJSON(JWTBearerGrantRequest.self, context: context)
                 return try JSONResponse.make(try await deviceKeySignIn.signIn(body, client: context.client), noStore: true)

@@ -19,9 +19,10 @@ enum APIErrorResponder {
         case .weakPassword, .samePassword, .signupDisabled, .otpDisabled, .userAlreadyExists, .emailExists,
             .anonymousProviderDisabled, .phoneProviderDisabled, .emailProviderDisabled, .featureDisabled, .phoneExists,
             .reauthenticationNotValid, .mfaFactorNameConflict, .tooManyEnrolledMFAFactors, .mfaChallengeExpired,
-            .mfaVerificationFailed, .mfaIPAddressMismatch, .mfaTOTPEnrollNotEnabled, .mfaTOTPVerifyNotEnabled, .invalidPIN:
+            .mfaVerificationFailed, .mfaIPAddressMismatch, .mfaTOTPEnrollNotEnabled, .mfaTOTPVerifyNotEnabled, .invalidPIN,
+            .providerEmailNeedsVerification, .identityAlreadyExists, .singleIdentityNotDeletable:
             return .unprocessableContent
-        case .notFound, .flowStateNotFound, .mfaFactorNotFound: return .notFound
+        case .notFound, .flowStateNotFound, .mfaFactorNotFound, .manualLinkingDisabled: return .notFound
         case .flowStateExpired: return .unprocessableContent
         case .conflict: return .conflict
         case .vaultLocked: return HTTPResponse.Status(code: 423, reasonPhrase: "Locked")

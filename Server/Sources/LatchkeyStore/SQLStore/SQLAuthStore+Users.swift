@@ -110,20 +110,8 @@ extension SQLAuthStore {
     }
 
     static func identities(userID: UUID, _ db: any SQLExecutor) async throws -> [IdentityRecord] {
-        try await db.query(
-            """
-            SELECT id, user_id, provider, provider_id, identity_data, email, last_sign_in_at, created_at, updated_at
-            FROM identities WHERE user_id = ? ORDER BY created_at
-            """, [SQLValue(userID)]
-        ).compactMap { row in
-            guard let id = row.uuid("id"), let userID = row.uuid("user_id"), let created = row.date("created_at"),
-                let updated = row.date("updated_at")
-            else { return nil }
-            return IdentityRecord(
-                id: id, userID: userID, provider: row.string("provider") ?? "", providerID: row.string("provider_id") ?? "",
-                identityData: Self.decodeObject(row.string("identity_data")), email: row.string("email"),
-                lastSignInAt: row.date("last_sign_in_at"), createdAt: created, updatedAt: updated)
-        }
+        try await db.query("SELECT \(identityColumns) FROM identities WHERE user_id = ? ORDER BY created_at", [SQLValue(userID)])
+            .compactMap(Self.identity)
     }
 
     public func createUser(
@@ -174,16 +162,7 @@ extension SQLAuthStore {
     /// A user's row and its identity's.
     static func insert(_ user: UserRecord, identity: IdentityRecord, _ db: any SQLExecutor) async throws {
         try await insert(user, db)
-        try await db.query(
-            """
-            INSERT INTO identities (id, user_id, provider, provider_id, identity_data, email, last_sign_in_at, created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """,
-            [
-                SQLValue(identity.id), SQLValue(identity.userID), .text(identity.provider), .text(identity.providerID),
-                .text(Self.encode(identity.identityData)), SQLValue(identity.email), SQLValue(identity.lastSignInAt),
-                SQLValue(identity.createdAt), SQLValue(identity.updatedAt),
-            ])
+        try await insert(identity, db)
     }
 
     public func updateUser(_ user: UserRecord) async throws {

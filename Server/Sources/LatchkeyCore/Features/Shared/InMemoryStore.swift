@@ -61,6 +61,8 @@ public final class InMemoryStore: Sendable {
     public func add(_ token: OneTimeTokenRecord) { state.withLock { $0.tokens.append(token) } }
     /// Adds or replaces a second factor, as enrolment would.
     public func add(_ factor: FactorRecord) { state.withLock { $0.factors[factor.id] = factor } }
+    /// Adds an identity, as a sign-in with a provider would.
+    public func add(_ identity: IdentityRecord) { state.withLock { $0.identities.append(identity) } }
     /// Adds a device key, as registration would.
     public func add(_ key: DeviceKeyRecord) { state.withLock { $0.deviceKeys.append(key) } }
 

@@ -1,0 +1,43 @@
+import Foundation
+
+/// What signing in with a provider's identity needs from storage.
+public protocol ExternalIdentityStore: UserReading, AuditWriting {
+    /// The identity `provider` knows as `providerID`, with its user.
+    func identity(provider: String, providerID: String) async throws -> (identity: IdentityRecord, user: UserRecord)?
+    /// The user with this address (lowercased).
+    func user(email: String) async throws -> UserRecord?
+    /// Applies a sign-in's write in one transaction: the user inserted, or written while still
+    /// at the version it was read at (``StoreError/conflict(_:)`` otherwise); the identity
+    /// inserted (``StoreError/duplicate(_:)`` when the provider's subject or the address was
+    /// taken meanwhile) or its data replaced; the session and the events stored.
+    func applyExternalSignIn(_ write: ExternalSignInWrite) async throws
+}
+
+/// One sign-in with a provider's identity, decided: what the store writes.
+public struct ExternalSignInWrite: Sendable, Equatable {
+    public enum UserWrite: Sendable, Equatable {
+        /// A new user.
+        case insert(UserRecord)
+        /// The user as read (its `version`), changed.
+        case update(UserRecord)
+    }
+
+    public enum IdentityWrite: Sendable, Equatable {
+        /// A new identity (a new user's, or one linked to an existing user).
+        case insert(IdentityRecord)
+        /// The identity's data and times, replaced.
+        case update(IdentityRecord)
+    }
+
+    public var user: UserWrite
+    public var identity: IdentityWrite
+    public var session: SessionRecord
+    public var audit: [AuditEvent]
+
+    public init(user: UserWrite, identity: IdentityWrite, session: SessionRecord, audit: [AuditEvent]) {
+        self.user = user
+        self.identity = identity
+        self.session = session
+        self.audit = audit
+    }
+}

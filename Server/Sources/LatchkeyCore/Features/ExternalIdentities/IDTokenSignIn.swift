@@ -1,0 +1,106 @@
+import Foundation
+import LatchkeyAPI
+import Logging
+
+/// `POST /token?grant_type=id_token`: a user signs in with the id token a provider (Sign in with
+/// Apple, Google Sign-In, Microsoft, Keycloak) issued to the app.
+///
+/// The token's signature must verify under a key its issuer publishes; its issuer, audience,
+/// times, nonce and `at_hash` are checked here. Its subject then names an identity: a known one
+/// signs its user in; a new one is linked to the user with the same address only when the
+/// provider vouches for the address **and** that user confirmed it, and otherwise makes a new
+/// user. Every write is decided on the copy it is written over, and decided again when another
+/// request wrote first.
+public struct IDTokenSignIn: Sendable {
+    /// What the grant is configured with.
+    public struct Settings: Sendable {
+        /// The providers, enabled or not (`/settings` lists them).
+        public var providers: [IdentityProvider]
+        /// `/token` requests per client IP.
+        public var tokenPerIP: RateLimit
+        /// No new users (`GOTRUE_DISABLE_SIGNUP`).
+        public var disableSignup: Bool
+        /// Addresses need no confirmation (`GOTRUE_MAILER_AUTOCONFIRM`): a provider's unverified
+        /// address counts as verified, as in GoTrue.
+        public var mailerAutoconfirm: Bool
+        /// Sign in with an address the provider does not vouch for, leaving it unconfirmed
+        /// (`GOTRUE_MAILER_ALLOW_UNVERIFIED_EMAIL_SIGN_INS`). Off: such a sign-in is refused and
+        /// stores nothing.
+        public var allowUnverifiedEmailSignIns: Bool
+        /// The `aud` of new users (`GOTRUE_JWT_AUD`).
+        public var audience: String
+        /// The largest `data` a sign-up may carry, in bytes of JSON.
+        public var userMetadataMaxBytes: Int
+        /// How far a token's `exp`, `iat` and `nbf` may be off the server's clock.
+        public var leeway: TimeInterval
+
+        public init(
+            providers: [IdentityProvider], tokenPerIP: RateLimit, disableSignup: Bool = false, mailerAutoconfirm: Bool = false,
+            allowUnverifiedEmailSignIns: Bool = false, audience: String = "authenticated", userMetadataMaxBytes: Int = 16_384,
+            leeway: TimeInterval = 30
+        ) {
+            self.providers = providers
+            self.tokenPerIP = tokenPerIP
+            self.disableSignup = disableSignup
+            self.mailerAutoconfirm = mailerAutoconfirm
+            self.allowUnverifiedEmailSignIns = allowUnverifiedEmailSignIns
+            self.audience = audience
+            self.userMetadataMaxBytes = userMetadataMaxBytes
+            self.leeway = leeway
+        }
+
+        /// The settings of `configuration`.
+        public init(_ configuration: AuthConfiguration) {
+            self.init(
+                providers: configuration.external.providers, tokenPerIP: configuration.rateLimits.tokenPerIP,
+                disableSignup: configuration.disableSignup, mailerAutoconfirm: configuration.mailerAutoconfirm,
+                allowUnverifiedEmailSignIns: configuration.external.allowUnverifiedEmailSignIns, audience: configuration.jwt.audience,
+                userMetadataMaxBytes: configuration.userMetadataMaxBytes)
+        }
+    }
+
+    let store: any ExternalIdentityStore
+    let tokens: any IDTokenReader
+    let limiter: RateLimiter
+    let settings: Settings
+    let records: Records
+    let logger: Logger
+
+    public init(
+        store: any ExternalIdentityStore, tokens: any IDTokenReader, limiter: RateLimiter, settings: Settings, records: Records,
+        logger: Logger
+    ) {
+        self.store = store
+        self.tokens = tokens
+        self.limiter = limiter
+        self.settings = settings
+        self.records = records
+        self.logger = logger
+    }
+
+    /// Signs in with the request's id token; with `link_identity`, links it to the user of
+    /// `principal` (the request's bearer token) instead and answers a new session of that user.
+    public func signIn(_ request: IDTokenGrantRequest, principal: Principal? = nil, client: ClientInfo) async throws -> Session {
+        try await limiter.hit([.tokenRequests(from: client, settings.tokenPerIP)])
+        guard let idToken = request.idToken, !idToken.isEmpty else { throw Self.invalidRequest("id_token required") }
+        let linking = request.linkIdentity == true
+        if linking, principal == nil {
+            throw Self.invalidRequest("Linking requires a valid user access token in Authorization")
+        }
+        let (provider, issuer) = try resolve(request, idToken: idToken)
+        try UserMetadata.check(request.data ?? [:], maxBytes: settings.userMetadataMaxBytes)
+        let user = try await verify(idToken, request: request, provider: provider, issuer: issuer, client: client)
+        if linking, let principal {
+            return try await link(user, provider: provider, to: principal.user.id, client: client)
+        }
+        return try await signIn(user, provider: provider, data: request.data ?? [:], client: client)
+    }
+
+    /// A `/token` error in OAuth's shape, as GoTrue words it (`invalid request`, with a space).
+    static func invalidRequest(_ description: String) -> AuthError {
+        AuthError(.validationFailed, description, oauthError: "invalid request")
+    }
+
+    /// GoTrue's answer to every token that does not verify.
+    static let badIDToken = invalidRequest("Bad ID token")
+}

@@ -1,0 +1,37 @@
+import Foundation
+import Synchronization
+
+extension InMemoryStore: ExternalIdentityStore {
+    public func identity(provider: String, providerID: String) async throws -> (identity: IdentityRecord, user: UserRecord)? {
+        state.withLock { state in
+            guard let identity = state.identities.first(where: { $0.provider == provider && $0.providerID == providerID }),
+                let user = state.users[identity.userID]
+            else { return nil }
+            return (identity, user)
+        }
+    }
+
+    public func applyExternalSignIn(_ write: ExternalSignInWrite) async throws {
+        try state.withLock { state in
+            var next = state
+            switch write.identity {
+            case .insert(let identity):
+                guard !next.identities.contains(where: { $0.provider == identity.provider && $0.providerID == identity.providerID })
+                else { throw StoreError.duplicate("identities_provider_provider_id_key") }
+                next.identities.append(identity)
+            case .update(let identity):
+                guard let index = next.identities.firstIndex(where: { $0.id == identity.id }) else {
+                    throw StoreError.conflict("identity \(identity.id) is gone")
+                }
+                next.identities[index] = identity
+            }
+            switch write.user {
+            case .insert(let user): try next.insert(user, identity: nil)
+            case .update(let user): try next.write(user)
+            }
+            next.sessions[write.session.id] = write.session
+            next.events += write.audit
+            state = next
+        }
+    }
+}

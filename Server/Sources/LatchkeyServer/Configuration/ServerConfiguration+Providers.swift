@@ -1,0 +1,61 @@
+import Foundation
+import LatchkeyCore
+import LatchkeyProviders
+
+extension ServerConfiguration {
+    /// The providers whose id tokens sign users in, read from `GOTRUE_EXTERNAL_<P>_*`; an issuer
+    /// must be HTTPS (plain HTTP on a loopback address only), and an enabled provider needs a
+    /// client id.
+    static func externalSettings(_ reader: SettingReader) throws -> ExternalSettings {
+        var providers: [IdentityProvider] = []
+        for name in ["apple", "google", "azure", "keycloak"] {
+            let enabled = try reader.bool("external-\(name)-enabled") ?? false
+            var clientIDs = reader.list("external-\(name)-client-id")
+            if name == "apple", let bundle = reader.string("external-ios-bundle-id") { clientIDs.append(bundle) }
+            let issuers: IdentityProvider.Issuers
+            let claims: IdentityProvider.Claims
+            switch name {
+            case "apple":
+                issuers = .exact(try overriding("external-apple-issuer", reader) ?? IdentityProvider.appleIssuers)
+                claims = .apple
+            case "google":
+                issuers = .exact(try overriding("external-google-issuer", reader) ?? [IdentityProvider.googleIssuer])
+                claims = .google
+            case "azure":
+                issuers = try overriding("external-azure-url", reader).map { .exact($0) } ?? .azureTenants
+                claims = .azure
+            default:
+                let url = try overriding("external-keycloak-url", reader)
+                if enabled && url == nil {
+                    throw ConfigurationError("external-keycloak-url (GOTRUE_EXTERNAL_KEYCLOAK_URL) is required with Keycloak on")
+                }
+                issuers = .exact(url ?? [])
+                claims = .standard
+            }
+            if enabled && clientIDs.isEmpty {
+                throw ConfigurationError(
+                    "external-\(name)-client-id (GOTRUE_EXTERNAL_\(name.uppercased())_CLIENT_ID) is required with \(name) on")
+            }
+            providers.append(
+                IdentityProvider(
+                    name: name, enabled: enabled, issuers: issuers, claims: claims, clientIDs: clientIDs,
+                    skipNonceCheck: try reader.bool("external-\(name)-skip-nonce-check") ?? false,
+                    emailOptional: try reader.bool("external-\(name)-email-optional") ?? false))
+        }
+        return ExternalSettings(
+            providers: providers,
+            allowUnverifiedEmailSignIns: try reader.bool("mailer-allow-unverified-email-sign-ins") ?? false,
+            keyCacheTTL: TimeInterval(try reader.seconds("external-oidc-cache-ttl") ?? 3600))
+    }
+
+    /// An issuer setting's value, checked; `nil` when unset.
+    static func overriding(_ key: String, _ reader: SettingReader) throws -> [String]? {
+        guard let text = reader.string(key) else { return nil }
+        // As the tokens spell it (a trailing slash included): it is compared as it is.
+        let issuer = text.trimmingCharacters(in: .whitespaces)
+        guard IssuerURL.isAcceptable(issuer) else {
+            throw ConfigurationError("\(key) must be an HTTPS URL (plain HTTP only on a loopback address), not '\(text)'")
+        }
+        return [issuer]
+    }
+}

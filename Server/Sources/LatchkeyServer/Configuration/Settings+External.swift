@@ -1,0 +1,144 @@
+import Foundation
+
+extension Setting {
+    /// The providers whose id tokens sign users in: GoTrue's `GOTRUE_EXTERNAL_<P>_*` for Apple,
+    /// Google, Microsoft (Azure) and Keycloak, and Latchkey's issuer overrides.
+    static let external: [Setting] = [
+        .init(
+            key: "external-apple-enabled", environment: ["LATCHKEY_EXTERNAL_APPLE_ENABLED", "GOTRUE_EXTERNAL_APPLE_ENABLED"],
+            defaultValue: "false",
+            summary:
+                "Sign in with Apple id tokens (`POST /token?grant_type=id_token`, `provider=apple`)."
+        ),
+        .init(
+            key: "external-apple-client-id", environment: ["LATCHKEY_EXTERNAL_APPLE_CLIENT_ID", "GOTRUE_EXTERNAL_APPLE_CLIENT_ID"],
+            defaultValue: "",
+            summary:
+                "Apple client ids, separated by commas: every one is an accepted audience (`aud`) of an id token (the Services ID; `external-ios-bundle-id` adds the app's bundle id)."
+        ),
+        .init(
+            key: "external-apple-skip-nonce-check",
+            environment: ["LATCHKEY_EXTERNAL_APPLE_SKIP_NONCE_CHECK", "GOTRUE_EXTERNAL_APPLE_SKIP_NONCE_CHECK"], defaultValue: "false",
+            summary:
+                "Accept Apple id tokens without a nonce (for client libraries that cannot pass one)."
+        ),
+        .init(
+            key: "external-apple-email-optional",
+            environment: ["LATCHKEY_EXTERNAL_APPLE_EMAIL_OPTIONAL", "GOTRUE_EXTERNAL_APPLE_EMAIL_OPTIONAL"], defaultValue: "false",
+            summary:
+                "Sign in with Apple identities that carry no address (the user then has none)."
+        ),
+        .init(
+            key: "external-google-enabled", environment: ["LATCHKEY_EXTERNAL_GOOGLE_ENABLED", "GOTRUE_EXTERNAL_GOOGLE_ENABLED"],
+            defaultValue: "false",
+            summary:
+                "Sign in with Google id tokens (`POST /token?grant_type=id_token`, `provider=google`)."
+        ),
+        .init(
+            key: "external-google-client-id", environment: ["LATCHKEY_EXTERNAL_GOOGLE_CLIENT_ID", "GOTRUE_EXTERNAL_GOOGLE_CLIENT_ID"],
+            defaultValue: "",
+            summary:
+                "Google client ids, separated by commas: every one is an accepted audience (`aud`) of an id token."
+        ),
+        .init(
+            key: "external-google-skip-nonce-check",
+            environment: ["LATCHKEY_EXTERNAL_GOOGLE_SKIP_NONCE_CHECK", "GOTRUE_EXTERNAL_GOOGLE_SKIP_NONCE_CHECK"], defaultValue: "false",
+            summary:
+                "Accept Google id tokens without a nonce (for client libraries that cannot pass one)."
+        ),
+        .init(
+            key: "external-google-email-optional",
+            environment: ["LATCHKEY_EXTERNAL_GOOGLE_EMAIL_OPTIONAL", "GOTRUE_EXTERNAL_GOOGLE_EMAIL_OPTIONAL"], defaultValue: "false",
+            summary:
+                "Sign in with Google identities that carry no address (the user then has none)."
+        ),
+        .init(
+            key: "external-azure-enabled", environment: ["LATCHKEY_EXTERNAL_AZURE_ENABLED", "GOTRUE_EXTERNAL_AZURE_ENABLED"],
+            defaultValue: "false",
+            summary:
+                "Sign in with Microsoft (Azure) id tokens (`POST /token?grant_type=id_token`, `provider=azure`)."
+        ),
+        .init(
+            key: "external-azure-client-id", environment: ["LATCHKEY_EXTERNAL_AZURE_CLIENT_ID", "GOTRUE_EXTERNAL_AZURE_CLIENT_ID"],
+            defaultValue: "",
+            summary:
+                "Microsoft (Azure) client ids, separated by commas: every one is an accepted audience (`aud`) of an id token."
+        ),
+        .init(
+            key: "external-azure-skip-nonce-check",
+            environment: ["LATCHKEY_EXTERNAL_AZURE_SKIP_NONCE_CHECK", "GOTRUE_EXTERNAL_AZURE_SKIP_NONCE_CHECK"], defaultValue: "false",
+            summary:
+                "Accept Microsoft (Azure) id tokens without a nonce (for client libraries that cannot pass one)."
+        ),
+        .init(
+            key: "external-azure-email-optional",
+            environment: ["LATCHKEY_EXTERNAL_AZURE_EMAIL_OPTIONAL", "GOTRUE_EXTERNAL_AZURE_EMAIL_OPTIONAL"], defaultValue: "false",
+            summary:
+                "Sign in with Microsoft (Azure) identities that carry no address (the user then has none)."
+        ),
+        .init(
+            key: "external-azure-url", environment: ["LATCHKEY_EXTERNAL_AZURE_URL", "GOTRUE_EXTERNAL_AZURE_URL"], defaultValue: "",
+            summary:
+                "One tenant's issuer (`https://login.microsoftonline.com/TENANT/v2.0`) to accept only that tenant; unset, any tenant's v2.0 issuer."
+        ),
+        .init(
+            key: "external-keycloak-enabled", environment: ["LATCHKEY_EXTERNAL_KEYCLOAK_ENABLED", "GOTRUE_EXTERNAL_KEYCLOAK_ENABLED"],
+            defaultValue: "false",
+            summary:
+                "Sign in with Keycloak id tokens (`POST /token?grant_type=id_token`, `provider=keycloak`)."
+        ),
+        .init(
+            key: "external-keycloak-client-id",
+            environment: ["LATCHKEY_EXTERNAL_KEYCLOAK_CLIENT_ID", "GOTRUE_EXTERNAL_KEYCLOAK_CLIENT_ID"], defaultValue: "",
+            summary:
+                "Keycloak client ids, separated by commas: every one is an accepted audience (`aud`) of an id token."
+        ),
+        .init(
+            key: "external-keycloak-skip-nonce-check",
+            environment: ["LATCHKEY_EXTERNAL_KEYCLOAK_SKIP_NONCE_CHECK", "GOTRUE_EXTERNAL_KEYCLOAK_SKIP_NONCE_CHECK"],
+            defaultValue: "false",
+            summary:
+                "Accept Keycloak id tokens without a nonce (for client libraries that cannot pass one)."
+        ),
+        .init(
+            key: "external-keycloak-email-optional",
+            environment: ["LATCHKEY_EXTERNAL_KEYCLOAK_EMAIL_OPTIONAL", "GOTRUE_EXTERNAL_KEYCLOAK_EMAIL_OPTIONAL"], defaultValue: "false",
+            summary:
+                "Sign in with Keycloak identities that carry no address (the user then has none)."
+        ),
+        .init(
+            key: "external-keycloak-url", environment: ["LATCHKEY_EXTERNAL_KEYCLOAK_URL", "GOTRUE_EXTERNAL_KEYCLOAK_URL"], defaultValue: "",
+            summary:
+                "The Keycloak realm's issuer URL (`https://host/realms/NAME`); required when Keycloak is on. HTTPS, or HTTP on a loopback address only."
+        ),
+        .init(
+            key: "external-ios-bundle-id", environment: ["LATCHKEY_EXTERNAL_IOS_BUNDLE_ID", "GOTRUE_EXTERNAL_IOS_BUNDLE_ID"],
+            defaultValue: "",
+            summary: "The iOS app's bundle id: a further audience Apple's id tokens may carry (Sign in with Apple on the device)."),
+        .init(
+            key: "external-apple-issuer", environment: ["LATCHKEY_EXTERNAL_APPLE_ISSUER"],
+            defaultValue: "https://appleid.apple.com, https://account.apple.com",
+            summary:
+                "The issuer Apple's id tokens must name, in place of Apple's own: for tests and self-hosted stand-ins. HTTPS, or HTTP on a loopback address only."
+        ),
+        .init(
+            key: "external-google-issuer", environment: ["LATCHKEY_EXTERNAL_GOOGLE_ISSUER"],
+            defaultValue: "https://accounts.google.com",
+            summary:
+                "The issuer Google's id tokens must name, in place of Google's own: for tests and self-hosted stand-ins. HTTPS, or HTTP on a loopback address only."
+        ),
+        .init(
+            key: "external-oidc-cache-ttl",
+            environment: ["LATCHKEY_EXTERNAL_OIDC_CACHE_TTL", "GOTRUE_EXTERNAL_OIDC_PROVIDER_CACHE_TTL"], defaultValue: "3600",
+            summary:
+                "Seconds (or a duration like `1h`) an issuer's signing keys are used before they are fetched again; a token signed by a key not yet seen fetches them sooner, at most once per 30 seconds."
+        ),
+        .init(
+            key: "mailer-allow-unverified-email-sign-ins",
+            environment: ["LATCHKEY_MAILER_ALLOW_UNVERIFIED_EMAIL_SIGN_INS", "GOTRUE_MAILER_ALLOW_UNVERIFIED_EMAIL_SIGN_INS"],
+            defaultValue: "false",
+            summary:
+                "Sign in with a provider's identity whose address the provider does not vouch for (the address stays unconfirmed, and is never linked to an existing account). Off: such a sign-in answers 422 `provider_email_needs_verification` and stores nothing."
+        ),
+    ]
+}

@@ -1,0 +1,73 @@
+import Foundation
+import LatchkeyCore
+
+extension SQLAuthStore {
+    /// The columns `identity(from:)` reads.
+    static let identityColumns = "id, user_id, provider, provider_id, identity_data, email, last_sign_in_at, created_at, updated_at"
+
+    static func identity(from row: SQLRow) -> IdentityRecord? {
+        guard let id = row.uuid("id"), let userID = row.uuid("user_id"), let created = row.date("created_at"),
+            let updated = row.date("updated_at")
+        else { return nil }
+        return IdentityRecord(
+            id: id, userID: userID, provider: row.string("provider") ?? "", providerID: row.string("provider_id") ?? "",
+            identityData: decodeObject(row.string("identity_data")), email: row.string("email"),
+            lastSignInAt: row.date("last_sign_in_at"), createdAt: created, updatedAt: updated)
+    }
+
+    /// An identity's row: ``StoreError/duplicate(_:)`` (through `translating`) when the provider's
+    /// subject is taken.
+    static func insert(_ identity: IdentityRecord, _ db: any SQLExecutor) async throws {
+        try await db.query(
+            "INSERT INTO identities (\(identityColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                SQLValue(identity.id), SQLValue(identity.userID), .text(identity.provider), .text(identity.providerID),
+                .text(encode(identity.identityData)), SQLValue(identity.email), SQLValue(identity.lastSignInAt),
+                SQLValue(identity.createdAt), SQLValue(identity.updatedAt),
+            ])
+    }
+
+    public func identity(provider: String, providerID: String) async throws -> (identity: IdentityRecord, user: UserRecord)? {
+        try await database.read { db in
+            guard
+                let identity = try await db.query(
+                    "SELECT \(Self.identityColumns) FROM identities WHERE provider = ? AND provider_id = ?",
+                    [.text(provider), .text(providerID)]
+                ).first.flatMap(Self.identity),
+                let user = try await db.query("SELECT \(Self.userColumns) FROM users WHERE id = ?", [SQLValue(identity.userID)]).first
+                    .flatMap(Self.user)
+            else { return nil }
+            return (identity, user)
+        }
+    }
+
+    public func applyExternalSignIn(_ write: ExternalSignInWrite) async throws {
+        // Decided by the user's version and the unique keys (provider and subject, address):
+        // inserts and a conditional update, so `READ COMMITTED` on PostgreSQL serialises it
+        // with every other write of the user.
+        try await translating {
+            try await database.transaction { db in
+                switch write.user {
+                case .insert(let user): try await Self.insert(user, db)
+                case .update(let user): try await Self.update(user, db)
+                }
+                switch write.identity {
+                case .insert(let identity): try await Self.insert(identity, db)
+                case .update(let identity):
+                    let updated = try await db.query(
+                        """
+                        UPDATE identities SET identity_data = ?, email = ?, last_sign_in_at = ?, updated_at = ?
+                        WHERE id = ? AND user_id = ? RETURNING id
+                        """,
+                        [
+                            .text(Self.encode(identity.identityData)), SQLValue(identity.email), SQLValue(identity.lastSignInAt),
+                            SQLValue(identity.updatedAt), SQLValue(identity.id), SQLValue(identity.userID),
+                        ])
+                    if updated.isEmpty { throw StoreError.conflict("identity \(identity.id) is gone") }
+                }
+                try await Self.insert(write.session, db)
+                try await Self.insert(write.audit, db)
+            }
+        }
+    }
+}

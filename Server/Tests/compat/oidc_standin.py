@@ -1,0 +1,115 @@
+"""A local OpenID provider stand-in: discovery and key sets for several issuers on one
+loopback server (``http://127.0.0.1:PORT/<name>``), and id tokens signed with its keys.
+
+It records every request, so a test can count key-set fetches, and its keys can be rotated.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import uuid
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import jwt as pyjwt
+from cryptography.hazmat.primitives.asymmetric import ec, rsa
+
+
+class Key:
+    """A signing key with its kid, private key and public JWK."""
+
+    def __init__(self, kind: str = "RS256", kid: str | None = None):
+        self.alg = kind
+        self.kid = kid or f"{kind.lower()}-{uuid.uuid4().hex[:8]}"
+        if kind == "ES256":
+            self.private = ec.generate_private_key(ec.SECP256R1())
+            jwk = json.loads(pyjwt.algorithms.ECAlgorithm.to_jwk(self.private.public_key()))
+        else:
+            self.private = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+            jwk = json.loads(pyjwt.algorithms.RSAAlgorithm.to_jwk(self.private.public_key()))
+        jwk.update({"kid": self.kid, "use": "sig", "alg": kind})
+        self.jwk = jwk
+
+
+class Issuer:
+    def __init__(self, standin: "OIDCStandIn", name: str):
+        self.standin = standin
+        self.name = name
+        self.keys = [Key("RS256"), Key("ES256")]
+        self.jwks_fetches = 0
+
+    @property
+    def url(self) -> str:
+        return f"{self.standin.base}/{self.name}"
+
+    def rotate(self, kind: str = "RS256") -> Key:
+        """Publishes a new key beside the others and returns it."""
+        key = Key(kind)
+        self.keys.append(key)
+        return key
+
+    def claims(self, sub: str, aud: str, **extra) -> dict:
+        now = int(time.time())
+        claims = {"iss": self.url, "sub": sub, "aud": aud, "iat": now, "exp": now + 600}
+        claims.update(extra)
+        return {k: v for k, v in claims.items() if v is not None}
+
+    def token(self, claims: dict, key: Key | None = None, alg: str | None = None, kid: str | None = "<key>") -> str:
+        key = key or self.keys[0]
+        headers = {} if kid is None else {"kid": key.kid if kid == "<key>" else kid}
+        return pyjwt.encode(claims, key.private, algorithm=alg or key.alg, headers=headers)
+
+
+class OIDCStandIn:
+    def __init__(self) -> None:
+        self.issuers: dict[str, Issuer] = {}
+        self.requests: list[str] = []
+        standin = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):  # quiet
+                pass
+
+            def do_GET(self):
+                standin.requests.append(self.path)
+                name, _, rest = self.path.lstrip("/").partition("/")
+                issuer = standin.issuers.get(name)
+                if issuer is None:
+                    return self._send(404, {"error": "unknown issuer"})
+                if rest == ".well-known/openid-configuration":
+                    return self._send(200, {
+                        "issuer": issuer.url,
+                        "jwks_uri": f"{issuer.url}/jwks",
+                        "authorization_endpoint": f"{issuer.url}/authorize",
+                        "token_endpoint": f"{issuer.url}/token",
+                        "id_token_signing_alg_values_supported": ["RS256", "ES256"],
+                    })
+                if rest == "jwks":
+                    issuer.jwks_fetches += 1
+                    return self._send(200, {"keys": [k.jwk for k in issuer.keys]})
+                return self._send(404, {"error": "not found"})
+
+            def _send(self, status: int, body: dict) -> None:
+                data = json.dumps(body).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.base = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def issuer(self, name: str) -> Issuer:
+        self.issuers.setdefault(name, Issuer(self, name))
+        return self.issuers[name]
+
+    def __enter__(self) -> "OIDCStandIn":
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.server.shutdown()
+        self.server.server_close()
