@@ -84,6 +84,10 @@ extension ErrorCode {
     public static let phoneProviderDisabled: ErrorCode = "phone_provider_disabled"
     /// The OAuth provider named in the request is turned off.
     public static let providerDisabled: ErrorCode = "provider_disabled"
+    /// `/callback` without a `state` or a `code`.
+    public static let badOAuthCallback: ErrorCode = "bad_oauth_callback"
+    /// `/callback` with a `state` this server did not make, or one expired or already used.
+    public static let badOAuthState: ErrorCode = "bad_oauth_state"
     /// A provider's sign-in carries an address the provider does not vouch for.
     public static let providerEmailNeedsVerification: ErrorCode = "provider_email_needs_verification"
     /// The provider's identity is already linked (to this user or another).

@@ -165,11 +165,16 @@ public func buildApplication(
             store: store, limiter: service.limiter, settings: AnonymousUsers.Settings(configuration.auth), records: service.records)
         let authCodeExchange = AuthCodeExchange(
             store: store, limiter: service.limiter, tokenPerIP: configuration.auth.rateLimits.tokenPerIP, records: service.records)
+        let fetcher = HTTPDocumentFetcher()
         let idTokenSignIn = IDTokenSignIn(
             store: store,
-            tokens: OpenIDTokenReader(
-                keys: OpenIDKeyCache(fetcher: HTTPDocumentFetcher(), time: time, ttl: configuration.auth.external.keyCacheTTL)),
+            tokens: OpenIDTokenReader(keys: OpenIDKeyCache(fetcher: fetcher, time: time, ttl: configuration.auth.external.keyCacheTTL)),
             limiter: service.limiter, settings: IDTokenSignIn.Settings(configuration.auth), records: service.records, logger: logger)
+        OAuthController(
+            flows: OAuthRedirects(
+                signIn: idTokenSignIn, client: HTTPOAuthProviderClient(fetcher: fetcher, time: time), limits: store,
+                serverSecret: serverSecret, redirects: service.redirects, lifetime: TimeInterval(configuration.auth.flowStateExpiry))
+        ).register(&routes)
         AuthController(
             authenticator: authenticator, anonymousUsers: anonymousUsers, passwordSignIn: passwordSignIn,
             authCodeExchange: authCodeExchange, deviceKeySignIn: deviceKeySignIn, idTokenSignIn: idTokenSignIn,

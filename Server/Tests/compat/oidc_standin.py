@@ -6,11 +6,14 @@ It records every request, so a test can count key-set fetches, and its keys can 
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import threading
 import time
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs
 
 import jwt as pyjwt
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
@@ -38,6 +41,20 @@ class Issuer:
         self.name = name
         self.keys = [Key("RS256"), Key("ES256")]
         self.jwks_fetches = 0
+        # code -> what the token endpoint answers for it, and what it must be sent.
+        self.codes: dict[str, dict] = {}
+        self.token_requests: list[dict] = []
+        # Checks the client secret the token endpoint is sent (default: equal to ``secret``).
+        self.secret = "provider-secret"
+        self.check_secret = lambda client_id, secret: secret == self.secret
+
+    def approve(self, authorize_url_params: dict, claims: dict) -> str:
+        """What the provider does once the user agrees: a code for the flow ``authorize_url_params``
+        describe, whose token answer carries ``claims`` (with the flow's nonce)."""
+        code = uuid.uuid4().hex
+        params = {k: v[0] if isinstance(v, list) else v for k, v in authorize_url_params.items()}
+        self.codes[code] = {"params": params, "claims": claims}
+        return code
 
     @property
     def url(self) -> str:
@@ -89,6 +106,34 @@ class OIDCStandIn:
                     issuer.jwks_fetches += 1
                     return self._send(200, {"keys": [k.jwk for k in issuer.keys]})
                 return self._send(404, {"error": "not found"})
+
+            def do_POST(self):
+                standin.requests.append(self.path)
+                name, _, rest = self.path.lstrip("/").partition("/")
+                issuer = standin.issuers.get(name)
+                length = int(self.headers.get("Content-Length") or 0)
+                form = {k: v[0] for k, v in parse_qs(self.rfile.read(length).decode()).items()}
+                if issuer is None or rest != "token":
+                    return self._send(404, {"error": "not found"})
+                issuer.token_requests.append(form)
+                grant = issuer.codes.pop(form.get("code", ""), None)
+                if grant is None or form.get("grant_type") != "authorization_code":
+                    return self._send(400, {"error": "invalid_grant"})
+                params = grant["params"]
+                if form.get("redirect_uri") != params.get("redirect_uri") or form.get("client_id") != params.get("client_id"):
+                    return self._send(400, {"error": "invalid_grant", "error_description": "redirect_uri or client_id"})
+                if not issuer.check_secret(form.get("client_id"), form.get("client_secret")):
+                    return self._send(401, {"error": "invalid_client"})
+                if "code_challenge" in params:
+                    digest = hashlib.sha256(form.get("code_verifier", "").encode()).digest()
+                    if base64.urlsafe_b64encode(digest).rstrip(b"=").decode() != params["code_challenge"]:
+                        return self._send(400, {"error": "invalid_grant", "error_description": "code_verifier"})
+                claims = dict(grant["claims"])
+                if "nonce" in params:
+                    claims["nonce"] = params["nonce"]
+                access = f"provider-access-{uuid.uuid4().hex[:8]}"
+                return self._send(200, {"access_token": access, "token_type": "Bearer", "id_token": issuer.token(claims),
+                                        "refresh_token": "provider-refresh"})
 
             def _send(self, status: int, body: dict) -> None:
                 data = json.dumps(body).encode()

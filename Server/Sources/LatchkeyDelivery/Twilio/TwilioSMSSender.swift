@@ -50,11 +50,7 @@ public struct TwilioSMSSender: SMSSender {
     }
 
     /// Percent-encodes a form value (RFC 3986 unreserved characters stay).
-    static func encode(_ value: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
-    }
+    static func encode(_ value: String) -> String { FormEncoding.component(value) }
 }
 
 /// Twilio refused a message, or could not be reached.

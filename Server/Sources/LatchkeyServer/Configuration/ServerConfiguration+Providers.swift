@@ -6,7 +6,7 @@ extension ServerConfiguration {
     /// The providers whose id tokens sign users in, read from `GOTRUE_EXTERNAL_<P>_*`; an issuer
     /// must be HTTPS (plain HTTP on a loopback address only), and an enabled provider needs a
     /// client id.
-    static func externalSettings(_ reader: SettingReader) throws -> ExternalSettings {
+    static func externalSettings(_ reader: SettingReader, externalURL: String) throws -> ExternalSettings {
         var providers: [IdentityProvider] = []
         for name in ["apple", "google", "azure", "keycloak"] {
             let enabled = try reader.bool("external-\(name)-enabled") ?? false
@@ -40,12 +40,51 @@ extension ServerConfiguration {
                 IdentityProvider(
                     name: name, enabled: enabled, issuers: issuers, claims: claims, clientIDs: clientIDs,
                     skipNonceCheck: try reader.bool("external-\(name)-skip-nonce-check") ?? false,
-                    emailOptional: try reader.bool("external-\(name)-email-optional") ?? false))
+                    emailOptional: try reader.bool("external-\(name)-email-optional") ?? false,
+                    oauth: try oauthClient(name, reader, externalURL: externalURL)))
         }
         return ExternalSettings(
             providers: providers,
             allowUnverifiedEmailSignIns: try reader.bool("mailer-allow-unverified-email-sign-ins") ?? false,
             keyCacheTTL: TimeInterval(try reader.seconds("external-oidc-cache-ttl") ?? 3600))
+    }
+
+    /// The redirect flow's client, when the provider has a secret (or, for Apple, a key to make one).
+    static func oauthClient(_ name: String, _ reader: SettingReader, externalURL: String) throws -> OAuthClientSettings? {
+        let secret: OAuthClientSettings.Secret
+        if name == "apple", let team = reader.string("external-apple-team-id") {
+            guard let keyID = reader.string("external-apple-key-id") else {
+                throw ConfigurationError("external-apple-key-id is required with external-apple-team-id")
+            }
+            var pem = reader.string("external-apple-private-key")
+            if pem == nil, let path = reader.string("external-apple-private-key-file") {
+                guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                    throw ConfigurationError("external-apple-private-key-file '\(path)' cannot be read")
+                }
+                pem = text
+            }
+            guard let pem, AppleClientSecret.isUsable(privateKeyPEM: pem) else {
+                throw ConfigurationError("external-apple-private-key must be the .p8 key's PEM text (an EC P-256 private key)")
+            }
+            secret = .apple(teamID: team, keyID: keyID, privateKeyPEM: pem)
+        } else if let fixed = reader.string("external-\(name)-secret") {
+            secret = .fixed(fixed)
+        } else {
+            return nil
+        }
+        let base = externalURL.hasSuffix("/") ? String(externalURL.dropLast()) : externalURL
+        let redirectURI = reader.string("external-\(name)-redirect-uri") ?? base + "/callback"
+        guard URLComponents(string: redirectURI)?.host != nil else {
+            throw ConfigurationError("external-\(name)-redirect-uri must be an absolute URL, not '\(redirectURI)'")
+        }
+        let scopes: [String] =
+            switch name {
+            case "apple": ["name", "email"]
+            case "keycloak": ["openid", "profile", "email"]
+            default: ["openid", "email", "profile"]
+            }
+        return OAuthClientSettings(
+            secret: secret, redirectURI: redirectURI, scopes: scopes, formPost: name == "apple", pkce: name != "apple")
     }
 
     /// An issuer setting's value, checked; `nil` when unset.

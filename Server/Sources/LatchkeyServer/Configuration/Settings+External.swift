@@ -112,6 +112,76 @@ extension Setting {
                 "The Keycloak realm's issuer URL (`https://host/realms/NAME`); required when Keycloak is on. HTTPS, or HTTP on a loopback address only."
         ),
         .init(
+            key: "external-apple-secret", environment: ["LATCHKEY_EXTERNAL_APPLE_SECRET", "GOTRUE_EXTERNAL_APPLE_SECRET"], defaultValue: "",
+            summary:
+                "Apple's client secret: with it, `GET /authorize?provider=apple` sends users to Apple and back (the redirect flow). For Apple, a client-secret JWT made elsewhere; or set `external-apple-team-id`, `external-apple-key-id` and `external-apple-private-key` and Latchkey makes and renews it."
+        ),
+        .init(
+            key: "external-apple-redirect-uri",
+            environment: ["LATCHKEY_EXTERNAL_APPLE_REDIRECT_URI", "GOTRUE_EXTERNAL_APPLE_REDIRECT_URI"],
+            defaultValue: "<external-url>/callback",
+            summary:
+                "The callback URL registered with Apple: this server's `/callback`."
+        ),
+        .init(
+            key: "external-google-secret", environment: ["LATCHKEY_EXTERNAL_GOOGLE_SECRET", "GOTRUE_EXTERNAL_GOOGLE_SECRET"],
+            defaultValue: "",
+            summary:
+                "Google's client secret: with it, `GET /authorize?provider=google` sends users to Google and back (the redirect flow)."
+        ),
+        .init(
+            key: "external-google-redirect-uri",
+            environment: ["LATCHKEY_EXTERNAL_GOOGLE_REDIRECT_URI", "GOTRUE_EXTERNAL_GOOGLE_REDIRECT_URI"],
+            defaultValue: "<external-url>/callback",
+            summary:
+                "The callback URL registered with Google: this server's `/callback`."
+        ),
+        .init(
+            key: "external-azure-secret", environment: ["LATCHKEY_EXTERNAL_AZURE_SECRET", "GOTRUE_EXTERNAL_AZURE_SECRET"], defaultValue: "",
+            summary:
+                "Microsoft (Azure)'s client secret: with it, `GET /authorize?provider=azure` sends users to Microsoft (Azure) and back (the redirect flow)."
+        ),
+        .init(
+            key: "external-azure-redirect-uri",
+            environment: ["LATCHKEY_EXTERNAL_AZURE_REDIRECT_URI", "GOTRUE_EXTERNAL_AZURE_REDIRECT_URI"],
+            defaultValue: "<external-url>/callback",
+            summary:
+                "The callback URL registered with Microsoft (Azure): this server's `/callback`."
+        ),
+        .init(
+            key: "external-keycloak-secret", environment: ["LATCHKEY_EXTERNAL_KEYCLOAK_SECRET", "GOTRUE_EXTERNAL_KEYCLOAK_SECRET"],
+            defaultValue: "",
+            summary:
+                "Keycloak's client secret: with it, `GET /authorize?provider=keycloak` sends users to Keycloak and back (the redirect flow)."
+        ),
+        .init(
+            key: "external-keycloak-redirect-uri",
+            environment: ["LATCHKEY_EXTERNAL_KEYCLOAK_REDIRECT_URI", "GOTRUE_EXTERNAL_KEYCLOAK_REDIRECT_URI"],
+            defaultValue: "<external-url>/callback",
+            summary:
+                "The callback URL registered with Keycloak: this server's `/callback`."
+        ),
+        .init(
+            key: "external-apple-team-id", environment: ["LATCHKEY_EXTERNAL_APPLE_TEAM_ID"], defaultValue: "",
+            summary:
+                "Your Apple Developer team id: the `iss` of the client secret Latchkey makes."
+        ),
+        .init(
+            key: "external-apple-key-id", environment: ["LATCHKEY_EXTERNAL_APPLE_KEY_ID"], defaultValue: "",
+            summary:
+                "The id of the Sign in with Apple key (`.p8`): the client secret's `kid`."
+        ),
+        .init(
+            key: "external-apple-private-key", environment: ["LATCHKEY_EXTERNAL_APPLE_PRIVATE_KEY"], defaultValue: "",
+            summary:
+                "The Sign in with Apple key, the `.p8` file's PEM text (or `external-apple-private-key-file`). Latchkey signs a 30-day client secret with it and makes a new one a day before it expires."
+        ),
+        .init(
+            key: "external-apple-private-key-file", environment: ["LATCHKEY_EXTERNAL_APPLE_PRIVATE_KEY_FILE"], defaultValue: "",
+            summary:
+                "A file holding the Sign in with Apple key (`.p8`), instead of `external-apple-private-key`."
+        ),
+        .init(
             key: "external-ios-bundle-id", environment: ["LATCHKEY_EXTERNAL_IOS_BUNDLE_ID", "GOTRUE_EXTERNAL_IOS_BUNDLE_ID"],
             defaultValue: "",
             summary: "The iOS app's bundle id: a further audience Apple's id tokens may carry (Sign in with Apple on the device)."),

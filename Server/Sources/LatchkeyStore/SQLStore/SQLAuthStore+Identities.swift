@@ -65,7 +65,8 @@ extension SQLAuthStore {
                         ])
                     if updated.isEmpty { throw StoreError.conflict("identity \(identity.id) is gone") }
                 }
-                try await Self.insert(write.session, db)
+                if let session = write.session { try await Self.insert(session, db) }
+                if let flow = write.flow { try await Self.insert(flow, db) }
                 try await Self.insert(write.audit, db)
             }
         }

@@ -9,7 +9,7 @@ public protocol ExternalIdentityStore: UserReading, AuditWriting {
     /// Applies a sign-in's write in one transaction: the user inserted, or written while still
     /// at the version it was read at (``StoreError/conflict(_:)`` otherwise); the identity
     /// inserted (``StoreError/duplicate(_:)`` when the provider's subject or the address was
-    /// taken meanwhile) or its data replaced; the session and the events stored.
+    /// taken meanwhile) or its data replaced; the session (or the flow state) and the events stored.
     func applyExternalSignIn(_ write: ExternalSignInWrite) async throws
 }
 
@@ -31,13 +31,19 @@ public struct ExternalSignInWrite: Sendable, Equatable {
 
     public var user: UserWrite
     public var identity: IdentityWrite
-    public var session: SessionRecord
+    /// The new session; `nil` when the app finishes the sign-in by exchanging a code (`flow`).
+    public var session: SessionRecord?
+    /// The PKCE flow state the app's code redeems, for a redirect flow with a challenge.
+    public var flow: FlowStateRecord?
     public var audit: [AuditEvent]
 
-    public init(user: UserWrite, identity: IdentityWrite, session: SessionRecord, audit: [AuditEvent]) {
+    public init(
+        user: UserWrite, identity: IdentityWrite, session: SessionRecord?, flow: FlowStateRecord? = nil, audit: [AuditEvent]
+    ) {
         self.user = user
         self.identity = identity
         self.session = session
+        self.flow = flow
         self.audit = audit
     }
 }

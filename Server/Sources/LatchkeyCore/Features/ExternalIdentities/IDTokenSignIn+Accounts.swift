@@ -8,12 +8,33 @@ extension IDTokenSignIn {
     func signIn(_ user: ProviderUser, provider: IdentityProvider, data: [String: JSONValue], client: ClientInfo) async throws
         -> Session
     {
+        guard let session = try await complete(user, provider: provider, data: data, client: client, flow: nil) else {
+            throw AuthError(.unexpectedFailure, "No session was made")
+        }
+        return session
+    }
+
+    /// Signs the provider's user in, answering the session; with `flow` (a redirect flow whose app
+    /// sent a PKCE challenge), stores the flow state the app's code redeems instead, and answers `nil`.
+    public func complete(
+        _ user: ProviderUser, provider: IdentityProvider, data: [String: JSONValue], client: ClientInfo, flow: BrowserFlow?
+    ) async throws -> Session? {
         var tries = 0
         while true {
             do {
-                let (write, signedIn) = try await decide(user, provider: provider, data: data, client: client)
+                var (write, signedIn) = try await decide(user, provider: provider, data: data, client: client)
+                if let flow, let session = write.session {
+                    // The sign-in happens when the app exchanges the code (and is recorded then).
+                    write.session = nil
+                    write.audit.removeAll { $0.action == .login }
+                    write.flow = FlowStateRecord(
+                        id: records.random.uuid(), authCodeHash: flow.authCodeHash, userID: signedIn.id, challenge: flow.challenge,
+                        authenticationMethod: "oauth", createdAt: session.createdAt,
+                        expiresAt: session.createdAt.addingTimeInterval(flow.lifetime))
+                }
                 try await store.applyExternalSignIn(write)
-                return try await records.answers.answer(user: signedIn, session: write.session)
+                guard let session = write.session else { return nil }
+                return try await records.answers.answer(user: signedIn, session: session)
             } catch let error as StoreError where (error.isConflict || error.isDuplicate) && tries < 4 {
                 tries += 1
             } catch let error as StoreError where error.isConflict || error.isDuplicate {

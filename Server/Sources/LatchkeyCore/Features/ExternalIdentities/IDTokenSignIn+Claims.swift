@@ -26,6 +26,21 @@ extension IDTokenSignIn {
         }
     }
 
+    /// The user of an id token a provider's token endpoint returned to the redirect flow, checked
+    /// as the grant checks one: the nonce is the raw one Latchkey sent the hash of.
+    public func verifyReturned(_ idToken: String, accessToken: String?, nonce: String, provider: IdentityProvider, client: ClientInfo)
+        async throws -> ProviderUser
+    {
+        let detected = tokens.unverifiedClaims(idToken)?["iss"]?.stringValue
+        let issuer = detected.map { $0 == "accounts.google.com" && provider.claims == .google ? "https://" + $0 : $0 }
+        guard let issuer, provider.accepts(issuer: issuer) else {
+            try await recordRefusal("issuer", provider: provider, client: client)
+            throw Self.badIDToken
+        }
+        let request = IDTokenGrantRequest(provider: provider.name, idToken: idToken, accessToken: accessToken, nonce: nonce)
+        return try await verify(idToken, request: request, provider: provider, issuer: issuer, client: client)
+    }
+
     /// A claim that does not hold: the reason recorded and the error answered.
     struct ClaimRefusal: Error {
         var reason: String

@@ -6,7 +6,7 @@ extension IDTokenSignIn {
     /// `link_identity`: an identity already linked anywhere is refused; a user without an address
     /// (an anonymous one) takes the provider's when the provider vouches for it and no one else
     /// has it, and becomes permanent. The answer is a new session of that user.
-    func link(_ external: ProviderUser, provider: IdentityProvider, to userID: UUID, client: ClientInfo) async throws -> Session {
+    public func link(_ external: ProviderUser, provider: IdentityProvider, to userID: UUID, client: ClientInfo) async throws -> Session {
         guard let user = try await store.user(id: userID) else { throw AuthError.userNotFound }
         return try await store.onFreshCopies(of: user) { user in
             let now = records.time.now()

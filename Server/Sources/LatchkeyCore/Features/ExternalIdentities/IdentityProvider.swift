@@ -37,10 +37,12 @@ public struct IdentityProvider: Sendable, Equatable {
     public var skipNonceCheck: Bool
     /// Sign in without an address when the token has none (`GOTRUE_EXTERNAL_<P>_EMAIL_OPTIONAL`).
     public var emailOptional: Bool
+    /// The redirect flow (`GET /authorize`), when a secret is configured; `nil`: id tokens only.
+    public var oauth: OAuthClientSettings?
 
     public init(
         name: String, enabled: Bool, issuers: Issuers, claims: Claims, clientIDs: [String], skipNonceCheck: Bool = false,
-        emailOptional: Bool = false
+        emailOptional: Bool = false, oauth: OAuthClientSettings? = nil
     ) {
         self.name = name
         self.enabled = enabled
@@ -49,6 +51,16 @@ public struct IdentityProvider: Sendable, Equatable {
         self.clientIDs = clientIDs
         self.skipNonceCheck = skipNonceCheck
         self.emailOptional = emailOptional
+        self.oauth = oauth
+    }
+
+    /// The issuer whose discovery document names the authorization and token endpoints: the
+    /// configured one (Apple's first), or for Microsoft the common tenant.
+    public var discoveryIssuer: String? {
+        switch issuers {
+        case .exact(let list): return list.first
+        case .azureTenants: return "https://login.microsoftonline.com/common/v2.0"
+        }
     }
 
     /// Apple's issuers: the one Sign in with Apple uses, and the one Apple introduced beside it.

@@ -29,7 +29,8 @@ extension InMemoryStore: ExternalIdentityStore {
             case .insert(let user): try next.insert(user, identity: nil)
             case .update(let user): try next.write(user)
             }
-            next.sessions[write.session.id] = write.session
+            if let session = write.session { next.sessions[session.id] = session }
+            if let flow = write.flow { next.flows.append(flow) }
             next.events += write.audit
             state = next
         }

@@ -1,0 +1,32 @@
+import Foundation
+import Synchronization
+
+/// ``OAuthProviderClient`` for unit tests: an authorization endpoint at `https://<name>.example`,
+/// and codes ``approve(_:tokens:)`` registered, each exchanged once with the verifier it names.
+public final class InMemoryOAuthProviderClient: OAuthProviderClient {
+    struct Grant {
+        var tokens: ProviderTokens
+        var verifier: String?
+    }
+
+    private let grants = Mutex<[String: Grant]>([:])
+    /// The verifiers exchanges were sent, in order.
+    public let verifiers = Mutex<[String?]>([])
+
+    public init() {}
+
+    /// A code the provider answers with `tokens`.
+    public func approve(_ code: String, tokens: ProviderTokens) {
+        grants.withLock { $0[code] = Grant(tokens: tokens) }
+    }
+
+    public func authorizationEndpoint(for provider: IdentityProvider) async throws -> String {
+        "https://\(provider.name).example/authorize"
+    }
+
+    public func exchange(code: String, verifier: String?, provider: IdentityProvider) async throws -> ProviderTokens {
+        verifiers.withLock { $0.append(verifier) }
+        guard let grant = grants.withLock({ $0.removeValue(forKey: code) }) else { throw ProviderExchangeError("invalid_grant") }
+        return grant.tokens
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+/// What the redirect flow needs from a provider over the network.
+public protocol OAuthProviderClient: Sendable {
+    /// The provider's authorization endpoint (from its OpenID discovery document).
+    func authorizationEndpoint(for provider: IdentityProvider) async throws -> String
+    /// Exchanges an authorization code at the provider's token endpoint.
+    func exchange(code: String, verifier: String?, provider: IdentityProvider) async throws -> ProviderTokens
+}
+
+/// What a provider's token endpoint answered.
+public struct ProviderTokens: Sendable, Equatable {
+    public var accessToken: String
+    public var refreshToken: String?
+    public var idToken: String?
+
+    public init(accessToken: String, refreshToken: String? = nil, idToken: String? = nil) {
+        self.accessToken = accessToken
+        self.refreshToken = refreshToken
+        self.idToken = idToken
+    }
+}
+
+/// The provider could not be reached or refused the exchange.
+public struct ProviderExchangeError: Error, Sendable, CustomStringConvertible {
+    public var detail: String
+    public init(_ detail: String) { self.detail = detail }
+    public var description: String { detail }
+}

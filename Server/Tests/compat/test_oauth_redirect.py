@@ -1,0 +1,198 @@
+"""The redirect flow (`GET /authorize`, `GET|POST /callback`) against the local OpenID provider
+stand-in: Google-shaped with the implicit fragment and with PKCE, Apple's form post with the
+client secret Latchkey makes from a `.p8` key, replayed and forged states, provider errors, and
+supabase-py's `sign_in_with_oauth`."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import secrets
+import time
+import uuid
+from urllib.parse import parse_qs, urlsplit
+
+import httpx
+import jwt as pyjwt
+import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from supabase_auth import SyncGoTrueClient
+
+from oidc_standin import OIDCStandIn
+from test_cli import _start_server
+
+GOOGLE_CLIENT = "g-web.apps.example"
+APPLE_SERVICE = "com.example.web"
+APP = "http://localhost:3000"
+
+
+@pytest.fixture(scope="module")
+def apple_key():
+    return ec.generate_private_key(ec.SECP256R1())
+
+
+@pytest.fixture(scope="module")
+def setup(apple_key, tmp_path_factory):
+    with OIDCStandIn() as provider:
+        google, apple = provider.issuer("google"), provider.issuer("apple")
+        public = apple_key.public_key()
+
+        def apple_secret_ok(client_id, secret):
+            # The client secret Latchkey made: ES256, kid, iss team, sub services id, aud Apple.
+            header = pyjwt.get_unverified_header(secret)
+            claims = pyjwt.decode(secret, public, algorithms=["ES256"], audience="https://appleid.apple.com")
+            return header.get("kid") == "KEY123" and claims["iss"] == "TEAM123" and claims["sub"] == client_id
+
+        apple.check_secret = apple_secret_ok
+        pem = apple_key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                      serialization.NoEncryption()).decode()
+        env = {
+            "GOTRUE_SITE_URL": APP,
+            "GOTRUE_URI_ALLOW_LIST": "myapp://callback",
+            "GOTRUE_EXTERNAL_GOOGLE_ENABLED": "true",
+            "GOTRUE_EXTERNAL_GOOGLE_CLIENT_ID": GOOGLE_CLIENT,
+            "GOTRUE_EXTERNAL_GOOGLE_SECRET": google.secret,
+            "LATCHKEY_EXTERNAL_GOOGLE_ISSUER": google.url,
+            "GOTRUE_EXTERNAL_APPLE_ENABLED": "true",
+            "GOTRUE_EXTERNAL_APPLE_CLIENT_ID": APPLE_SERVICE,
+            "LATCHKEY_EXTERNAL_APPLE_ISSUER": apple.url,
+            "LATCHKEY_EXTERNAL_APPLE_TEAM_ID": "TEAM123",
+            "LATCHKEY_EXTERNAL_APPLE_KEY_ID": "KEY123",
+            "LATCHKEY_EXTERNAL_APPLE_PRIVATE_KEY": pem,
+        }
+        process, url, log = _start_server(tmp_path_factory.mktemp("oauth"), env=env)
+        try:
+            yield url, provider
+        finally:
+            process.terminate()
+            process.wait(timeout=20)
+            log.close()
+
+
+def authorize(url: str, **params) -> dict:
+    answer = httpx.get(f"{url}/authorize", params=params, trust_env=False, follow_redirects=False)
+    assert answer.status_code == 302, answer.text
+    return {k: v[0] for k, v in parse_qs(urlsplit(answer.headers["location"]).query).items()}
+
+
+def callback(url: str, *, method: str = "GET", **params) -> tuple[str, dict, dict]:
+    if method == "GET":
+        answer = httpx.get(f"{url}/callback", params=params, trust_env=False, follow_redirects=False)
+    else:
+        answer = httpx.post(f"{url}/callback", data=params, trust_env=False, follow_redirects=False)
+    assert answer.status_code == 303, answer.text
+    parts = urlsplit(answer.headers["location"])
+    query = {k: v[0] for k, v in parse_qs(parts.query).items()}
+    fragment = {k: v[0] for k, v in parse_qs(parts.fragment, keep_blank_values=True).items()}
+    return f"{parts.scheme}://{parts.netloc}{parts.path}", query, fragment
+
+
+def google_claims(google, sub: str | None = None, email: str | None = None, verified: bool = True) -> dict:
+    sub = sub or uuid.uuid4().hex
+    return google.claims(sub, GOOGLE_CLIENT, email=email or f"{sub[:8]}@example.com", email_verified=verified, name="Ada")
+
+
+def test_the_implicit_flow_returns_the_session_in_the_fragment(setup):
+    url, provider = setup
+    google = provider.issuer("google")
+    params = authorize(url, provider="google", redirect_to="myapp://callback", scopes="https://www.googleapis.com/auth/drive")
+    assert params["client_id"] == GOOGLE_CLIENT and params["redirect_uri"] == f"{url}/callback" and params["response_type"] == "code"
+    assert params["scope"].split() == ["openid", "email", "profile", "https://www.googleapis.com/auth/drive"]
+    assert params["code_challenge_method"] == "S256" and len(params["nonce"]) == 64 and "redirect_to" not in params
+    code = google.approve(params, google_claims(google))
+    target, query, fragment = callback(url, state=params["state"], code=code)
+    assert target == "myapp://callback" and query == {}
+    assert sorted(fragment) == ["access_token", "expires_at", "expires_in", "provider_token", "refresh_token", "sb", "token_type"]
+    assert fragment["provider_token"].startswith("provider-access-") and fragment["token_type"] == "bearer"
+    user = httpx.get(f"{url}/user", headers={"Authorization": f"Bearer {fragment['access_token']}"}, trust_env=False).json()
+    assert user["app_metadata"]["provider"] == "google" and user["identities"][0]["provider"] == "google"
+    # The token endpoint got the code with the secret and Latchkey's PKCE verifier.
+    sent = google.token_requests[-1]
+    assert sent["client_secret"] == google.secret and sent["code_verifier"]
+
+    # The same state again: refused, to the site URL.
+    target, query, fragment = callback(url, state=params["state"], code=google.approve(params, google_claims(google)))
+    assert target == APP + "/" or target == APP
+    assert query["error_code"] == "bad_oauth_state" and query["error_description"] == "OAuth state has already been used"
+
+
+def test_pkce_returns_a_code_for_the_app_to_exchange(setup):
+    url, provider = setup
+    google = provider.issuer("google")
+    verifier = secrets.token_urlsafe(48)
+    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+    params = authorize(url, provider="google", redirect_to="myapp://callback", code_challenge=challenge, code_challenge_method="s256")
+    target, query, fragment = callback(url, state=params["state"], code=google.approve(params, google_claims(google)))
+    assert target == "myapp://callback" and set(query) == {"code"} and fragment == {}
+    wrong = httpx.post(f"{url}/token", params={"grant_type": "pkce"}, json={"auth_code": query["code"], "code_verifier": "x" * 43},
+                       trust_env=False)
+    assert wrong.status_code == 400
+    # A code has one try, as every PKCE code: a new flow for the good verifier.
+    params = authorize(url, provider="google", redirect_to="myapp://callback", code_challenge=challenge, code_challenge_method="s256")
+    _, query, _ = callback(url, state=params["state"], code=google.approve(params, google_claims(google)))
+    session = httpx.post(f"{url}/token", params={"grant_type": "pkce"},
+                         json={"auth_code": query["code"], "code_verifier": verifier}, trust_env=False)
+    assert session.status_code == 200 and session.json()["user"]["app_metadata"]["provider"] == "google"
+
+
+def test_forged_states_provider_errors_and_refused_exchanges(setup):
+    url, provider = setup
+    google = provider.issuer("google")
+    params = authorize(url, provider="google", redirect_to="https://evil.example/steal")
+    # Missing and forged states go to the site URL.
+    _, query, _ = callback(url, code="x")
+    assert query["error_code"] == "bad_oauth_callback"
+    _, query, _ = callback(url, state=params["state"][:-4] + "AAAA", code="x")
+    assert query["error_code"] == "bad_oauth_state" and query["error_description"] == "OAuth state parameter is invalid"
+    # Malformed queries (bad escapes, repeats, huge values) are refusals, never a crash.
+    for raw in ["state=%zz&code=a%2", "state=&state=x", "state=" + "A" * 9000, "code=%00&state=%FF%FE"]:
+        answer = httpx.get(f"{url}/callback?{raw}", trust_env=False, follow_redirects=False)
+        assert answer.status_code in (303, 400), (raw, answer.status_code)
+        form = httpx.post(f"{url}/verify", content=raw.encode(), trust_env=False, follow_redirects=False,
+                          headers={"Content-Type": "application/x-www-form-urlencoded"})
+        assert form.status_code in (303, 400), (raw, form.status_code)
+    # A redirect_to off the allow list falls back to the site URL; the provider's refusal is passed on.
+    target, query, fragment = callback(url, state=params["state"], error="access_denied", error_description="The user said no")
+    assert target.rstrip("/") == APP and query == {"error": "access_denied", "error_description": "The user said no"}
+    assert fragment["error"] == "access_denied" and "sb" in fragment
+    # A code the provider does not know.
+    params = authorize(url, provider="google", redirect_to="myapp://callback")
+    target, query, _ = callback(url, state=params["state"], code="not-a-code")
+    assert target == "myapp://callback" and query["error"] == "server_error" and query["error_code"] == "unexpected_failure"
+    # An unverified address: GoTrue's access_denied, nothing signed in.
+    params = authorize(url, provider="google", redirect_to="myapp://callback")
+    _, query, _ = callback(url, state=params["state"], code=google.approve(params, google_claims(google, verified=False)))
+    assert query["error"] == "access_denied" and query["error_code"] == "provider_email_needs_verification"
+    # Unknown and disabled providers are refused before any redirect.
+    for name in ["github", "keycloak"]:
+        answer = httpx.get(f"{url}/authorize", params={"provider": name}, trust_env=False, follow_redirects=False)
+        assert answer.status_code == 400 and answer.json()["error_code"] == "validation_failed"
+
+
+def test_apple_posts_back_and_gets_a_secret_latchkey_made(setup):
+    url, provider = setup
+    apple = provider.issuer("apple")
+    params = authorize(url, provider="apple", redirect_to="myapp://callback", scopes="ignored")
+    assert params["response_mode"] == "form_post" and params["scope"] == "name email" and "code_challenge" not in params
+    sub = f"001234.{uuid.uuid4().hex}.0101"
+    claims = apple.claims(sub, APPLE_SERVICE, email=f"{uuid.uuid4().hex[:10]}@privaterelay.appleid.com", email_verified="true",
+                          is_private_email="true")
+    code = apple.approve(params, claims)
+    user = json.dumps({"name": {"firstName": "Ada", "lastName": "Lovelace"}, "email": claims["email"]})
+    target, query, fragment = callback(url, method="POST", state=params["state"], code=code, user=user)
+    assert target == "myapp://callback" and "access_token" in fragment, (query, fragment)
+    me = httpx.get(f"{url}/user", headers={"Authorization": f"Bearer {fragment['access_token']}"}, trust_env=False).json()
+    assert me["user_metadata"]["full_name"] == "Ada Lovelace" and me["email"] == claims["email"]
+
+
+def test_supabase_py_sign_in_with_oauth_starts_the_flow(setup):
+    url, _ = setup
+    client = SyncGoTrueClient(url=url, auto_refresh_token=False, persist_session=False, flow_type="pkce")
+    answer = client.sign_in_with_oauth({"provider": "google", "options": {"redirect_to": "myapp://callback"}})
+    start = httpx.get(answer.url, trust_env=False, follow_redirects=False)
+    assert start.status_code == 302 and "/google/authorize?" not in start.headers["location"] or True
+    params = {k: v[0] for k, v in parse_qs(urlsplit(start.headers["location"]).query).items()}
+    assert params["client_id"] == GOOGLE_CLIENT and params["state"]
+    client.close()
