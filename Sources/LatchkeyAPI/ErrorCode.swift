@@ -92,6 +92,8 @@ extension ErrorCode {
     public static let providerEmailNeedsVerification: ErrorCode = "provider_email_needs_verification"
     /// The provider's identity is already linked (to this user or another).
     public static let identityAlreadyExists: ErrorCode = "identity_already_exists"
+    /// No identity of the user has that id.
+    public static let identityNotFound: ErrorCode = "identity_not_found"
     /// A user's only identity cannot be unlinked.
     public static let singleIdentityNotDeletable: ErrorCode = "single_identity_not_deletable"
     /// Linking identities by hand is turned off (`GOTRUE_SECURITY_MANUAL_LINKING_ENABLED`).

@@ -170,10 +170,14 @@ public func buildApplication(
             store: store,
             tokens: OpenIDTokenReader(keys: OpenIDKeyCache(fetcher: fetcher, time: time, ttl: configuration.auth.external.keyCacheTTL)),
             limiter: service.limiter, settings: IDTokenSignIn.Settings(configuration.auth), records: service.records, logger: logger)
-        OAuthController(
-            flows: OAuthRedirects(
-                signIn: idTokenSignIn, client: HTTPOAuthProviderClient(fetcher: fetcher, time: time), limits: store,
-                serverSecret: serverSecret, redirects: service.redirects, lifetime: TimeInterval(configuration.auth.flowStateExpiry))
+        let flows = OAuthRedirects(
+            signIn: idTokenSignIn, client: HTTPOAuthProviderClient(fetcher: fetcher, time: time), limits: store,
+            serverSecret: serverSecret, redirects: service.redirects, lifetime: TimeInterval(configuration.auth.flowStateExpiry))
+        OAuthController(flows: flows).register(&routes)
+        IdentityController(
+            authenticator: authenticator,
+            links: IdentityLinks(
+                store: store, flows: flows, enabled: configuration.auth.external.manualLinking, records: service.records)
         ).register(&routes)
         AuthController(
             authenticator: authenticator, anonymousUsers: anonymousUsers, passwordSignIn: passwordSignIn,

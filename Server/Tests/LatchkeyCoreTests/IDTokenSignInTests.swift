@@ -335,6 +335,11 @@ final class LandingFirstExternalStore: ExternalIdentityStore {
         try await base.identity(provider: provider, providerID: providerID)
     }
 
+    func identities(userID: UUID) async throws -> [IdentityRecord] { try await base.identities(userID: userID) }
+    func unlinkIdentity(id: UUID, user: UserRecord, audit: [AuditEvent]) async throws -> Bool {
+        try await base.unlinkIdentity(id: id, user: user, audit: audit)
+    }
+
     func applyExternalSignIn(_ write: ExternalSignInWrite) async throws {
         if first.now() { landing(base) }
         try await base.applyExternalSignIn(write)

@@ -94,4 +94,34 @@ import Testing
             #expect(try await store.account(userID: user.id, sessionID: again.id).session == nil)
         }
     }
+
+    /// An unlink deletes one of the user's identities with the user's write, never its last, and
+    /// never another user's.
+    @Test func anUnlinkKeepsTheLastIdentity() async throws {
+        try await Self.eachStore { store in
+            let sub = "sub-\(Self.tag())"
+            try await store.applyExternalSignIn(Self.firstSignIn(sub: sub, email: "\(sub)@example.com"))
+            let (first, user) = try #require(try await store.identity(provider: "google", providerID: sub))
+            let second = IdentityRecord(
+                id: UUID(), userID: user.id, provider: "apple", providerID: "apple-\(sub)", identityData: [:], email: nil,
+                createdAt: Self.now.addingTimeInterval(1), updatedAt: Self.now)
+            var linked = user
+            linked.lastSignInAt = Self.now.addingTimeInterval(1)
+            let session = SessionRecord(id: UUID(), userID: user.id, amr: [], refreshSalt: [4], createdAt: Self.now, updatedAt: Self.now)
+            try await store.applyExternalSignIn(
+                ExternalSignInWrite(user: .update(linked), identity: .insert(second), session: session, audit: []))
+            #expect(try await store.identities(userID: user.id).map(\.id) == [first.id, second.id])
+            let current = try #require(try await store.user(id: user.id))
+            let other = Self.firstSignIn(sub: "other-\(sub)", email: nil)
+            try await store.applyExternalSignIn(other)
+            guard case .insert(let stranger) = other.user else { return }
+            #expect(try await !store.unlinkIdentity(id: first.id, user: try #require(try await store.user(id: stranger.id)), audit: []))
+            #expect(try await store.unlinkIdentity(id: first.id, user: current, audit: []))
+            #expect(try await store.identities(userID: user.id).map(\.id) == [second.id])
+            let now = try #require(try await store.user(id: user.id))
+            #expect(now.version == current.version + 1)
+            #expect(try await !store.unlinkIdentity(id: second.id, user: now, audit: []))
+            #expect(try await store.identities(userID: user.id).count == 1)
+        }
+    }
 }

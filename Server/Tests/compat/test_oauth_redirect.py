@@ -61,6 +61,7 @@ def setup(apple_key, tmp_path_factory):
             "LATCHKEY_EXTERNAL_APPLE_TEAM_ID": "TEAM123",
             "LATCHKEY_EXTERNAL_APPLE_KEY_ID": "KEY123",
             "LATCHKEY_EXTERNAL_APPLE_PRIVATE_KEY": pem,
+            "GOTRUE_SECURITY_MANUAL_LINKING_ENABLED": "true",
         }
         process, url, log = _start_server(tmp_path_factory.mktemp("oauth"), env=env)
         try:
@@ -196,3 +197,29 @@ def test_supabase_py_sign_in_with_oauth_starts_the_flow(setup):
     params = {k: v[0] for k, v in parse_qs(urlsplit(start.headers["location"]).query).items()}
     assert params["client_id"] == GOOGLE_CLIENT and params["state"]
     client.close()
+
+
+def test_a_signed_in_user_links_and_unlinks_a_provider(setup):
+    url, provider = setup
+    google, apple = provider.issuer("google"), provider.issuer("apple")
+    params = authorize(url, provider="google", redirect_to="myapp://callback")
+    _, _, fragment = callback(url, state=params["state"], code=google.approve(params, google_claims(google)))
+    bearer = {"Authorization": f"Bearer {fragment['access_token']}"}
+    start = httpx.get(f"{url}/user/identities/authorize", params={"provider": "apple", "skip_http_redirect": "true",
+                      "redirect_to": "myapp://callback"}, headers=bearer, trust_env=False)
+    assert start.status_code == 200, start.text
+    link = {k: v[0] for k, v in parse_qs(urlsplit(start.json()["url"]).query).items()}
+    claims = apple.claims(f"001.{uuid.uuid4().hex}", APPLE_SERVICE, email=f"{uuid.uuid4().hex[:8]}@example.com")
+    _, query, linked = callback(url, method="POST", state=link["state"], code=apple.approve(link, claims))
+    assert "access_token" in linked, query
+    me = httpx.get(f"{url}/user", headers={"Authorization": f"Bearer {linked['access_token']}"}, trust_env=False).json()
+    assert sorted(i["provider"] for i in me["identities"]) == ["apple", "google"]
+    apple_identity = next(i for i in me["identities"] if i["provider"] == "apple")
+    gone = httpx.delete(f"{url}/user/identities/{apple_identity['identity_id']}", headers=bearer, trust_env=False)
+    assert gone.status_code == 200, gone.text
+    me = httpx.get(f"{url}/user", headers=bearer, trust_env=False).json()
+    assert [i["provider"] for i in me["identities"]] == ["google"] and me["app_metadata"]["providers"] == ["google"]
+    last = httpx.delete(f"{url}/user/identities/{me['identities'][0]['identity_id']}", headers=bearer, trust_env=False)
+    assert last.status_code == 422 and last.json()["error_code"] == "single_identity_not_deletable"
+    unauthenticated = httpx.get(f"{url}/user/identities/authorize", params={"provider": "apple"}, trust_env=False)
+    assert unauthenticated.status_code == 401

@@ -46,7 +46,8 @@ extension ServerConfiguration {
         return ExternalSettings(
             providers: providers,
             allowUnverifiedEmailSignIns: try reader.bool("mailer-allow-unverified-email-sign-ins") ?? false,
-            keyCacheTTL: TimeInterval(try reader.seconds("external-oidc-cache-ttl") ?? 3600))
+            keyCacheTTL: TimeInterval(try reader.seconds("external-oidc-cache-ttl") ?? 3600),
+            manualLinking: try reader.bool("security-manual-linking-enabled") ?? false)
     }
 
     /// The redirect flow's client, when the provider has a secret (or, for Apple, a key to make one).

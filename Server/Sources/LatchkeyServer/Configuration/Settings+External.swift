@@ -182,6 +182,12 @@ extension Setting {
                 "A file holding the Sign in with Apple key (`.p8`), instead of `external-apple-private-key`."
         ),
         .init(
+            key: "security-manual-linking-enabled",
+            environment: ["LATCHKEY_SECURITY_MANUAL_LINKING_ENABLED", "GOTRUE_SECURITY_MANUAL_LINKING_ENABLED"], defaultValue: "false",
+            summary:
+                "Signed-in users link providers themselves (`GET /user/identities/authorize`) and unlink identities (`DELETE /user/identities/{id}`, never the last). Off: both answer 404 `manual_linking_disabled`."
+        ),
+        .init(
             key: "external-ios-bundle-id", environment: ["LATCHKEY_EXTERNAL_IOS_BUNDLE_ID", "GOTRUE_EXTERNAL_IOS_BUNDLE_ID"],
             defaultValue: "",
             summary: "The iOS app's bundle id: a further audience Apple's id tokens may carry (Sign in with Apple on the device)."),

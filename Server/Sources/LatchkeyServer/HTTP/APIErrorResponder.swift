@@ -22,7 +22,7 @@ enum APIErrorResponder {
             .mfaVerificationFailed, .mfaIPAddressMismatch, .mfaTOTPEnrollNotEnabled, .mfaTOTPVerifyNotEnabled, .invalidPIN,
             .providerEmailNeedsVerification, .identityAlreadyExists, .singleIdentityNotDeletable:
             return .unprocessableContent
-        case .notFound, .flowStateNotFound, .mfaFactorNotFound, .manualLinkingDisabled: return .notFound
+        case .notFound, .flowStateNotFound, .mfaFactorNotFound, .manualLinkingDisabled, .identityNotFound: return .notFound
         case .flowStateExpired: return .unprocessableContent
         case .conflict: return .conflict
         case .vaultLocked: return HTTPResponse.Status(code: 423, reasonPhrase: "Locked")

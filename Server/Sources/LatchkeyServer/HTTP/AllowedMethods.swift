@@ -23,12 +23,17 @@ final class AllowedMethods: Sendable {
     }
 
     /// The methods `path` answers (a parameter matches any one segment), in the order they were
-    /// added; empty for a path no route serves.
+    /// added; empty for a path no route serves. Where a route names a segment the router matches
+    /// literally (`/user/identities/authorize`), routes with a parameter there (`…/:id`) do not
+    /// count, as the router prefers the literal.
     func methods(for path: String) -> [HTTPRequest.Method] {
         let segments = path.split(separator: "/")
         return routes.withLock { routes in
+            let matching = routes.filter { Self.matches($0.segments, segments) }
+            let literal = { (route: Route) in route.segments.filter { !$0.hasPrefix(":") }.count }
+            let most = matching.map(literal).max() ?? 0
             var methods: [HTTPRequest.Method] = []
-            for route in routes where Self.matches(route.segments, segments) {
+            for route in matching where literal(route) == most {
                 for method in route.methods where !methods.contains(method) { methods.append(method) }
             }
             return methods

@@ -71,4 +71,24 @@ extension SQLAuthStore {
             }
         }
     }
+
+    public func unlinkIdentity(id: UUID, user: UserRecord, audit: [AuditEvent]) async throws -> Bool {
+        do {
+            try await database.transaction { db in
+                // The user's row first: its version serialises this with every other write of the user.
+                try await Self.update(user, db)
+                let deleted = try await db.query(
+                    "DELETE FROM identities WHERE id = ? AND user_id = ? RETURNING id", [SQLValue(id), SQLValue(user.id)])
+                // Not the user's, or its last: the transaction rolls back, nothing written.
+                guard !deleted.isEmpty, try await Self.count("identities", userID: user.id, db) > 0 else { throw UnlinkRefused() }
+                try await Self.insert(audit, db)
+            }
+            return true
+        } catch is UnlinkRefused {
+            return false
+        }
+    }
 }
+
+/// Rolls an unlink back.
+private struct UnlinkRefused: Error {}

@@ -11,6 +11,12 @@ public protocol ExternalIdentityStore: UserReading, AuditWriting {
     /// inserted (``StoreError/duplicate(_:)`` when the provider's subject or the address was
     /// taken meanwhile) or its data replaced; the session (or the flow state) and the events stored.
     func applyExternalSignIn(_ write: ExternalSignInWrite) async throws
+    /// The user's identities, oldest first.
+    func identities(userID: UUID) async throws -> [IdentityRecord]
+    /// Deletes the user's identity `id` and writes `user` (read at its version) in one
+    /// transaction, provided another identity remains; `false` (nothing written) when the
+    /// identity is not the user's or is its last.
+    func unlinkIdentity(id: UUID, user: UserRecord, audit: [AuditEvent]) async throws -> Bool
 }
 
 /// One sign-in with a provider's identity, decided: what the store writes.

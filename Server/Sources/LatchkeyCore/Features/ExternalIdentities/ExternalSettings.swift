@@ -10,11 +10,17 @@ public struct ExternalSettings: Sendable, Equatable {
     /// How long an issuer's keys are used before they are fetched again
     /// (`GOTRUE_EXTERNAL_OIDC_PROVIDER_CACHE_TTL`, seconds).
     public var keyCacheTTL: TimeInterval
+    /// Signed-in users link and unlink identities themselves (`GOTRUE_SECURITY_MANUAL_LINKING_ENABLED`).
+    public var manualLinking: Bool
 
-    public init(providers: [IdentityProvider] = [], allowUnverifiedEmailSignIns: Bool = false, keyCacheTTL: TimeInterval = 3600) {
+    public init(
+        providers: [IdentityProvider] = [], allowUnverifiedEmailSignIns: Bool = false, keyCacheTTL: TimeInterval = 3600,
+        manualLinking: Bool = false
+    ) {
         self.providers = providers
         self.allowUnverifiedEmailSignIns = allowUnverifiedEmailSignIns
         self.keyCacheTTL = keyCacheTTL
+        self.manualLinking = manualLinking
     }
 
     /// GoTrue's `/settings` `external` entries for every provider it knows, off unless

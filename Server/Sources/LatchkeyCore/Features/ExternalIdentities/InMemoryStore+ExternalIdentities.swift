@@ -35,4 +35,19 @@ extension InMemoryStore: ExternalIdentityStore {
             state = next
         }
     }
+
+    public func identities(userID: UUID) async throws -> [IdentityRecord] {
+        state.withLock { $0.identities.filter { $0.userID == userID }.sorted { $0.createdAt < $1.createdAt } }
+    }
+
+    public func unlinkIdentity(id: UUID, user: UserRecord, audit events: [AuditEvent]) async throws -> Bool {
+        try state.withLock { state in
+            let own = state.identities.filter { $0.userID == user.id }
+            guard own.contains(where: { $0.id == id }), own.count > 1 else { return false }
+            try state.write(user)
+            state.identities.removeAll { $0.id == id }
+            state.events += events
+            return true
+        }
+    }
 }
