@@ -30,4 +30,22 @@ import Testing
         #expect(
             request.json == ["provider": "google", "id_token": "eyJ.id.token", "access_token": "ya29", "link_identity": true])
     }
+
+    @Test func aNonceGivesTheServerItsRawValueAndTheProviderItsHash() {
+        let nonce = SignInNonce(raw: "abc")
+        #expect(nonce.hashed == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        let fresh = SignInNonce()
+        #expect(fresh.raw.count == 43 && fresh != SignInNonce() && fresh.hashed.count == 64)
+    }
+
+    @Test func oauthURLsCarryTheProviderAndAPKCEChallenge() async throws {
+        let transport = MockTransport()
+        let auth = try await Fixtures.client(transport: transport, flowType: .pkce)
+        let url = try await auth.signInWithOAuthURL(
+            provider: .google, redirectTo: URL(string: "myapp://login"), scopes: ["email", "drive"])
+        let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        let query = Dictionary(items.map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { a, _ in a })
+        #expect(url.path.hasSuffix("/authorize") && query["provider"] == "google" && query["redirect_to"] == "myapp://login")
+        #expect(query["scopes"] == "email,drive" && query["code_challenge_method"] == "s256" && query["code_challenge"]?.count == 43)
+    }
 }

@@ -42,7 +42,12 @@ import Testing
         Rule(symbol: "import LocalAuthentication", requires: ["canImport(LocalAuthentication)"], forbids: []),
         Rule(symbol: "import Security", requires: ["canImport(Security)"], forbids: []),
         Rule(symbol: "import Observation", requires: ["canImport(Observation)"], forbids: []),
-        Rule(symbol: "ASWebAuthenticationSession", requires: ["canImport(AuthenticationServices)"], forbids: []),
+        // tvOS has no web authentication session; watchOS has one but no presentation context.
+        Rule(symbol: "ASWebAuthenticationSession", requires: ["canImport(AuthenticationServices)", "!os(tvOS)"], forbids: []),
+        Rule(
+            symbol: "ASWebAuthenticationPresentationContextProviding",
+            requires: ["canImport(AuthenticationServices)", "!os(tvOS)", "!os(watchOS)"], forbids: []),
+        Rule(symbol: "ASAuthorizationAppleIDProvider", requires: ["canImport(AuthenticationServices)"], forbids: []),
     ]
 
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized

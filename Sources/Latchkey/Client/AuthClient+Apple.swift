@@ -1,0 +1,101 @@
+import Crypto
+import Foundation
+
+#if canImport(AuthenticationServices)
+    import AuthenticationServices
+#endif
+
+/// A Sign in with Apple nonce: the raw value goes to the server, its SHA-256 (hex) to Apple,
+/// which puts it in the id token; the server checks that they match, so a token caught in
+/// transit cannot be replayed.
+public struct SignInNonce: Sendable, Equatable {
+    /// What the server is sent.
+    public let raw: String
+    /// What Apple (or Google) is given: lowercase hex of the raw nonce's SHA-256.
+    public var hashed: String { SHA256.hash(data: Data(raw.utf8)).map { String(format: "%02x", $0) }.joined() }
+
+    /// A new nonce of 32 random bytes.
+    public init() {
+        var generator = SystemRandomNumberGenerator()
+        raw = Base64URL.encode((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+    }
+
+    /// A given nonce (from an app that made its own).
+    public init(raw: String) { self.raw = raw }
+}
+
+extension AuthClient {
+    /// The metadata a first Sign in with Apple carries: the name Apple tells the app only then.
+    static func appleMetadata(givenName: String?, familyName: String?) -> [String: JSONValue]? {
+        let full = [givenName, familyName].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
+        return full.isEmpty ? nil : ["full_name": .string(full), "name": .string(full)]
+    }
+}
+
+#if canImport(AuthenticationServices) && !os(watchOS) && !os(tvOS)
+    extension AuthClient {
+        /// Signs in with Apple on the device: shows Apple's sheet asking for the name and email,
+        /// sends Apple the nonce's hash and the server the raw nonce with the id token, and keeps
+        /// the name (which Apple gives only on the first sign-in) in the user's metadata.
+        @MainActor
+        public func signInWithApple(
+            presentationContextProvider: any ASAuthorizationControllerPresentationContextProviding
+        ) async throws -> Session {
+            let nonce = SignInNonce()
+            let request = ASAuthorizationAppleIDProvider().createRequest()
+            request.requestedScopes = [.fullName, .email]
+            request.nonce = nonce.hashed
+            let credential = try await AppleAuthorization.run(request, presentationContextProvider: presentationContextProvider)
+            guard let tokenData = credential.identityToken, let idToken = String(data: tokenData, encoding: .utf8) else {
+                throw LatchkeyError(code: .invalidResponse, message: "Apple returned no identity token")
+            }
+            return try await signInWithIdToken(
+                provider: .apple, idToken: idToken, nonce: nonce.raw,
+                data: Self.appleMetadata(givenName: credential.fullName?.givenName, familyName: credential.fullName?.familyName))
+        }
+    }
+
+    /// Runs one `ASAuthorizationController` request and hands back its Apple ID credential.
+    @MainActor
+    final class AppleAuthorization: NSObject, ASAuthorizationControllerDelegate {
+        private var continuation: CheckedContinuation<ASAuthorizationAppleIDCredential, any Error>?
+        private static var running: Set<AppleAuthorization> = []
+
+        static func run(
+            _ request: ASAuthorizationAppleIDRequest, presentationContextProvider: any ASAuthorizationControllerPresentationContextProviding
+        ) async throws -> ASAuthorizationAppleIDCredential {
+            let delegate = AppleAuthorization()
+            running.insert(delegate)
+            defer { running.remove(delegate) }
+            return try await withCheckedThrowingContinuation { continuation in
+                delegate.continuation = continuation
+                let controller = ASAuthorizationController(authorizationRequests: [request])
+                controller.delegate = delegate
+                controller.presentationContextProvider = presentationContextProvider
+                controller.performRequests()
+            }
+        }
+
+        nonisolated func authorizationController(
+            controller: ASAuthorizationController, didCompleteWithAuthorization authorization: ASAuthorization
+        ) {
+            let credential = authorization.credential as? ASAuthorizationAppleIDCredential
+            MainActor.assumeIsolated {
+                if let credential {
+                    continuation?.resume(returning: credential)
+                } else {
+                    continuation?.resume(
+                        throwing: LatchkeyError(code: .invalidResponse, message: "Apple returned another kind of credential"))
+                }
+                continuation = nil
+            }
+        }
+
+        nonisolated func authorizationController(controller: ASAuthorizationController, didCompleteWithError error: any Error) {
+            MainActor.assumeIsolated {
+                continuation?.resume(throwing: error)
+                continuation = nil
+            }
+        }
+    }
+#endif
