@@ -44,6 +44,8 @@ class Issuer:
         # code -> what the token endpoint answers for it, and what it must be sent.
         self.codes: dict[str, dict] = {}
         self.token_requests: list[dict] = []
+        # GitHub: access token -> {"profile": …, "emails": […]}.
+        self.github_tokens: dict[str, dict] = {}
         # Checks the client secret the token endpoint is sent (default: equal to ``secret``).
         self.secret = "provider-secret"
         self.check_secret = lambda client_id, secret: secret == self.secret
@@ -102,6 +104,12 @@ class OIDCStandIn:
                         "token_endpoint": f"{issuer.url}/token",
                         "id_token_signing_alg_values_supported": ["RS256", "ES256"],
                     })
+                if rest in ("api/v3/user", "api/v3/user/emails"):
+                    token = (self.headers.get("Authorization") or "").removeprefix("Bearer ")
+                    user = issuer.github_tokens.get(token)
+                    if user is None:
+                        return self._send(401, {"message": "Bad credentials"})
+                    return self._send(200, user["emails"] if rest.endswith("emails") else user["profile"])
                 if rest == "jwks":
                     issuer.jwks_fetches += 1
                     return self._send(200, {"keys": [k.jwk for k in issuer.keys]})
@@ -113,6 +121,14 @@ class OIDCStandIn:
                 issuer = standin.issuers.get(name)
                 length = int(self.headers.get("Content-Length") or 0)
                 form = {k: v[0] for k, v in parse_qs(self.rfile.read(length).decode()).items()}
+                if issuer is not None and rest == "login/oauth/access_token":
+                    # GitHub: a plain access token; the user comes from its API.
+                    grant = issuer.codes.pop(form.get("code", ""), None)
+                    if grant is None or form.get("client_secret") != issuer.secret:
+                        return self._send(200, {"error": "bad_verification_code"})
+                    token = f"gho_{uuid.uuid4().hex}"
+                    issuer.github_tokens[token] = grant["claims"]
+                    return self._send(200, {"access_token": token, "token_type": "bearer", "scope": "user:email"})
                 if issuer is None or rest != "token":
                     return self._send(404, {"error": "not found"})
                 issuer.token_requests.append(form)
@@ -135,7 +151,7 @@ class OIDCStandIn:
                 return self._send(200, {"access_token": access, "token_type": "Bearer", "id_token": issuer.token(claims),
                                         "refresh_token": "provider-refresh"})
 
-            def _send(self, status: int, body: dict) -> None:
+            def _send(self, status: int, body) -> None:
                 data = json.dumps(body).encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")

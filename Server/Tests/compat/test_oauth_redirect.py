@@ -62,6 +62,10 @@ def setup(apple_key, tmp_path_factory):
             "LATCHKEY_EXTERNAL_APPLE_KEY_ID": "KEY123",
             "LATCHKEY_EXTERNAL_APPLE_PRIVATE_KEY": pem,
             "GOTRUE_SECURITY_MANUAL_LINKING_ENABLED": "true",
+            "GOTRUE_EXTERNAL_GITHUB_ENABLED": "true",
+            "GOTRUE_EXTERNAL_GITHUB_CLIENT_ID": "gh-client",
+            "GOTRUE_EXTERNAL_GITHUB_SECRET": provider.issuer("github").secret,
+            "GOTRUE_EXTERNAL_GITHUB_URL": provider.issuer("github").url,
         }
         process, url, log = _start_server(tmp_path_factory.mktemp("oauth"), env=env)
         try:
@@ -167,7 +171,7 @@ def test_forged_states_provider_errors_and_refused_exchanges(setup):
     _, query, _ = callback(url, state=params["state"], code=google.approve(params, google_claims(google, verified=False)))
     assert query["error"] == "access_denied" and query["error_code"] == "provider_email_needs_verification"
     # Unknown and disabled providers are refused before any redirect.
-    for name in ["github", "keycloak"]:
+    for name in ["gitlab", "keycloak"]:
         answer = httpx.get(f"{url}/authorize", params={"provider": name}, trust_env=False, follow_redirects=False)
         assert answer.status_code == 400 and answer.json()["error_code"] == "validation_failed"
 
@@ -223,3 +227,31 @@ def test_a_signed_in_user_links_and_unlinks_a_provider(setup):
     assert last.status_code == 422 and last.json()["error_code"] == "single_identity_not_deletable"
     unauthenticated = httpx.get(f"{url}/user/identities/authorize", params={"provider": "apple"}, trust_env=False)
     assert unauthenticated.status_code == 401
+
+
+def test_github_signs_in_with_its_verified_primary_address_only(setup):
+    url, provider = setup
+    github = provider.issuer("github")
+    params = authorize(url, provider="github", redirect_to="myapp://callback")
+    assert params["scope"] == "user:email" and "nonce" not in params and params["client_id"] == "gh-client"
+    login = f"ada{uuid.uuid4().hex[:6]}"
+    verified = {"profile": {"id": 5823001, "login": login, "name": "Ada", "avatar_url": "https://avatars.example/ada"},
+                "emails": [{"email": f"{login}@old.example", "verified": True, "primary": False},
+                           {"email": f"{login}@example.com", "verified": True, "primary": True}]}
+    _, query, fragment = callback(url, state=params["state"], code=github.approve(params, verified))
+    assert "access_token" in fragment, query
+    me = httpx.get(f"{url}/user", headers={"Authorization": f"Bearer {fragment['access_token']}"}, trust_env=False).json()
+    identity = me["identities"][0]
+    assert me["email"] == f"{login}@example.com" and identity["provider"] == "github" and identity["id"] == "5823001"
+    assert identity["identity_data"]["user_name"] == login and identity["identity_data"]["iss"] == f"{github.url}/api/v3"
+    # A primary address GitHub has not verified signs nobody in.
+    other = f"eve{uuid.uuid4().hex[:6]}"
+    unverified = {"profile": {"id": 777, "login": other},
+                  "emails": [{"email": f"{other}@example.com", "verified": False, "primary": True}]}
+    params = authorize(url, provider="github", redirect_to="myapp://callback")
+    _, query, _ = callback(url, state=params["state"], code=github.approve(params, unverified))
+    assert query["error"] == "access_denied" and query["error_code"] == "provider_email_needs_verification"
+    # GitHub is no id-token provider.
+    answer = httpx.post(f"{url}/token", params={"grant_type": "id_token"}, json={"provider": "github", "id_token": "x.y.z"},
+                        trust_env=False)
+    assert answer.status_code == 400 and answer.json()["msg"] == 'Custom OIDC provider "github" not allowed'

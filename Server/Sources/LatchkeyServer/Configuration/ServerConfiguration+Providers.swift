@@ -43,11 +43,37 @@ extension ServerConfiguration {
                     emailOptional: try reader.bool("external-\(name)-email-optional") ?? false,
                     oauth: try oauthClient(name, reader, externalURL: externalURL)))
         }
+        providers.append(try github(reader, externalURL: externalURL))
         return ExternalSettings(
             providers: providers,
             allowUnverifiedEmailSignIns: try reader.bool("mailer-allow-unverified-email-sign-ins") ?? false,
             keyCacheTTL: TimeInterval(try reader.seconds("external-oidc-cache-ttl") ?? 3600),
             manualLinking: try reader.bool("security-manual-linking-enabled") ?? false)
+    }
+
+    /// GitHub (or GitHub Enterprise Server at `external-github-url`): the redirect flow only.
+    static func github(_ reader: SettingReader, externalURL: String) throws -> IdentityProvider {
+        let enabled = try reader.bool("external-github-enabled") ?? false
+        let clientID = reader.string("external-github-client-id")
+        let secret = reader.string("external-github-secret")
+        if enabled && (clientID == nil || secret == nil) {
+            throw ConfigurationError("external-github-client-id and external-github-secret are required with GitHub on")
+        }
+        var web = "https://github.com"
+        var api = "https://api.github.com"
+        if let url = try overriding("external-github-url", reader)?.first {
+            web = url.hasSuffix("/") ? String(url.dropLast()) : url
+            api = web.hasSuffix("api.github.com") ? web : web + "/api/v3"
+        }
+        let base = externalURL.hasSuffix("/") ? String(externalURL.dropLast()) : externalURL
+        let oauth = secret.map { secret in
+            OAuthClientSettings(
+                secret: .fixed(secret), redirectURI: reader.string("external-github-redirect-uri") ?? base + "/callback",
+                scopes: ["user:email"], pkce: false, endpoints: (web, api))
+        }
+        return IdentityProvider(
+            name: "github", enabled: enabled, issuers: .exact([]), claims: .github, clientIDs: clientID.map { [$0] } ?? [],
+            emailOptional: try reader.bool("external-github-email-optional") ?? false, oauth: oauth)
     }
 
     /// The redirect flow's client, when the provider has a secret (or, for Apple, a key to make one).

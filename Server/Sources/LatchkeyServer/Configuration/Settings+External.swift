@@ -188,6 +188,43 @@ extension Setting {
                 "Signed-in users link providers themselves (`GET /user/identities/authorize`) and unlink identities (`DELETE /user/identities/{id}`, never the last). Off: both answer 404 `manual_linking_disabled`."
         ),
         .init(
+            key: "external-github-enabled", environment: ["LATCHKEY_EXTERNAL_GITHUB_ENABLED", "GOTRUE_EXTERNAL_GITHUB_ENABLED"],
+            defaultValue: "false",
+            summary:
+                "Sign in with GitHub (the redirect flow: `GET /authorize?provider=github`)."
+        ),
+        .init(
+            key: "external-github-client-id", environment: ["LATCHKEY_EXTERNAL_GITHUB_CLIENT_ID", "GOTRUE_EXTERNAL_GITHUB_CLIENT_ID"],
+            defaultValue: "",
+            summary:
+                "The GitHub OAuth app's client id."
+        ),
+        .init(
+            key: "external-github-secret", environment: ["LATCHKEY_EXTERNAL_GITHUB_SECRET", "GOTRUE_EXTERNAL_GITHUB_SECRET"],
+            defaultValue: "",
+            summary:
+                "The GitHub OAuth app's client secret."
+        ),
+        .init(
+            key: "external-github-redirect-uri",
+            environment: ["LATCHKEY_EXTERNAL_GITHUB_REDIRECT_URI", "GOTRUE_EXTERNAL_GITHUB_REDIRECT_URI"],
+            defaultValue: "<external-url>/callback",
+            summary:
+                "The callback URL registered with the GitHub app: this server's `/callback`."
+        ),
+        .init(
+            key: "external-github-url", environment: ["LATCHKEY_EXTERNAL_GITHUB_URL", "GOTRUE_EXTERNAL_GITHUB_URL"],
+            defaultValue: "https://github.com",
+            summary:
+                "GitHub Enterprise Server's URL (the API is its `/api/v3`); tests point it at a stand-in. HTTPS, or HTTP on a loopback address only."
+        ),
+        .init(
+            key: "external-github-email-optional",
+            environment: ["LATCHKEY_EXTERNAL_GITHUB_EMAIL_OPTIONAL", "GOTRUE_EXTERNAL_GITHUB_EMAIL_OPTIONAL"], defaultValue: "false",
+            summary:
+                "Sign in GitHub users whose primary address is unverified or hidden, without an address."
+        ),
+        .init(
             key: "external-ios-bundle-id", environment: ["LATCHKEY_EXTERNAL_IOS_BUNDLE_ID", "GOTRUE_EXTERNAL_IOS_BUNDLE_ID"],
             defaultValue: "",
             summary: "The iOS app's bundle id: a further audience Apple's id tokens may carry (Sign in with Apple on the device)."),

@@ -39,7 +39,7 @@ extension IDTokenSignIn {
 
     /// The configured provider named `name`, or without a name the one `issuer` belongs to.
     func provider(named name: String?, issuer: String?) -> IdentityProvider? {
-        if let name { return settings.providers.first { $0.name == name } }
+        if let name { return settings.providers.first { $0.name == name && $0.isOpenID } }
         guard let issuer, !issuer.isEmpty else { return nil }
         return settings.providers.first { provider in
             // Keycloak is found by its issuer only while it is on, as in GoTrue.

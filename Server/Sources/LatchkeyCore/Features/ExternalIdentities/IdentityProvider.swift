@@ -22,6 +22,8 @@ public struct IdentityProvider: Sendable, Equatable {
         case azure
         /// Any other OpenID provider: standard claims, strictly typed.
         case standard
+        /// GitHub: no id token; the user and its emails come from its REST API.
+        case github
     }
 
     /// `apple`, `google`, `azure`, `keycloak` or `custom:<name>`: the identities' `provider`.
@@ -67,6 +69,9 @@ public struct IdentityProvider: Sendable, Equatable {
     public static let appleIssuers = ["https://appleid.apple.com", "https://account.apple.com"]
     /// Google's issuer.
     public static let googleIssuer = "https://accounts.google.com"
+
+    /// Whether the provider issues OpenID Connect id tokens (all but GitHub).
+    public var isOpenID: Bool { claims != .github }
 
     /// Whether `issuer` is one this provider signs as.
     public func accepts(issuer: String) -> Bool {

@@ -13,6 +13,13 @@ public struct ProviderUser: Sendable, Equatable {
     /// claims, `provider_id`, `full_name`, `avatar_url`, `custom_claims`.
     public var identityData: [String: JSONValue]
 
+    public init(subject: String, email: String?, emailVerified: Bool, identityData: [String: JSONValue]) {
+        self.subject = subject
+        self.email = email
+        self.emailVerified = emailVerified
+        self.identityData = identityData
+    }
+
     /// Reads `claims` as `kind` says; `nil` when a standard claim has the wrong type (GoTrue
     /// refuses such a token as a bad id token).
     public init?(claims: [String: JSONValue], as kind: IdentityProvider.Claims) {
@@ -46,7 +53,7 @@ public struct ProviderUser: Sendable, Equatable {
                 "preferred_username",
             ]
             for (key, value) in claims where !dropped.contains(key) { custom[key] = value }
-        case .standard:
+        case .standard, .github:
             guard let flag = Self.flag(claims["email_verified"]) else { return nil }
             verified = email != nil && flag
             for key in Self.profileClaims {

@@ -24,6 +24,14 @@ public final class InMemoryOAuthProviderClient: OAuthProviderClient {
         "https://\(provider.name).example/authorize"
     }
 
+    /// The users ``user(accessToken:provider:)`` answers, by access token.
+    public let users = Mutex<[String: ProviderUser]>([:])
+
+    public func user(accessToken: String, provider: IdentityProvider) async throws -> ProviderUser {
+        guard let user = users.withLock({ $0[accessToken] }) else { throw ProviderExchangeError("bad credentials") }
+        return user
+    }
+
     public func exchange(code: String, verifier: String?, provider: IdentityProvider) async throws -> ProviderTokens {
         verifiers.withLock { $0.append(verifier) }
         guard let grant = grants.withLock({ $0.removeValue(forKey: code) }) else { throw ProviderExchangeError("invalid_grant") }

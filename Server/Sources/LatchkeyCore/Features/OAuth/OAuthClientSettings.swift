@@ -21,12 +21,23 @@ public struct OAuthClientSettings: Sendable, Equatable {
     public var formPost: Bool
     /// The provider takes a PKCE challenge (RFC 7636) from Latchkey.
     public var pkce: Bool
+    /// A provider that is not an OpenID one (GitHub): its web and API base URLs.
+    public var endpoints: (web: String, api: String)?
 
-    public init(secret: Secret, redirectURI: String, scopes: [String], formPost: Bool = false, pkce: Bool = true) {
+    public init(
+        secret: Secret, redirectURI: String, scopes: [String], formPost: Bool = false, pkce: Bool = true,
+        endpoints: (web: String, api: String)? = nil
+    ) {
         self.secret = secret
         self.redirectURI = redirectURI
         self.scopes = scopes
         self.formPost = formPost
         self.pkce = pkce
+        self.endpoints = endpoints
+    }
+
+    public static func == (a: Self, b: Self) -> Bool {
+        a.secret == b.secret && a.redirectURI == b.redirectURI && a.scopes == b.scopes && a.formPost == b.formPost
+            && a.pkce == b.pkce && a.endpoints?.web == b.endpoints?.web && a.endpoints?.api == b.endpoints?.api
     }
 }

@@ -6,6 +6,8 @@ public protocol OAuthProviderClient: Sendable {
     func authorizationEndpoint(for provider: IdentityProvider) async throws -> String
     /// Exchanges an authorization code at the provider's token endpoint.
     func exchange(code: String, verifier: String?, provider: IdentityProvider) async throws -> ProviderTokens
+    /// A provider without id tokens (GitHub): its user, read from its API with the access token.
+    func user(accessToken: String, provider: IdentityProvider) async throws -> ProviderUser
 }
 
 /// What a provider's token endpoint answered.

@@ -74,9 +74,19 @@ extension OAuthRedirects {
             signIn.logger.info("provider code exchange failed", metadata: ["provider": "\(provider.name)", "error": "\(error)"])
             throw AuthError(.unexpectedFailure, "Unable to exchange external code")
         }
-        guard let idToken = tokens.idToken else { throw AuthError(.unexpectedFailure, "The provider returned no id token") }
-        let user = try await signIn.verifyReturned(
-            idToken, accessToken: tokens.accessToken, nonce: state.nonce, provider: provider, client: client)
+        let user: ProviderUser
+        if provider.isOpenID {
+            guard let idToken = tokens.idToken else { throw AuthError(.unexpectedFailure, "The provider returned no id token") }
+            user = try await signIn.verifyReturned(
+                idToken, accessToken: tokens.accessToken, nonce: state.nonce, provider: provider, client: client)
+        } else {
+            do {
+                user = try await self.client.user(accessToken: tokens.accessToken, provider: provider)
+            } catch {
+                signIn.logger.info("provider user lookup failed", metadata: ["provider": "\(provider.name)", "error": "\(error)"])
+                throw AuthError(.unexpectedFailure, "Error getting user profile from external provider")
+            }
+        }
         if let userID = state.linkingUserID {
             let session = try await signIn.link(user, provider: provider, to: userID, client: client)
             return .session(session, providerToken: tokens.accessToken, to: state.redirectTo)

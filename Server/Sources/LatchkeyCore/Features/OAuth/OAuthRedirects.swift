@@ -74,8 +74,8 @@ public struct OAuthRedirects: Sendable {
         var query: [(String, String)] = [
             ("client_id", provider.clientIDs.first ?? ""), ("redirect_uri", oauth.redirectURI), ("response_type", "code"),
             ("scope", scopeList.joined(separator: " ")), ("state", try state.sealed(in: box)),
-            ("nonce", SHA256.hash(data: Data(nonce.utf8)).hexString),
         ]
+        if provider.isOpenID { query.append(("nonce", SHA256.hash(data: Data(nonce.utf8)).hexString)) }
         if oauth.formPost { query.append(("response_mode", "form_post")) }
         if oauth.pkce {
             query += [("code_challenge", PKCEVerifier.s256(verifier)), ("code_challenge_method", "S256")]
