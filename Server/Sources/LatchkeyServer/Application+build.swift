@@ -24,6 +24,8 @@ public struct LatchkeyApp: Sendable {
     public let adminUsers: AdminUsers
     /// An operator's invitations and generated links (`POST /invite`, `/admin/generate_link`, `latchkey users invite|link`).
     public let invitations: Invitations
+    /// Custom OpenID providers (`latchkey providers`).
+    public let customProviders: CustomProviders
     public let store: SQLAuthStore
     /// Sends what the outbox holds; tests call it to deliver without waiting for the service.
     public let delivery: OutboxDelivery
@@ -166,10 +168,14 @@ public func buildApplication(
         let authCodeExchange = AuthCodeExchange(
             store: store, limiter: service.limiter, tokenPerIP: configuration.auth.rateLimits.tokenPerIP, records: service.records)
         let fetcher = HTTPDocumentFetcher()
+        let customProviders = CustomProviders(
+            store: store, serverSecret: serverSecret, externalURL: configuration.auth.externalURL, time: time, random: service.random)
+        CustomProviderController(authenticator: authenticator, providers: customProviders).register(&routes)
         let idTokenSignIn = IDTokenSignIn(
             store: store,
             tokens: OpenIDTokenReader(keys: OpenIDKeyCache(fetcher: fetcher, time: time, ttl: configuration.auth.external.keyCacheTTL)),
-            limiter: service.limiter, settings: IDTokenSignIn.Settings(configuration.auth), records: service.records, logger: logger)
+            limiter: service.limiter, settings: IDTokenSignIn.Settings(configuration.auth), records: service.records, logger: logger,
+            directory: customProviders)
         let flows = OAuthRedirects(
             signIn: idTokenSignIn, client: HTTPOAuthProviderClient(fetcher: fetcher, time: time), limits: store,
             serverSecret: serverSecret, redirects: service.redirects, lifetime: TimeInterval(configuration.auth.flowStateExpiry))
@@ -254,7 +260,7 @@ public func buildApplication(
         }
         return LatchkeyApp(
             application: application, service: service, signingKeys: signingKeys, anonymousUsers: anonymousUsers,
-            verification: verification, adminUsers: adminUsers, invitations: invitations,
+            verification: verification, adminUsers: adminUsers, invitations: invitations, customProviders: customProviders,
             store: store,
             delivery: delivery, routes: routes.catalog,
             shutdown: shutdown)

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import LatchkeyProviders
+@testable import LatchkeyCore
 
 /// Where keys may be fetched from: HTTPS anywhere, plain HTTP on loopback only, as a browser
 /// would read each URL.

@@ -386,3 +386,20 @@ def test_keys_rotate_and_import_reach_a_running_server(tmp_path):
     ]:
         result = run_cli(*args)
         assert result.returncode != 0 and expected in result.stderr, (args, result.stderr)
+
+
+def test_providers_add_list_and_remove_with_the_server_stopped(tmp_path):
+    data = ["--data-dir", str(tmp_path)]
+    added = run_cli("providers", "add", "custom:acme", *data, "--issuer", "https://sso.acme.example", "--client-id", "acme-web",
+                    "--client-secret", "s3cret", "--also-accept", "acme-ios", "--json")
+    assert added.returncode == 0, added.stderr
+    assert json.loads(added.stdout)["acceptable_client_ids"] == ["acme-ios"] and "s3cret" not in added.stdout
+    listed = run_cli("providers", "list", *data)
+    assert "custom:acme" in listed.stdout and "https://sso.acme.example" in listed.stdout and "s3cret" not in listed.stdout
+    refused = run_cli("providers", "add", "custom:plain", *data, "--issuer", "http://sso.example.com", "--client-id", "x",
+                      "--client-secret", "y")
+    assert refused.returncode != 0 and "issuer must be an HTTPS URL" in refused.stderr
+    assert run_cli("providers", "remove", "custom:acme", *data).returncode == 0
+    assert "No custom providers." in run_cli("providers", "list", *data).stdout
+    missing = run_cli("providers", "remove", "custom:acme", *data)
+    assert missing.returncode != 0 and "not found" in missing.stderr

@@ -17,7 +17,7 @@ from supabase_auth import SyncGoTrueClient
 
 from oidc_standin import Key, OIDCStandIn
 from test_cli import _start_server
-from test_supabase_admin import SECRET, service_admin
+from test_supabase_admin import SECRET, service_admin, service_headers
 
 GOOGLE_CLIENT = "g-web.apps.example"
 APPLE_CLIENT = "com.example.app"
@@ -229,3 +229,38 @@ def test_settings_report_the_enabled_providers(server):
     external = httpx.get(f"{url}/settings", trust_env=False).json()["external"]
     assert external["google"] is True and external["apple"] is True
     assert external["github"] is False and external["azure"] is False and external["email"] is True
+
+
+def test_custom_providers_are_managed_by_operators_and_sign_users_in(provider, server):
+    url, _ = server
+    acme = provider.issuer("acme")
+    admin = service_headers()
+    base = f"{url}/admin/custom-providers"
+    body = {"provider_type": "oidc", "identifier": "custom:acme", "name": "Acme SSO", "client_id": "acme-web",
+            "client_secret": acme.secret, "acceptable_client_ids": ["acme-ios"], "issuer": acme.url}
+    made = httpx.post(base, json=body, headers=admin, trust_env=False)
+    assert made.status_code == 201, made.text
+    assert made.json()["identifier"] == "custom:acme" and "client_secret" not in made.json()
+    assert httpx.post(base, json=body, headers=admin, trust_env=False).status_code == 409
+    for bad, message in [({"identifier": "acme"}, "identifier must start with 'custom:' prefix, e.g. 'custom:acme'"),
+                         ({"issuer": "http://sso.example.com"}, "issuer must be an HTTPS URL (plain HTTP only on a loopback address)"),
+                         ({"provider_type": "oauth2"}, "Only OIDC providers are supported (provider_type 'oidc')")]:
+        answer = httpx.post(base, json={**body, **bad}, headers=admin, trust_env=False)
+        assert answer.status_code == 400 and answer.json()["msg"] == message
+    assert httpx.get(base, trust_env=False).status_code == 401
+    listed = httpx.get(base, headers=admin, trust_env=False).json()["providers"]
+    assert [p["identifier"] for p in listed] == ["custom:acme"]
+    # The id-token grant with an audience the operator added.
+    sub = uuid.uuid4().hex
+    token = acme.token(acme.claims(sub, "acme-ios", email=f"{sub[:8]}@example.com", email_verified=True))
+    signed = grant(url, {"provider": "custom:acme", "id_token": token})
+    assert signed.status_code == 200 and signed.json()["user"]["identities"][0]["provider"] == "custom:acme"
+    # The redirect flow too, with the sealed secret at the token endpoint.
+    start = httpx.get(f"{url}/authorize", params={"provider": "custom:acme"}, trust_env=False, follow_redirects=False)
+    assert start.status_code == 302 and start.headers["location"].startswith(f"{acme.url}/authorize?")
+    # Disabled, then removed: refused.
+    off = httpx.put(f"{base}/custom:acme", json={"enabled": False}, headers=admin, trust_env=False)
+    assert off.status_code == 200 and off.json()["enabled"] is False
+    assert grant(url, {"provider": "custom:acme", "id_token": token}).json()["error_code"] == "provider_disabled"
+    assert httpx.delete(f"{base}/custom%3Aacme", headers=admin, trust_env=False).status_code == 204
+    assert httpx.get(f"{base}/custom:acme", headers=admin, trust_env=False).status_code == 404

@@ -13,10 +13,15 @@ from test_cli import _start_server
 SECRET = "a-test-jwt-secret-of-at-least-32-characters"
 
 
+def service_headers() -> dict:
+    """A service-role token signed with ``SECRET``, as headers."""
+    service = pyjwt.encode({"role": "service_role", "iss": "supabase", "iat": int(time.time())}, SECRET, algorithm="HS256")
+    return {"Authorization": f"Bearer {service}", "apikey": service}
+
+
 def service_admin(url: str) -> SyncGoTrueAdminAPI:
     """supabase-py's admin API on `url` with a service-role token signed with ``SECRET``."""
-    service = pyjwt.encode({"role": "service_role", "iss": "supabase", "iat": int(time.time())}, SECRET, algorithm="HS256")
-    return SyncGoTrueAdminAPI(url=url, headers={"Authorization": f"Bearer {service}", "apikey": service})
+    return SyncGoTrueAdminAPI(url=url, headers=service_headers())
 
 
 @pytest.fixture

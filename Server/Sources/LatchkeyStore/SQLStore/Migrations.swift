@@ -310,5 +310,27 @@ enum Migrations {
         Migration(
             version: 14, name: "the server secret's verifier: instances with another secret refuse to start",
             statements: ["CREATE TABLE server_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)"]),
+        Migration(
+            version: 15, name: "custom OpenID providers (custom:<name>), their client secrets sealed",
+            statements: [
+                """
+                CREATE TABLE custom_oauth_providers (
+                    id TEXT PRIMARY KEY,
+                    identifier TEXT NOT NULL UNIQUE,
+                    name TEXT NOT NULL,
+                    client_id TEXT NOT NULL,
+                    client_secret TEXT NOT NULL,
+                    acceptable_client_ids TEXT NOT NULL,
+                    scopes TEXT NOT NULL,
+                    pkce_enabled INTEGER NOT NULL,
+                    enabled INTEGER NOT NULL,
+                    email_optional INTEGER NOT NULL,
+                    skip_nonce_check INTEGER NOT NULL,
+                    issuer TEXT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    updated_at BIGINT NOT NULL
+                )
+                """
+            ]),
     ]
 }

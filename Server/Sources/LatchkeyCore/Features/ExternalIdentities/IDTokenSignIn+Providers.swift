@@ -5,10 +5,19 @@ extension IDTokenSignIn {
     /// The provider the request names (by `provider`, or by `issuer` as GoTrue allows) and the
     /// issuer whose keys must verify the token, read from the token and checked against the
     /// provider's issuers.
-    func resolve(_ request: IDTokenGrantRequest, idToken: String) throws -> (IdentityProvider, String) {
+    func resolve(_ request: IDTokenGrantRequest, idToken: String) async throws -> (IdentityProvider, String) {
         let name = request.provider.flatMap { $0.isEmpty ? nil : $0 }
         guard name != nil || !(request.issuer ?? "").isEmpty && !(request.clientID ?? "").isEmpty else {
             throw Self.invalidRequest("provider or client_id and issuer required")
+        }
+        if let name, name.hasPrefix("custom:") {
+            guard let custom = try await directory?.provider(named: name) else {
+                throw AuthError(.validationFailed, "Custom provider \"\(name.dropFirst("custom:".count))\" not found")
+            }
+            guard custom.enabled else { throw AuthError(.providerDisabled, "Custom provider \"\(name)\" is disabled") }
+            let detected = tokens.unverifiedClaims(idToken)?["iss"]?.stringValue
+            guard let detected, custom.accepts(issuer: detected) else { throw Self.badIDToken }
+            return (custom, detected)
         }
         guard let provider = provider(named: name, issuer: request.issuer) else {
             if let name, name.hasPrefix("custom:") {

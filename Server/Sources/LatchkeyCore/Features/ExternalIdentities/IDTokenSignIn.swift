@@ -65,10 +65,12 @@ public struct IDTokenSignIn: Sendable {
     let settings: Settings
     let records: Records
     let logger: Logger
+    /// Providers added at run time (`custom:<name>`).
+    let directory: (any ProviderDirectory)?
 
     public init(
         store: any ExternalIdentityStore, tokens: any IDTokenReader, limiter: RateLimiter, settings: Settings, records: Records,
-        logger: Logger
+        logger: Logger, directory: (any ProviderDirectory)? = nil
     ) {
         self.store = store
         self.tokens = tokens
@@ -76,6 +78,13 @@ public struct IDTokenSignIn: Sendable {
         self.settings = settings
         self.records = records
         self.logger = logger
+        self.directory = directory
+    }
+
+    /// The provider `name` names: a configured one, or a custom one (`custom:<name>`).
+    public func lookup(_ name: String) async throws -> IdentityProvider? {
+        if name.hasPrefix("custom:") { return try await directory?.provider(named: name) }
+        return settings.providers.first { $0.name == name }
     }
 
     /// Signs in with the request's id token; with `link_identity`, links it to the user of
@@ -87,7 +96,7 @@ public struct IDTokenSignIn: Sendable {
         if linking, principal == nil {
             throw Self.invalidRequest("Linking requires a valid user access token in Authorization")
         }
-        let (provider, issuer) = try resolve(request, idToken: idToken)
+        let (provider, issuer) = try await resolve(request, idToken: idToken)
         try UserMetadata.check(request.data ?? [:], maxBytes: settings.userMetadataMaxBytes)
         let user = try await verify(idToken, request: request, provider: provider, issuer: issuer, client: client)
         if linking, let principal {

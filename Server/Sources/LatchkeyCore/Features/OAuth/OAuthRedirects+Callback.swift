@@ -65,8 +65,9 @@ extension OAuthRedirects {
         guard let code = callback.code, !code.isEmpty else {
             throw AuthError(.badOAuthCallback, "OAuth callback with missing authorization code")
         }
-        guard let provider = signIn.settings.providers.first(where: { $0.name == state.provider && $0.enabled }), provider.oauth != nil
-        else { throw AuthError(.providerDisabled, "Provider \(state.provider) is not enabled") }
+        guard let provider = try await signIn.lookup(state.provider), provider.enabled, provider.oauth != nil else {
+            throw AuthError(.providerDisabled, "Provider \(state.provider) is not enabled")
+        }
         let tokens: ProviderTokens
         do {
             tokens = try await self.client.exchange(code: code, verifier: state.providerVerifier, provider: provider)

@@ -46,8 +46,9 @@ public struct OAuthRedirects: Sendable {
         provider name: String?, redirectTo: String?, scopes: String?, codeChallenge: String?, codeChallengeMethod: String?,
         linking userID: UUID? = nil
     ) async throws -> String {
-        let lowered = (name ?? "").lowercased()
-        guard let provider = signIn.settings.providers.first(where: { $0.name == lowered }) else {
+        let given = name ?? ""
+        let lowered = given.hasPrefix("custom:") ? given : given.lowercased()
+        guard let provider = try await signIn.lookup(lowered) else {
             throw AuthError.validation("Unsupported provider: Provider \(lowered) could not be found")
         }
         guard provider.enabled else { throw AuthError.validation("Unsupported provider: provider is not enabled") }

@@ -33,6 +33,7 @@ public final class InMemoryStore: Sendable {
         var signerBackups: [UUID: SignerBackupRecord] = [:]
         var signerRecoveryKeys: [UUID: String] = [:]
         var signingKeys: [SigningKeyRecord] = []
+        var customProviders: [CustomProviderRecord] = []
         /// Audit events in the order they were recorded.
         var events: [AuditEvent] = []
         var counts: [RateLimitWindow: Int] = [:]

@@ -1,0 +1,55 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LatchkeyAPI
+import LatchkeyCore
+
+/// GoTrue's `/admin/custom-providers`: custom OpenID providers, for service-role tokens.
+struct CustomProviderController {
+    let authenticator: Authenticator
+    let providers: CustomProviders
+
+    func register(_ routes: inout RouteRegistrar) {
+        routes.on(.get, "/admin/custom-providers") { request, _ in
+            try await asOperator(request) {
+                try JSONResponse.make(CustomProviderList(providers: try await providers.list()), noStore: true)
+            }
+        }
+        routes.on(.post, "/admin/custom-providers") { request, context in
+            try await asOperator(request) {
+                let body = try await request.decodeJSON(CustomProviderRequest.self, context: context)
+                return try JSONResponse.make(try await providers.create(body), status: .created, noStore: true)
+            }
+        }
+        routes.on(.get, "/admin/custom-providers/:identifier") { request, context in
+            try await asOperator(request) {
+                try JSONResponse.make(try await providers.get(Self.identifier(context)), noStore: true)
+            }
+        }
+        routes.on(.put, "/admin/custom-providers/:identifier") { request, context in
+            try await asOperator(request) {
+                let body = try await request.decodeJSON(CustomProviderRequest.self, context: context)
+                return try JSONResponse.make(try await providers.update(Self.identifier(context), body), noStore: true)
+            }
+        }
+        routes.on(.delete, "/admin/custom-providers/:identifier") { request, context in
+            try await asOperator(request) {
+                try await providers.delete(Self.identifier(context))
+                return Response(status: .noContent)
+            }
+        }
+    }
+
+    /// The path's identifier (`custom:acme`, its colon percent-encoded or not).
+    static func identifier(_ context: APIRequestContext) -> String {
+        let raw = context.parameters.get("identifier") ?? ""
+        return raw.removingPercentEncoding ?? raw
+    }
+
+    func asOperator(_ request: Request, _ body: () async throws -> Response) async throws -> Response {
+        let role = try await authenticator.authenticateAdmin(authorization: request.headers[.authorization])
+        var context = AuditContext.current
+        context.operatorName = role
+        return try await AuditContext.$current.withValue(context) { try await body() }
+    }
+}
