@@ -66,6 +66,10 @@ def setup(apple_key, tmp_path_factory):
             "GOTRUE_EXTERNAL_GITHUB_CLIENT_ID": "gh-client",
             "GOTRUE_EXTERNAL_GITHUB_SECRET": provider.issuer("github").secret,
             "GOTRUE_EXTERNAL_GITHUB_URL": provider.issuer("github").url,
+            "GOTRUE_EXTERNAL_KEYCLOAK_ENABLED": "true",
+            "GOTRUE_EXTERNAL_KEYCLOAK_CLIENT_ID": "kc-app",
+            "GOTRUE_EXTERNAL_KEYCLOAK_SECRET": provider.issuer("keycloak").secret,
+            "GOTRUE_EXTERNAL_KEYCLOAK_URL": provider.issuer("keycloak").url,
         }
         process, url, log = _start_server(tmp_path_factory.mktemp("oauth"), env=env)
         try:
@@ -171,7 +175,7 @@ def test_forged_states_provider_errors_and_refused_exchanges(setup):
     _, query, _ = callback(url, state=params["state"], code=google.approve(params, google_claims(google, verified=False)))
     assert query["error"] == "access_denied" and query["error_code"] == "provider_email_needs_verification"
     # Unknown and disabled providers are refused before any redirect.
-    for name in ["gitlab", "keycloak"]:
+    for name in ["gitlab", "azure"]:
         answer = httpx.get(f"{url}/authorize", params={"provider": name}, trust_env=False, follow_redirects=False)
         assert answer.status_code == 400 and answer.json()["error_code"] == "validation_failed"
 
@@ -255,3 +259,27 @@ def test_github_signs_in_with_its_verified_primary_address_only(setup):
     answer = httpx.post(f"{url}/token", params={"grant_type": "id_token"}, json={"provider": "github", "id_token": "x.y.z"},
                         trust_env=False)
     assert answer.status_code == 400 and answer.json()["msg"] == 'Custom OIDC provider "github" not allowed'
+
+
+def test_keycloak_signs_in_by_id_token_and_through_the_redirect_flow(setup):
+    url, provider = setup
+    keycloak = provider.issuer("keycloak")
+    sub = str(uuid.uuid4())
+    claims = keycloak.claims(sub, "kc-app", email=f"kc-{sub[:8]}@example.com", email_verified=True, preferred_username="ada")
+    token = httpx.post(f"{url}/token", params={"grant_type": "id_token"},
+                       json={"provider": "keycloak", "id_token": keycloak.token(claims)}, trust_env=False)
+    assert token.status_code == 200, token.text
+    user = token.json()["user"]
+    assert user["identities"][0]["provider"] == "keycloak" and user["identities"][0]["identity_data"]["preferred_username"] == "ada"
+    # A Keycloak token that types email_verified as a string is a bad token (strict claims).
+    loose = dict(claims, email_verified="true")
+    refused = httpx.post(f"{url}/token", params={"grant_type": "id_token"},
+                         json={"provider": "keycloak", "id_token": keycloak.token(loose)}, trust_env=False)
+    assert refused.status_code == 400 and refused.json()["error_description"] == "Bad ID token"
+    # The redirect flow: the same user comes back.
+    params = authorize(url, provider="keycloak", redirect_to="myapp://callback")
+    assert params["scope"] == "openid profile email" and params["code_challenge_method"] == "S256"
+    _, query, fragment = callback(url, state=params["state"], code=keycloak.approve(params, claims))
+    assert "access_token" in fragment, query
+    me = httpx.get(f"{url}/user", headers={"Authorization": f"Bearer {fragment['access_token']}"}, trust_env=False).json()
+    assert me["id"] == user["id"]
