@@ -65,6 +65,7 @@ let package = Package(
         .target(
             name: "LatchkeyWebAuthn",
             dependencies: [
+                .product(name: "LatchkeyAPI", package: "Latchkey"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
