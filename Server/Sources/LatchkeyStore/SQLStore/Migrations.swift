@@ -332,5 +332,39 @@ enum Migrations {
                 )
                 """
             ]),
+        Migration(
+            version: 16, name: "passkeys (WebAuthn credentials) and their single-use challenges",
+            statements: [
+                """
+                CREATE TABLE webauthn_credentials (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                    credential_id TEXT NOT NULL UNIQUE,
+                    public_key TEXT NOT NULL,
+                    attestation_type TEXT NOT NULL,
+                    aaguid TEXT NOT NULL,
+                    sign_count BIGINT NOT NULL,
+                    transports TEXT NOT NULL,
+                    backup_eligible INTEGER NOT NULL,
+                    backed_up INTEGER NOT NULL,
+                    friendly_name TEXT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    updated_at BIGINT NOT NULL,
+                    last_used_at BIGINT
+                )
+                """,
+                "CREATE INDEX webauthn_credentials_user_idx ON webauthn_credentials (user_id)",
+                """
+                CREATE TABLE webauthn_challenges (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT REFERENCES users (id) ON DELETE CASCADE,
+                    ceremony TEXT NOT NULL,
+                    challenge TEXT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX webauthn_challenges_expires_idx ON webauthn_challenges (expires_at)",
+            ]),
     ]
 }

@@ -34,6 +34,8 @@ public final class InMemoryStore: Sendable {
         var signerRecoveryKeys: [UUID: String] = [:]
         var signingKeys: [SigningKeyRecord] = []
         var customProviders: [CustomProviderRecord] = []
+        var passkeys: [PasskeyRecord] = []
+        var webAuthnChallenges: [UUID: WebAuthnChallengeRecord] = [:]
         /// Audit events in the order they were recorded.
         var events: [AuditEvent] = []
         var counts: [RateLimitWindow: Int] = [:]
@@ -177,6 +179,8 @@ extension InMemoryStore.State {
         deviceKeys.removeAll { keyIDs.contains($0.id) }
         assertions = assertions.filter { !keyIDs.contains($0.key) }
         vaults = vaults.filter { $0.value.userID != id }
+        passkeys.removeAll { $0.userID == id }
+        webAuthnChallenges = webAuthnChallenges.filter { $0.value.userID != id }
         signerBackups[id] = nil
         signerRecoveryKeys[id] = nil
         return true
