@@ -76,4 +76,41 @@ import Testing
             #expect(try await store.passkeys(userID: ada).count == 3)
         }
     }
+
+    /// A sign-in moves the counter from what it read, once; a user written since refuses it whole.
+    @Test func aSignInMovesTheCounterOnceAndOnlyOnTheUserAsRead() async throws {
+        try await Self.eachStore { store in
+            let (user, identity) = StoreContractTests.user("pk-\(UUID().uuidString.prefix(8))@example.com", now: Self.now)
+            if let memory = store as? InMemoryStore {
+                memory.add(user)
+            } else {
+                try await (store as! any AuthStore).createUser(user, identity: identity, token: nil, outbox: [])
+            }
+            let read = try #require(try await store.user(id: user.id))
+            var passkey = Self.passkey(user.id)
+            passkey.signCount = 4
+            #expect(try await store.createPasskey(passkey, limit: 10, audit: []))
+            let session = {
+                SessionRecord(id: UUID(), userID: user.id, amr: [], refreshSalt: [9], createdAt: Self.now, updatedAt: Self.now)
+            }
+            #expect(
+                try await store.recordPasskeySignIn(
+                    passkeyID: passkey.id, seenCount: 4, newCount: 5, backedUp: false, at: Self.now, session: session(), user: read,
+                    audit: []))
+            // The same counter again (a replay, or a racing sign-in that read 4): refused.
+            let fresh = try #require(try await store.user(id: user.id))
+            #expect(
+                try await !store.recordPasskeySignIn(
+                    passkeyID: passkey.id, seenCount: 4, newCount: 6, backedUp: false, at: Self.now, session: session(), user: fresh,
+                    audit: []))
+            // A stale user: a conflict, and the counter stays.
+            await #expect {
+                try await store.recordPasskeySignIn(
+                    passkeyID: passkey.id, seenCount: 5, newCount: 6, backedUp: false, at: Self.now, session: session(), user: read,
+                    audit: [])
+            } throws: { ($0 as? StoreError)?.isConflict == true }
+            let stored = try #require(try await store.passkeys(userID: user.id).first)
+            #expect(stored.signCount == 5 && stored.lastUsedAt == Self.now && !stored.backedUp)
+        }
+    }
 }

@@ -116,4 +116,27 @@ extension SQLAuthStore {
             return true
         }
     }
+
+    public func recordPasskeySignIn(
+        passkeyID: UUID, seenCount: UInt32, newCount: UInt32, backedUp: Bool, at date: Date, session: SessionRecord, user: UserRecord,
+        audit: [AuditEvent]
+    ) async throws -> Bool {
+        try await database.transaction { db in
+            let moved = try await db.query(
+                """
+                UPDATE webauthn_credentials SET sign_count = ?, backed_up = ?, last_used_at = ?, updated_at = ?
+                WHERE id = ? AND user_id = ? AND sign_count = ? RETURNING id
+                """,
+                [
+                    .int(Int64(newCount)), SQLValue(backedUp), SQLValue(date), SQLValue(date), SQLValue(passkeyID), SQLValue(user.id),
+                    .int(Int64(seenCount)),
+                ])
+            guard !moved.isEmpty else { return false }
+            // A conflict here rolls the counter back with everything else.
+            try await Self.update(user, db)
+            try await Self.insert(session, db)
+            try await Self.insert(audit, db)
+            return true
+        }
+    }
 }

@@ -60,4 +60,23 @@ extension InMemoryStore: PasskeyStore {
             return true
         }
     }
+
+    public func recordPasskeySignIn(
+        passkeyID: UUID, seenCount: UInt32, newCount: UInt32, backedUp: Bool, at date: Date, session: SessionRecord, user: UserRecord,
+        audit events: [AuditEvent]
+    ) async throws -> Bool {
+        try state.withLock { state in
+            guard let index = state.passkeys.firstIndex(where: { $0.id == passkeyID && $0.userID == user.id }),
+                state.passkeys[index].signCount == seenCount
+            else { return false }
+            try state.write(user)
+            state.passkeys[index].signCount = newCount
+            state.passkeys[index].backedUp = backedUp
+            state.passkeys[index].lastUsedAt = date
+            state.passkeys[index].updatedAt = date
+            state.sessions[session.id] = session
+            state.events += events
+            return true
+        }
+    }
 }

@@ -17,4 +17,12 @@ public protocol PasskeyStore: UserReading, AuditWriting {
     func renamePasskey(id: UUID, userID: UUID, name: String, at date: Date, audit: [AuditEvent]) async throws -> PasskeyRecord?
     /// `false` when the passkey is not the user's.
     func deletePasskey(id: UUID, userID: UUID, audit: [AuditEvent]) async throws -> Bool
+    /// A sign-in with the passkey, in one transaction: its counter moves from `seenCount` to
+    /// `newCount` (`false`, nothing written, when another sign-in moved it first or the passkey is
+    /// gone), `user` is written at the version it was read at (``StoreError/conflict(_:)``
+    /// otherwise), the session and events are stored.
+    func recordPasskeySignIn(
+        passkeyID: UUID, seenCount: UInt32, newCount: UInt32, backedUp: Bool, at date: Date, session: SessionRecord, user: UserRecord,
+        audit: [AuditEvent]
+    ) async throws -> Bool
 }
