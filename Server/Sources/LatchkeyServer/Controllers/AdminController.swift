@@ -18,7 +18,7 @@ struct AdminController {
 
     func register(_ routes: inout RouteRegistrar) {
         routes.on(.get, "/admin/users") { request, _ in
-            try await asOperator(request) {
+            try await authenticator.asOperator(request) {
                 let page = try Self.positive(request.queryValue("page"), name: "page", default: 1, max: 1_000_000)
                 let perPage = try Self.positive(request.queryValue("per_page"), name: "per_page", default: 50, max: 1000)
                 let filter = request.queryValue("filter")
@@ -36,58 +36,58 @@ struct AdminController {
             }
         }
         routes.on(.post, "/admin/users") { request, context in
-            try await asOperator(request) {
+            try await authenticator.asOperator(request) {
                 let body = try await request.decodeJSON(AdminUserAttributes.self, context: context)
                 return try JSONResponse.make(try await users.create(body), noStore: true)
             }
         }
         routes.on(.get, "/admin/users/:id") { request, context in
-            try await asOperator(request) {
+            try await authenticator.asOperator(request) {
                 try JSONResponse.make(try await users.user(id: context.parameters.get("id") ?? ""), noStore: true)
             }
         }
         routes.on(.put, "/admin/users/:id") { request, context in
-            try await asOperator(request) {
+            try await authenticator.asOperator(request) {
                 let body = try await request.decodeJSON(AdminUserAttributes.self, context: context)
                 return try JSONResponse.make(
                     try await users.update(id: context.parameters.get("id") ?? "", body), noStore: true)
             }
         }
         routes.on(.delete, "/admin/users/:id") { request, context in
-            try await asOperator(request) {
+            try await authenticator.asOperator(request) {
                 let body = try await request.decodeJSON(AdminDeleteUserRequest.self, context: context, allowingEmpty: true)
                 try await users.delete(id: context.parameters.get("id") ?? "", softDelete: body.shouldSoftDelete == true)
                 return try JSONResponse.make([String: String](), noStore: true)
             }
         }
         routes.on(.post, "/invite") { request, context in
-            try await asOperator(request) {
+            try await authenticator.asOperator(request) {
                 let body = try await request.decodeJSON(InviteRequest.self, context: context)
                 return try JSONResponse.make(
                     try await invitations.invite(body, redirectTo: request.queryValue("redirect_to")), noStore: true)
             }
         }
         routes.on(.post, "/admin/generate_link") { request, context in
-            try await asOperator(request) {
+            try await authenticator.asOperator(request) {
                 var body = try await request.decodeJSON(GenerateLinkRequest.self, context: context)
                 if body.redirectTo == nil { body.redirectTo = request.queryValue("redirect_to") }
                 return try JSONResponse.make(try await invitations.generateLink(body), noStore: true)
             }
         }
         routes.on(.get, "/admin/users/:id/factors") { request, context in
-            try await asOperator(request) {
+            try await authenticator.asOperator(request) {
                 try JSONResponse.make(try await mfa.factors(ofUser: context.parameters.get("id") ?? ""), noStore: true)
             }
         }
         routes.on(.delete, "/admin/users/:id/factors/:fid") { request, context in
-            try await asOperator(request) {
+            try await authenticator.asOperator(request) {
                 let factor = try await mfa.delete(
                     factorID: context.parameters.get("fid") ?? "", ofUser: context.parameters.get("id") ?? "")
                 return try JSONResponse.make(factor, noStore: true)
             }
         }
         routes.on(.get, "/admin/audit") { request, _ in
-            try await asOperator(request) {
+            try await authenticator.asOperator(request) {
                 let page = try Self.positive(request.queryValue("page"), name: "page", default: 1, max: 1_000_000)
                 let perPage = try Self.positive(request.queryValue("per_page"), name: "per_page", default: 50, max: 1000)
                 let actions = (request.queryValue("action") ?? "").split(separator: ",").map(String.init)
@@ -97,15 +97,6 @@ struct AdminController {
                     entries, request: request, page: page, perPage: perPage, total: total, keeping: ["user_id", "action"])
             }
         }
-    }
-
-    /// Runs `body` for a verified admin token, with the token's role as the operator the audit
-    /// log names.
-    func asOperator(_ request: Request, _ body: () async throws -> Response) async throws -> Response {
-        let role = try await authenticator.authenticateAdmin(authorization: request.headers[.authorization])
-        var context = AuditContext.current
-        context.operatorName = role
-        return try await AuditContext.$current.withValue(context) { try await body() }
     }
 
     /// A page of results with GoTrue's `X-Total-Count` and `Link` headers.

@@ -11,29 +11,29 @@ struct CustomProviderController {
 
     func register(_ routes: inout RouteRegistrar) {
         routes.on(.get, "/admin/custom-providers") { request, _ in
-            try await asOperator(request) {
+            try await authenticator.asOperator(request) {
                 try JSONResponse.make(CustomProviderList(providers: try await providers.list()), noStore: true)
             }
         }
         routes.on(.post, "/admin/custom-providers") { request, context in
-            try await asOperator(request) {
+            try await authenticator.asOperator(request) {
                 let body = try await request.decodeJSON(CustomProviderRequest.self, context: context)
                 return try JSONResponse.make(try await providers.create(body), status: .created, noStore: true)
             }
         }
         routes.on(.get, "/admin/custom-providers/:identifier") { request, context in
-            try await asOperator(request) {
+            try await authenticator.asOperator(request) {
                 try JSONResponse.make(try await providers.get(Self.identifier(context)), noStore: true)
             }
         }
         routes.on(.put, "/admin/custom-providers/:identifier") { request, context in
-            try await asOperator(request) {
+            try await authenticator.asOperator(request) {
                 let body = try await request.decodeJSON(CustomProviderRequest.self, context: context)
                 return try JSONResponse.make(try await providers.update(Self.identifier(context), body), noStore: true)
             }
         }
         routes.on(.delete, "/admin/custom-providers/:identifier") { request, context in
-            try await asOperator(request) {
+            try await authenticator.asOperator(request) {
                 try await providers.delete(Self.identifier(context))
                 return Response(status: .noContent)
             }
@@ -44,12 +44,5 @@ struct CustomProviderController {
     static func identifier(_ context: APIRequestContext) -> String {
         let raw = context.parameters.get("identifier") ?? ""
         return raw.removingPercentEncoding ?? raw
-    }
-
-    func asOperator(_ request: Request, _ body: () async throws -> Response) async throws -> Response {
-        let role = try await authenticator.authenticateAdmin(authorization: request.headers[.authorization])
-        var context = AuditContext.current
-        context.operatorName = role
-        return try await AuditContext.$current.withValue(context) { try await body() }
     }
 }
