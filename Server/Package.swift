@@ -32,6 +32,7 @@ let package = Package(
         .target(
             name: "LatchkeyCore",
             dependencies: [
+                "LatchkeyWebAuthn",
                 .product(name: "LatchkeyAPI", package: "Latchkey"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -164,6 +165,7 @@ let package = Package(
             name: "LatchkeyCoreTests",
             dependencies: [
                 "LatchkeyCore",
+                "LatchkeyWebAuthn",
                 .product(name: "LatchkeyAPI", package: "Latchkey"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],

@@ -92,6 +92,18 @@ extension ErrorCode {
     public static let providerEmailNeedsVerification: ErrorCode = "provider_email_needs_verification"
     /// The provider's identity is already linked (to this user or another).
     public static let identityAlreadyExists: ErrorCode = "identity_already_exists"
+    /// Passkeys are off (`GOTRUE_PASSKEY_ENABLED`).
+    public static let passkeyDisabled: ErrorCode = "passkey_disabled"
+    /// The user has `GOTRUE_PASSKEY_MAX_PASSKEYS_PER_USER` passkeys already.
+    public static let tooManyPasskeys: ErrorCode = "too_many_passkeys"
+    /// A passkey ceremony's challenge is unknown, another's, or already used.
+    public static let webauthnChallengeNotFound: ErrorCode = "webauthn_challenge_not_found"
+    /// A passkey ceremony's challenge expired.
+    public static let webauthnChallengeExpired: ErrorCode = "webauthn_challenge_expired"
+    /// A passkey's credential did not verify.
+    public static let webauthnVerificationFailed: ErrorCode = "webauthn_verification_failed"
+    /// The credential is registered already.
+    public static let webauthnCredentialExists: ErrorCode = "webauthn_credential_exists"
     /// No identity of the user has that id.
     public static let identityNotFound: ErrorCode = "identity_not_found"
     /// A user's only identity cannot be unlinked.

@@ -16,6 +16,9 @@ public enum AuditAction: String, Sendable, CaseIterable, Codable {
     case phoneChanged = "phone_changed"
     case identityLinked = "identity_linked"
     case identityUnlinked = "identity_unlinked"
+    case passkeyCreated = "passkey_created"
+    case passkeyUpdated = "passkey_updated"
+    case passkeyDeleted = "passkey_deleted"
     // Second factor
     case factorEnrolled = "factor_enrolled"
     case factorVerified = "factor_verified"
@@ -42,7 +45,7 @@ public enum AuditAction: String, Sendable, CaseIterable, Codable {
         case .userSignedUp, .login, .loginFailed, .logout, .codeSent, .codeFailed, .lockout, .passwordChanged, .emailChanged,
             .phoneChanged:
             "account"
-        case .identityLinked, .identityUnlinked: "user"
+        case .identityLinked, .identityUnlinked, .passkeyCreated, .passkeyUpdated, .passkeyDeleted: "user"
         case .refreshTokenReuse: "token"
         case .factorEnrolled, .factorVerified, .factorUnenrolled, .mfaVerified, .deviceKeyRegistered, .deviceKeyRevoked: "factor"
         case .userCreated, .userModified, .userDeleted, .userInvited, .linkGenerated: "team"

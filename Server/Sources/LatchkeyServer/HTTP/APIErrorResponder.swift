@@ -20,9 +20,11 @@ enum APIErrorResponder {
             .anonymousProviderDisabled, .phoneProviderDisabled, .emailProviderDisabled, .featureDisabled, .phoneExists,
             .reauthenticationNotValid, .mfaFactorNameConflict, .tooManyEnrolledMFAFactors, .mfaChallengeExpired,
             .mfaVerificationFailed, .mfaIPAddressMismatch, .mfaTOTPEnrollNotEnabled, .mfaTOTPVerifyNotEnabled, .invalidPIN,
-            .providerEmailNeedsVerification, .identityAlreadyExists, .singleIdentityNotDeletable:
+            .providerEmailNeedsVerification, .identityAlreadyExists, .singleIdentityNotDeletable, .tooManyPasskeys,
+            .webauthnCredentialExists:
             return .unprocessableContent
-        case .notFound, .flowStateNotFound, .mfaFactorNotFound, .manualLinkingDisabled, .identityNotFound: return .notFound
+        case .notFound, .flowStateNotFound, .mfaFactorNotFound, .manualLinkingDisabled, .identityNotFound, .passkeyDisabled:
+            return .notFound
         case .flowStateExpired: return .unprocessableContent
         case .conflict: return .conflict
         case .vaultLocked: return HTTPResponse.Status(code: 423, reasonPhrase: "Locked")

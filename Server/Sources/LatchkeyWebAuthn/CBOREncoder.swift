@@ -1,8 +1,7 @@
-@testable import LatchkeyWebAuthn
-
-/// Canonical CBOR for building test inputs (the server only reads CBOR).
-enum CBOREncoder {
-    static func encode(_ item: CBOR) -> [UInt8] {
+/// Canonical CBOR (shortest heads, definite lengths, pairs in the order given): what a virtual
+/// authenticator in tests writes. The server itself only reads CBOR.
+public enum CBOREncoder {
+    public static func encode(_ item: CBOR) -> [UInt8] {
         switch item {
         case .unsigned(let value): return head(0, value)
         case .negative(let value): return head(1, UInt64(-1 - value))
