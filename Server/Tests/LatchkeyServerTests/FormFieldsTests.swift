@@ -16,6 +16,6 @@ import Testing
         ("", [:]),
     ])
     func hostileFormsAreReadWithoutTrapping(_ text: String, _ expected: [String: String]) {
-        #expect(VerifyController.formFields(text) == expected)
+        #expect(FormBody.fields(text) == expected)
     }
 }

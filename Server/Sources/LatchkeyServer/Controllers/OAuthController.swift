@@ -19,13 +19,13 @@ struct OAuthController {
         }
         routes.on(.get, "/callback") { request, context in
             // Providers encode their answer as a form (`+` for a space).
-            let query = VerifyController.formFields(request.uri.query ?? "")
+            let query = FormBody.fields(request.uri.query ?? "")
             let callback = OAuthRedirects.Callback(
                 state: query["state"], code: query["code"], error: query["error"], errorDescription: query["error_description"])
             return Self.answer(await flows.callback(callback, client: context.client))
         }
         routes.on(.post, "/callback") { request, context in
-            let form = try await VerifyController.form(request, context: context)
+            let form = try await FormBody.fields(of: request, context: context)
             let callback = OAuthRedirects.Callback(
                 state: form["state"], code: form["code"], error: form["error"], errorDescription: form["error_description"],
                 appleUser: form["user"])
@@ -42,16 +42,16 @@ struct OAuthController {
                 "provider_token=\(FormEncoding.component(providerToken))", "refresh_token=\(session.refreshToken)", "sb=",
                 "token_type=bearer",
             ].joined(separator: "&")
-            return VerifyController.redirect(to: target, fragment: fragment)
+            return BrowserRedirect.redirect(to: target, fragment: fragment)
         case .authCode(let code, let target):
-            return VerifyController.redirect(to: target, query: "code=\(FormEncoding.component(code))")
+            return BrowserRedirect.redirect(to: target, query: "code=\(FormEncoding.component(code))")
         case .failure(let error, let providerError, let target):
             var pairs = [("error", providerError ?? oauthError(for: error))]
             if providerError == nil { pairs.append(("error_code", error.code.rawValue)) }
             pairs.append(("error_description", error.message))
             let query = pairs.map { "\($0.0)=\(FormEncoding.component($0.1))" }.joined(separator: "&")
-            guard let url = RedirectURL(target) else { return VerifyController.redirect(to: target, fragment: query + "&sb=") }
-            return VerifyController.seeOther(url.appendingQuery(query).replacingFragment(query + "&sb=").description)
+            guard let url = RedirectURL(target) else { return BrowserRedirect.redirect(to: target, fragment: query + "&sb=") }
+            return BrowserRedirect.seeOther(url.appendingQuery(query).replacingFragment(query + "&sb=").description)
         }
     }
 

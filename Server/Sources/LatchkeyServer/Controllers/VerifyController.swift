@@ -18,7 +18,7 @@ struct VerifyController {
     func register(_ routes: inout RouteRegistrar) {
         routes.on(.post, "/verify") { request, context in
             if request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true {
-                let form = try await Self.form(request, context: context)
+                let form = try await FormBody.fields(of: request, context: context)
                 // As `GET /verify`: a missing or unknown type, or no token, is a 400, not a redirect.
                 _ = try Verification.type(form["type"])
                 guard let token = form["token"], !token.isEmpty else { throw Self.tokenRequired }
@@ -43,7 +43,7 @@ struct VerifyController {
                 return await redeemLink(token: token, type: type, redirectTo: redirectTo, request: request, context: context)
             }
             guard let type, token.utf8.count <= 128, type.utf8.count <= 32 else {
-                return Self.redirect(
+                return BrowserRedirect.redirect(
                     to: verification.redirects.resolve(redirectTo),
                     fragment: Self.errorFragment(AuthError.linkInvalid))
             }
@@ -69,22 +69,22 @@ struct VerifyController {
                     "access_token=\(session.accessToken)", "expires_at=\(session.expiresAt)", "expires_in=\(session.expiresIn)",
                     "refresh_token=\(session.refreshToken)", "token_type=bearer", "type=\(verificationType.rawValue)", "sb=",
                 ].joined(separator: "&")
-                return Self.redirect(to: target, fragment: fragment)
+                return BrowserRedirect.redirect(to: target, fragment: fragment)
             case .authCode(let code, let stored):
                 // PKCE: only the code travels; the app that holds the verifier exchanges it.
                 let target = redirectTo.map { verification.redirects.resolve($0) } ?? stored
-                return Self.redirect(to: target, query: "code=\(code)")
+                return BrowserRedirect.redirect(to: target, query: "code=\(code)")
             case .pending(let message, let stored):
                 // The first of two email-change confirmations: GoTrue's message, no session.
                 let target = redirectTo.map { verification.redirects.resolve($0) } ?? stored
                 let text = message.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-                return Self.redirect(to: target, fragment: "message=\(text)&sb=")
+                return BrowserRedirect.redirect(to: target, fragment: "message=\(text)&sb=")
             }
         } catch let error as AuthError {
-            return Self.redirect(to: fallback, fragment: Self.errorFragment(error))
+            return BrowserRedirect.redirect(to: fallback, fragment: Self.errorFragment(error))
         } catch {
             context.logger.error("link redemption failed", metadata: ["error": "\(error)"])
-            return Self.redirect(to: fallback, fragment: Self.errorFragment(AuthError(.unexpectedFailure, "Unexpected failure")))
+            return BrowserRedirect.redirect(to: fallback, fragment: Self.errorFragment(AuthError(.unexpectedFailure, "Unexpected failure")))
         }
     }
 
@@ -92,31 +92,6 @@ struct VerifyController {
         let description = error.message.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
         let kind = error.code == .overRequestRateLimit ? "too_many_requests" : "access_denied"
         return "error=\(kind)&error_code=\(error.code.rawValue)&error_description=\(description)&sb="
-    }
-
-    /// A 303 to `target` (a resolved redirect: canonical, or the site URL) with `query` added.
-    static func redirect(to target: String, query: String) -> Response {
-        if let url = RedirectURL(target) { return seeOther(url.appendingQuery(query).description) }
-        // A site URL that `RedirectURL` does not read, as the operator configured it.
-        let base = withoutFragment(target)
-        return seeOther("\(base)\(base.contains("?") ? "&" : "?")\(query)")
-    }
-
-    /// A 303 to `target` (a resolved redirect: canonical, or the site URL) with `fragment` in
-    /// place of its own.
-    static func redirect(to target: String, fragment: String) -> Response {
-        if let url = RedirectURL(target) { return seeOther(url.replacingFragment(fragment).description) }
-        return seeOther("\(withoutFragment(target))#\(fragment)")
-    }
-
-    static func withoutFragment(_ target: String) -> String {
-        target.split(separator: "#", maxSplits: 1).first.map(String.init) ?? target
-    }
-
-    static func seeOther(_ location: String) -> Response {
-        Response(
-            status: .seeOther,
-            headers: [.location: location, .cacheControl: "no-store", .referrerPolicy: "no-referrer"])
     }
 
     /// The scanner-safe confirmation page: nothing happens until the button is pressed.
@@ -149,26 +124,6 @@ struct VerifyController {
             body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 
-    static func form(_ request: Request, context: APIRequestContext) async throws -> [String: String] {
-        formFields(String(buffer: try await request.collectBody(context: context)))
-    }
-
-    /// The fields of `application/x-www-form-urlencoded` text (`+` is a space); the first of a
-    /// repeated name wins.
-    /// A field whose name or value is not valid percent-encoding is left out (Foundation's
-    /// `URLComponents` stops the process on such text, so it is never given any).
-    static func formFields(_ text: String) -> [String: String] {
-        var result: [String: String] = [:]
-        for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let decode = { (part: Substring) in part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding }
-            guard let name = decode(parts[0]), let value = parts.count > 1 ? decode(parts[1]) : "", result[name] == nil else {
-                continue
-            }
-            result[name] = value
-        }
-        return result
-    }
 }
 
 extension HTTPField.Name {

@@ -32,7 +32,7 @@ extension IDTokenSignIn {
         async throws -> ProviderUser
     {
         let detected = tokens.unverifiedClaims(idToken)?["iss"]?.stringValue
-        let issuer = detected.map { $0 == "accounts.google.com" && provider.claims == .google ? "https://" + $0 : $0 }
+        let issuer = detected.map(provider.canonicalIssuer)
         guard let issuer, provider.accepts(issuer: issuer) else {
             try await recordRefusal("issuer", provider: provider, client: client)
             throw Self.badIDToken
@@ -55,7 +55,7 @@ extension IDTokenSignIn {
         let now = records.time.now().timeIntervalSince1970
         func refuse(_ reason: String, _ error: AuthError = Self.badIDToken) -> ClaimRefusal { ClaimRefusal(reason: reason, error: error) }
         // The issuer the keys belong to, spelled as the token spells it.
-        guard let iss = claims["iss"]?.stringValue, iss == issuer || "https://" + iss == issuer else { throw refuse("issuer") }
+        guard let iss = claims["iss"]?.stringValue, provider.canonicalIssuer(iss) == issuer else { throw refuse("issuer") }
         guard let exp = claims["exp"]?.numberValue, now <= exp + settings.leeway else { throw refuse("expired") }
         guard let iat = claims["iat"]?.numberValue, iat <= now + settings.leeway else { throw refuse("issued_in_future") }
         if let nbf = claims["nbf"] {

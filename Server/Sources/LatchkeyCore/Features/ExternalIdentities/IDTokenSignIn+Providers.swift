@@ -40,8 +40,7 @@ extension IDTokenSignIn {
         guard provider.enabled else {
             throw AuthError(.providerDisabled, "Provider (issuer \"\(detected ?? request.issuer ?? provider.name)\") is not enabled")
         }
-        // Google's tokens may name the issuer without its scheme.
-        let issuer = detected.map { $0 == "accounts.google.com" && provider.claims == .google ? "https://" + $0 : $0 }
+        let issuer = detected.map(provider.canonicalIssuer)
         guard let issuer, provider.accepts(issuer: issuer) else { throw Self.badIDToken }
         return (provider, issuer)
     }

@@ -73,6 +73,12 @@ public struct IdentityProvider: Sendable, Equatable {
     /// Whether the provider issues OpenID Connect id tokens (all but GitHub).
     public var isOpenID: Bool { claims != .github }
 
+    /// The issuer a token names, spelled as this provider's keys are found under: Google's tokens
+    /// may name it without its scheme (`accounts.google.com`).
+    public func canonicalIssuer(_ issuer: String) -> String {
+        issuer == "accounts.google.com" && claims == .google ? "https://" + issuer : issuer
+    }
+
     /// Whether `issuer` is one this provider signs as.
     public func accepts(issuer: String) -> Bool {
         switch issuers {
