@@ -74,3 +74,50 @@ public struct PasskeyVerifyRequest: Codable, Sendable, Equatable {
         case credential
     }
 }
+
+/// A registered passkey as `GET /passkeys` lists it (GoTrue shows no more: the key and
+/// credential id stay on the server).
+public struct Passkey: Codable, Sendable, Equatable, Identifiable {
+    public var id: UUID
+    /// `Passkey` unless renamed (`PATCH /passkeys/{id}`).
+    public var friendlyName: String?
+    public var createdAt: Date
+    public var lastUsedAt: Date?
+    /// Latchkey extension: whether the passkey may be synced between devices (iCloud Keychain,
+    /// Google Password Manager), and whether it is, rather than bound to one authenticator.
+    public var backupEligible: Bool?
+    public var backedUp: Bool?
+
+    public init(
+        id: UUID, friendlyName: String?, createdAt: Date, lastUsedAt: Date? = nil, backupEligible: Bool? = nil, backedUp: Bool? = nil
+    ) {
+        self.id = id
+        self.friendlyName = friendlyName
+        self.createdAt = createdAt
+        self.lastUsedAt = lastUsedAt
+        self.backupEligible = backupEligible
+        self.backedUp = backedUp
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id
+        case friendlyName = "friendly_name"
+        case createdAt = "created_at"
+        case lastUsedAt = "last_used_at"
+        case backupEligible = "backup_eligible"
+        case backedUp = "backed_up"
+    }
+}
+
+/// The body of `PATCH /passkeys/{id}`.
+public struct PasskeyUpdateRequest: Codable, Sendable, Equatable {
+    public var friendlyName: String?
+
+    public init(friendlyName: String?) {
+        self.friendlyName = friendlyName
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case friendlyName = "friendly_name"
+    }
+}

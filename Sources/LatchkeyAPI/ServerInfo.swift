@@ -35,11 +35,13 @@ public struct ServerSettings: Codable, Sendable, Equatable {
     public var smsProvider: String
     /// Whether SAML single sign-on is on (`saml_enabled`).
     public var samlEnabled: Bool
+    /// Whether passkeys are on (`passkeys_enabled`; `false` from servers that predate them).
+    public var passkeysEnabled: Bool
 
     /// Creates a settings response.
     public init(
         external: [String: Bool], disableSignup: Bool, mailerAutoconfirm: Bool, phoneAutoconfirm: Bool,
-        smsProvider: String, samlEnabled: Bool
+        smsProvider: String, samlEnabled: Bool, passkeysEnabled: Bool = false
     ) {
         self.external = external
         self.disableSignup = disableSignup
@@ -47,6 +49,18 @@ public struct ServerSettings: Codable, Sendable, Equatable {
         self.phoneAutoconfirm = phoneAutoconfirm
         self.smsProvider = smsProvider
         self.samlEnabled = samlEnabled
+        self.passkeysEnabled = passkeysEnabled
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        external = try c.decode([String: Bool].self, forKey: .external)
+        disableSignup = try c.decode(Bool.self, forKey: .disableSignup)
+        mailerAutoconfirm = try c.decode(Bool.self, forKey: .mailerAutoconfirm)
+        phoneAutoconfirm = try c.decode(Bool.self, forKey: .phoneAutoconfirm)
+        smsProvider = try c.decode(String.self, forKey: .smsProvider)
+        samlEnabled = try c.decode(Bool.self, forKey: .samlEnabled)
+        passkeysEnabled = try c.decodeIfPresent(Bool.self, forKey: .passkeysEnabled) ?? false
     }
 
     enum CodingKeys: String, CodingKey {
@@ -56,6 +70,7 @@ public struct ServerSettings: Codable, Sendable, Equatable {
         case phoneAutoconfirm = "phone_autoconfirm"
         case smsProvider = "sms_provider"
         case samlEnabled = "saml_enabled"
+        case passkeysEnabled = "passkeys_enabled"
     }
 }
 

@@ -146,7 +146,7 @@ public func buildApplication(
                     .accept, .authorization, .contentType, .init("X-Client-IP")!, .init("X-Client-Info")!, .init("X-JWT-AUD")!,
                     .init("x-use-cookie")!, .init("X-Supabase-Api-Version")!, .init("apikey")!,
                 ],
-                allowMethods: [.get, .post, .put, .delete, .options],
+                allowMethods: [.get, .post, .put, .patch, .delete, .options],
                 exposedHeaders: ["X-Total-Count", "Link", "X-Supabase-Api-Version"]))
         var routes = RouteRegistrar(router: router, allowed: allowed)
         let readiness = Readiness()
@@ -184,6 +184,11 @@ public func buildApplication(
             authenticator: authenticator,
             links: IdentityLinks(
                 store: store, flows: flows, enabled: configuration.auth.external.manualLinking, records: service.records)
+        ).register(&routes)
+        PasskeyController(
+            authenticator: authenticator,
+            passkeys: Passkeys(
+                store: store, limiter: service.limiter, settings: configuration.auth.passkeys, records: service.records)
         ).register(&routes)
         AuthController(
             authenticator: authenticator, anonymousUsers: anonymousUsers, passwordSignIn: passwordSignIn,

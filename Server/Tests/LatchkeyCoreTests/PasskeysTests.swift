@@ -16,10 +16,12 @@ import Testing
     struct Authenticator {
         let key = P256.Signing.PrivateKey()
         let credentialID: [UInt8] = (0..<32).map { _ in UInt8.random(in: 0...255) }
+        /// UP and UV; a security key without a PIN sets UP (0x01) only.
+        var flags: UInt8 = 0x05
 
         func authData(count: UInt32, credential: Bool) -> [UInt8] {
             var bytes = Array(SHA256.hash(data: Array("example.com".utf8)))
-            bytes.append(0x05 | (credential ? 0x40 : 0))
+            bytes.append(flags | (credential ? 0x40 : 0))
             bytes += [UInt8(count >> 24), UInt8((count >> 16) & 0xff), UInt8((count >> 8) & 0xff), UInt8(count & 0xff)]
             if credential {
                 let point = Array(key.publicKey.x963Representation)
@@ -73,7 +75,7 @@ import Testing
         let passkeys: Passkeys
         let principal: Principal
 
-        init(enabled: Bool = true, max: Int = 2, anonymous: Bool = false) {
+        init(enabled: Bool = true, max: Int = 2, anonymous: Bool = false, verification: Bool = true, perIP: Int = 30) {
             let now = time.now()
             let user = UserRecord(
                 id: UUID(), aud: "authenticated", role: "authenticated", email: anonymous ? nil : "ada@example.com", passwordHash: nil,
@@ -82,10 +84,12 @@ import Testing
             store.add(user)
             principal = Principal(claims: AccessTokenClaims(sub: user.id.uuidString), user: user, session: nil, isAdmin: false)
             passkeys = Passkeys(
-                store: store,
+                store: store, limiter: RateLimiter(store: store, time: time),
                 settings: Passkeys.Settings(
-                    enabled: enabled, maxPerUser: max, relyingParty: RelyingParty(id: "example.com", origins: ["https://example.com"]),
-                    displayName: "Example"),
+                    enabled: enabled, maxPerUser: max,
+                    relyingParty: RelyingParty(
+                        id: "example.com", origins: ["https://example.com"], requireUserVerification: verification),
+                    displayName: "Example", perIP: RateLimit(count: perIP, period: 300)),
                 records: TestSessionParts.records(accounts: store, time: time, random: SeededRandomSource(seed: 21)))
         }
 
@@ -104,7 +108,7 @@ import Testing
         let next = try await f.passkeys.registrationOptions(for: f.principal)
         #expect(next.options.objectValue?["excludeCredentials"]?.arrayValue?.count == 1)
 
-        let signIn = try await f.passkeys.authenticationOptions()
+        let signIn = try await f.passkeys.authenticationOptions(client: Self.client)
         let session = try await f.passkeys.signIn(try device.get(signIn, count: 1, handle: f.handle), client: Self.client)
         #expect(session.user.id == f.principal.user.id)
         #expect(f.store.sessions(userID: f.principal.user.id).first?.amr.map(\.method) == ["passkey"])
@@ -116,21 +120,23 @@ import Testing
         await #expect(throws: AuthError(.webauthnChallengeNotFound, "Challenge not found or already used")) {
             try await f.passkeys.signIn(try device.get(signIn, count: 2, handle: f.handle), client: Self.client)
         }
-        let again = try await f.passkeys.authenticationOptions()
+        let again = try await f.passkeys.authenticationOptions(client: Self.client)
         await #expect(throws: Passkeys.verificationFailed) {
             try await f.passkeys.signIn(try device.get(again, count: 1, handle: f.handle), client: Self.client)
         }
         // Another user's handle for this credential.
-        let third = try await f.passkeys.authenticationOptions()
+        let third = try await f.passkeys.authenticationOptions(client: Self.client)
         await #expect(throws: Passkeys.verificationFailed) {
             try await f.passkeys.signIn(try device.get(third, count: 5, handle: Passkeys.userHandle(UUID())), client: Self.client)
         }
     }
 
     @Test func refusalsAnswerAsGoTrue() async throws {
-        await #expect(throws: Passkeys.disabled) { try await Fixture(enabled: false).passkeys.authenticationOptions() }
+        await #expect(throws: Passkeys.disabled) { try await Fixture(enabled: false).passkeys.authenticationOptions(client: Self.client) }
         let guest = Fixture(anonymous: true)
-        await #expect(throws: AuthError(.noAuthorization, "Anonymous user not allowed to perform these actions")) {
+        var anonymousRefusal = AuthError(.noAuthorization, "Anonymous user not allowed to perform these actions")
+        anonymousRefusal.status = 403
+        await #expect(throws: anonymousRefusal) {
             try await guest.passkeys.registrationOptions(for: guest.principal)
         }
         let f = Fixture(max: 1)
@@ -156,5 +162,117 @@ import Testing
                 PasskeyVerifyRequest(challengeID: "nope", credential: device.create(twice).credential), principal: g.principal,
                 client: Self.client)
         }
+    }
+
+    @Test func aSignInAnswersOnlyForAConfirmedUnbannedUser() async throws {
+        let f = Fixture()
+        let device = Authenticator()
+        _ = try await f.passkeys.register(
+            device.create(try await f.passkeys.registrationOptions(for: f.principal)), principal: f.principal, client: Self.client)
+        var user = f.principal.user
+        user.emailConfirmedAt = nil
+        f.store.add(user)
+        var expected = AuthError.emailNotConfirmed
+        expected.status = 403
+        let first = try await f.passkeys.authenticationOptions(client: Self.client)
+        await #expect(throws: expected) {
+            try await f.passkeys.signIn(try device.get(first, count: 1, handle: f.handle), client: Self.client)
+        }
+        user.emailConfirmedAt = f.time.now()
+        user.bannedUntil = f.time.now().addingTimeInterval(3600)
+        f.store.add(user)
+        expected = AuthError.userBanned
+        expected.status = 403
+        let second = try await f.passkeys.authenticationOptions(client: Self.client)
+        await #expect(throws: expected) {
+            try await f.passkeys.signIn(try device.get(second, count: 2, handle: f.handle), client: Self.client)
+        }
+        #expect(f.store.sessions(userID: user.id).isEmpty)
+    }
+
+    @Test func userVerificationIsRequiredUnlessPresenceIsAccepted() async throws {
+        var key = Authenticator()
+        key.flags = 0x01
+        let strict = Fixture()
+        let options = try await strict.passkeys.registrationOptions(for: strict.principal)
+        #expect(options.options.objectValue?["authenticatorSelection"]?.objectValue?["userVerification"] == "required")
+        await #expect(throws: Passkeys.verificationFailed) {
+            try await strict.passkeys.register(key.create(options), principal: strict.principal, client: Self.client)
+        }
+        let lenient = Fixture(verification: false)
+        let offered = try await lenient.passkeys.registrationOptions(for: lenient.principal)
+        #expect(offered.options.objectValue?["authenticatorSelection"]?.objectValue?["userVerification"] == "preferred")
+        _ = try await lenient.passkeys.register(key.create(offered), principal: lenient.principal, client: Self.client)
+        let signIn = try await lenient.passkeys.authenticationOptions(client: Self.client)
+        #expect(signIn.options.objectValue?["userVerification"] == "preferred")
+        _ = try await lenient.passkeys.signIn(try key.get(signIn, count: 1, handle: lenient.handle), client: Self.client)
+    }
+
+    @Test func aUserWithASecondFactorManagesPasskeysAtAAL2() async throws {
+        let f = Fixture()
+        let now = f.time.now()
+        f.store.add(
+            FactorRecord(
+                id: UUID(), userID: f.principal.user.id, friendlyName: nil, status: .verified, sealedSecret: "", createdAt: now,
+                updatedAt: now))
+        var expected = AuthError(.insufficientAAL, "AAL2 session is required to manage passkeys when MFA is enabled")
+        expected.status = 403
+        await #expect(throws: expected) { try await f.passkeys.registrationOptions(for: f.principal) }
+        var stepped = f.principal
+        stepped.session = SessionRecord(
+            id: UUID(), userID: f.principal.user.id, aal: "aal2", amr: [], refreshSalt: [], createdAt: now, updatedAt: now)
+        let device = Authenticator()
+        let made = try await f.passkeys.register(
+            device.create(try await f.passkeys.registrationOptions(for: stepped)), principal: stepped, client: Self.client)
+        // Renaming does not need aal2 (as GoTrue); deleting does.
+        _ = try await f.passkeys.rename(
+            made.id.uuidString, PasskeyUpdateRequest(friendlyName: "Phone"), principal: f.principal, client: Self.client)
+        await #expect(throws: expected) { try await f.passkeys.delete(made.id.uuidString, principal: f.principal, client: Self.client) }
+        try await f.passkeys.delete(made.id.uuidString, principal: stepped, client: Self.client)
+        #expect(try await f.passkeys.list(stepped).isEmpty)
+    }
+
+    @Test func ownersRenameAndDeleteTheirOwnOnly() async throws {
+        let f = Fixture()
+        let other = Fixture()
+        let device = Authenticator()
+        let made = try await f.passkeys.register(
+            device.create(try await f.passkeys.registrationOptions(for: f.principal)), principal: f.principal, client: Self.client)
+        #expect(made.friendlyName == "Passkey")
+        let id = made.id.uuidString
+        for name in ["", String(repeating: "é", count: 61)] {
+            await #expect(throws: AuthError.self) {
+                try await f.passkeys.rename(id, PasskeyUpdateRequest(friendlyName: name), principal: f.principal, client: Self.client)
+            }
+        }
+        let renamed = try await f.passkeys.rename(
+            id, PasskeyUpdateRequest(friendlyName: String(repeating: "é", count: 60)), principal: f.principal, client: Self.client)
+        #expect(renamed.friendlyName?.count == 60)
+        // Another user's store knows nothing of it; a bad id is the same 404.
+        other.store.add(f.principal.user)
+        for raw in ["not-a-uuid", UUID().uuidString] {
+            await #expect(throws: Passkeys.notFound) { try await f.passkeys.delete(raw, principal: f.principal, client: Self.client) }
+        }
+        let listed = try await f.passkeys.list(f.principal)
+        #expect(listed.map(\.id) == [made.id] && listed.first?.backupEligible == false)
+        #expect(try await f.passkeys.passkeys(ofUser: f.principal.user.id.uuidString).count == 1)
+        await #expect(throws: AuthError.adminUserNotFound) { try await f.passkeys.passkeys(ofUser: "x") }
+        var context = AuditContext.current
+        context.operatorName = "service_role"
+        try await AuditContext.$current.withValue(context) {
+            try await f.passkeys.delete(passkeyID: id, ofUser: f.principal.user.id.uuidString)
+        }
+        let events = try await f.store.auditEvents(AuditQuery()).events
+        let deleted = try #require(events.first { $0.action == .passkeyDeleted })
+        #expect(deleted.actorName == "service_role" && deleted.actorID == nil && deleted.details["user_id"] != nil)
+        #expect(Set(events.map(\.action)) == [.passkeyCreated, .passkeyUpdated, .passkeyDeleted])
+    }
+
+    @Test func signInChallengesAreLimitedPerAddress() async throws {
+        let f = Fixture(perIP: 2)
+        _ = try await f.passkeys.authenticationOptions(client: Self.client)
+        _ = try await f.passkeys.authenticationOptions(client: Self.client)
+        await #expect(throws: AuthError.self) { try await f.passkeys.authenticationOptions(client: Self.client) }
+        _ = try await f.passkeys.authenticationOptions(client: ClientInfo(ip: "192.0.2.21", userAgent: "test"))
     }
 }

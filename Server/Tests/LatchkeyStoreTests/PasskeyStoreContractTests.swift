@@ -26,17 +26,17 @@ import Testing
             let challenge = WebAuthnChallengeRecord(
                 id: UUID(), userID: owner, ceremony: .registration, challenge: Array("thirty-two bytes of challenge!!!".utf8),
                 createdAt: Self.now, expiresAt: Self.now.addingTimeInterval(300))
-            try await store.createChallenge(challenge)
-            #expect(try await store.spendChallenge(id: challenge.id, ceremony: .authentication, userID: owner) == nil)
-            #expect(try await store.spendChallenge(id: challenge.id, ceremony: .registration, userID: UUID()) == nil)
-            #expect(try await store.spendChallenge(id: challenge.id, ceremony: .registration, userID: owner) == challenge)
-            #expect(try await store.spendChallenge(id: challenge.id, ceremony: .registration, userID: owner) == nil)
+            try await store.createWebAuthnChallenge(challenge)
+            #expect(try await store.spendWebAuthnChallenge(id: challenge.id, ceremony: .authentication, userID: owner) == nil)
+            #expect(try await store.spendWebAuthnChallenge(id: challenge.id, ceremony: .registration, userID: UUID()) == nil)
+            #expect(try await store.spendWebAuthnChallenge(id: challenge.id, ceremony: .registration, userID: owner) == challenge)
+            #expect(try await store.spendWebAuthnChallenge(id: challenge.id, ceremony: .registration, userID: owner) == nil)
             let signIn = WebAuthnChallengeRecord(
                 id: UUID(), userID: nil, ceremony: .authentication, challenge: [1, 2, 3], createdAt: Self.now,
                 expiresAt: Self.now.addingTimeInterval(300))
-            try await store.createChallenge(signIn)
-            #expect(try await store.spendChallenge(id: signIn.id, ceremony: .authentication, userID: owner) == nil)
-            #expect(try await store.spendChallenge(id: signIn.id, ceremony: .authentication, userID: nil) == signIn)
+            try await store.createWebAuthnChallenge(signIn)
+            #expect(try await store.spendWebAuthnChallenge(id: signIn.id, ceremony: .authentication, userID: owner) == nil)
+            #expect(try await store.spendWebAuthnChallenge(id: signIn.id, ceremony: .authentication, userID: nil) == signIn)
         }
     }
 

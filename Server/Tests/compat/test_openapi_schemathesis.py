@@ -38,6 +38,9 @@ ENV = {
     "LATCHKEY_RATE_LIMIT_SMS_SENT": "100000",
     "LATCHKEY_RATE_LIMIT_MFA": "100000",
     "LATCHKEY_RATE_LIMIT_SIGNIN_FAILURES": "100000",
+    "LATCHKEY_RATE_LIMIT_PASSKEY": "100000",
+    # Passkeys on, so the fuzzer reaches the ceremonies (off, every /passkeys route is a 404).
+    "GOTRUE_PASSKEY_ENABLED": "true",
 }
 
 

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyWebAuthn
 
 /// Everything the domain needs to know about policy, read once at start.
 ///
@@ -45,6 +46,9 @@ public struct AuthConfiguration: Sendable {
     public var anonymousUserRetentionDays = 0
     /// Sign-in with other providers' identities.
     public var external = ExternalSettings()
+    /// Passkeys (`/passkeys/*`); off by default, as in GoTrue.
+    public var passkeys = Passkeys.Settings(
+        enabled: false, relyingParty: RelyingParty(id: "localhost", origins: []), displayName: "Latchkey")
 
     public init(
         siteURL: String = "http://localhost:3000", externalURL: String = "http://127.0.0.1:9999",

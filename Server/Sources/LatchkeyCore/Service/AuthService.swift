@@ -71,7 +71,8 @@ public struct AuthService: Sendable {
                 ["email": true, "phone": configuration.sms.enabled, "anonymous_users": configuration.anonymousUsers]
             ) { _, own in own },
             disableSignup: configuration.disableSignup, mailerAutoconfirm: configuration.mailerAutoconfirm,
-            phoneAutoconfirm: configuration.sms.autoconfirm, smsProvider: codes.sms.providerName, samlEnabled: false)
+            phoneAutoconfirm: configuration.sms.autoconfirm, smsProvider: codes.sms.providerName, samlEnabled: false,
+            passkeysEnabled: configuration.passkeys.enabled)
     }
 
     /// Builds session records and the session answers (access token, refresh token, user).

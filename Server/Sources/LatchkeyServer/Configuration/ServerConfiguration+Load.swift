@@ -222,6 +222,7 @@ extension ServerConfiguration {
                 lockout: try reader.seconds("mfa-lockout") ?? 900))
         auth.anonymousUsers = try reader.bool("anonymous-users") ?? false
         auth.external = try Self.externalSettings(reader, externalURL: externalURL)
+        auth.passkeys = try Self.passkeySettings(reader, externalURL: externalURL, appName: auth.appName)
         // GoTrue's clean-up deletes anonymous users after 30 days when GOTRUE_DB_CLEANUP_ENABLED is on.
         let goTrueCleanup = try reader.bool("db-cleanup-enabled") ?? false
         auth.anonymousUserRetentionDays = try reader.int("anonymous-users-retention-days") ?? (goTrueCleanup ? 30 : 0)

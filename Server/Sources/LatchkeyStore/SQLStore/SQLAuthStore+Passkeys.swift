@@ -23,7 +23,7 @@ extension SQLAuthStore {
     /// Binary columns are base64url text, on SQLite and PostgreSQL alike.
     static func bytes(_ text: String) -> [UInt8]? { Base64URL.decode(text, maxLength: 8192) }
 
-    public func createChallenge(_ challenge: WebAuthnChallengeRecord) async throws {
+    public func createWebAuthnChallenge(_ challenge: WebAuthnChallengeRecord) async throws {
         try await database.transaction { db in
             try await db.query(
                 "INSERT INTO webauthn_challenges (id, user_id, ceremony, challenge, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
@@ -34,7 +34,7 @@ extension SQLAuthStore {
         }
     }
 
-    public func spendChallenge(id: UUID, ceremony: WebAuthnChallengeRecord.Ceremony, userID: UUID?) async throws
+    public func spendWebAuthnChallenge(id: UUID, ceremony: WebAuthnChallengeRecord.Ceremony, userID: UUID?) async throws
         -> WebAuthnChallengeRecord?
     {
         try await database.transaction { db in

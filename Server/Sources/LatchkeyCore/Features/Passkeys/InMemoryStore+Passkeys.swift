@@ -2,11 +2,11 @@ import Foundation
 import Synchronization
 
 extension InMemoryStore: PasskeyStore {
-    public func createChallenge(_ challenge: WebAuthnChallengeRecord) async throws {
+    public func createWebAuthnChallenge(_ challenge: WebAuthnChallengeRecord) async throws {
         state.withLock { $0.webAuthnChallenges[challenge.id] = challenge }
     }
 
-    public func spendChallenge(id: UUID, ceremony: WebAuthnChallengeRecord.Ceremony, userID: UUID?) async throws
+    public func spendWebAuthnChallenge(id: UUID, ceremony: WebAuthnChallengeRecord.Ceremony, userID: UUID?) async throws
         -> WebAuthnChallengeRecord?
     {
         state.withLock { state in

@@ -1,12 +1,13 @@
 import Foundation
 
 /// What passkeys need from storage.
-public protocol PasskeyStore: UserReading, AuditWriting {
-    func createChallenge(_ challenge: WebAuthnChallengeRecord) async throws
+public protocol PasskeyStore: UserReading, AuditWriting, FactorReading {
+    func createWebAuthnChallenge(_ challenge: WebAuthnChallengeRecord) async throws
     /// Deletes and returns the challenge `id` of `ceremony` for `userID` (`nil`: a sign-in's,
     /// which has no user); `nil` when there is none, it was spent, or it is another's. A challenge
     /// is returned once, expired or not: the caller checks the time.
-    func spendChallenge(id: UUID, ceremony: WebAuthnChallengeRecord.Ceremony, userID: UUID?) async throws -> WebAuthnChallengeRecord?
+    func spendWebAuthnChallenge(id: UUID, ceremony: WebAuthnChallengeRecord.Ceremony, userID: UUID?) async throws
+        -> WebAuthnChallengeRecord?
     /// The user's passkeys, oldest first.
     func passkeys(userID: UUID) async throws -> [PasskeyRecord]
     func passkey(credentialID: [UInt8]) async throws -> PasskeyRecord?

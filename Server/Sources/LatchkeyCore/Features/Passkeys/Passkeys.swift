@@ -13,24 +13,34 @@ public struct Passkeys: Sendable {
         public var relyingParty: RelyingParty
         public var displayName: String
         public var challengeLifetime: TimeInterval
+        /// Sign-in challenges per client IP (`GOTRUE_RATE_LIMIT_PASSKEY`, per 5 minutes).
+        public var perIP: RateLimit
 
         public init(
-            enabled: Bool, maxPerUser: Int = 10, relyingParty: RelyingParty, displayName: String, challengeLifetime: TimeInterval = 300
+            enabled: Bool, maxPerUser: Int = 10, relyingParty: RelyingParty, displayName: String, challengeLifetime: TimeInterval = 300,
+            perIP: RateLimit = RateLimit(count: 30, period: 300)
         ) {
             self.enabled = enabled
             self.maxPerUser = maxPerUser
             self.relyingParty = relyingParty
             self.displayName = displayName
             self.challengeLifetime = challengeLifetime
+            self.perIP = perIP
         }
+
+        /// What the options ask of the authenticator: `required` unless the relying party accepts
+        /// presence alone.
+        var userVerification: JSONValue { relyingParty.requireUserVerification ? "required" : "preferred" }
     }
 
     let store: any PasskeyStore
+    let limiter: RateLimiter
     let settings: Settings
     let records: Records
 
-    public init(store: any PasskeyStore, settings: Settings, records: Records) {
+    public init(store: any PasskeyStore, limiter: RateLimiter, settings: Settings, records: Records) {
         self.store = store
+        self.limiter = limiter
         self.settings = settings
         self.records = records
     }
@@ -39,10 +49,15 @@ public struct Passkeys: Sendable {
     static let verificationFailed = AuthError(.webauthnVerificationFailed, "Credential verification failed")
     static let tooMany = AuthError(.tooManyPasskeys, "Maximum number of passkeys reached")
 
+    /// `404 passkey_disabled` when passkeys are off: the first answer of every `/passkeys` route.
+    public func requireEnabled() throws {
+        guard settings.enabled else { throw Self.disabled }
+    }
+
     /// `POST /passkeys/registration/options`: the creation options for the signed-in user.
     public func registrationOptions(for principal: Principal) async throws -> PasskeyOptionsResponse {
         guard settings.enabled else { throw Self.disabled }
-        guard !principal.user.isAnonymous else { throw AuthError(.noAuthorization, "Anonymous user not allowed to perform these actions") }
+        try await requireManagement(principal)
         let existing = try await store.passkeys(userID: principal.user.id)
         guard existing.count < settings.maxPerUser else { throw Self.tooMany }
         let challenge = try await newChallenge(.registration, userID: principal.user.id)
@@ -57,7 +72,7 @@ public struct Passkeys: Sendable {
             "challenge": .string(Base64URL.encode(challenge.challenge)),
             "pubKeyCredParams": .array([-7, -8, -257].map { .object(["type": "public-key", "alg": .number(Double($0))]) }),
             "timeout": .number(settings.challengeLifetime * 1000),
-            "authenticatorSelection": ["residentKey": "required", "userVerification": "required"],
+            "authenticatorSelection": ["residentKey": "required", "userVerification": settings.userVerification],
             "attestation": "none",
         ]
         if !existing.isEmpty {
@@ -72,6 +87,7 @@ public struct Passkeys: Sendable {
     /// ``RelyingParty/register(attestationObject:clientDataJSON:challenge:)``.
     public func register(_ request: PasskeyVerifyRequest, principal: Principal, client: ClientInfo) async throws -> PasskeyRecord {
         guard settings.enabled else { throw Self.disabled }
+        try await requireManagement(principal)
         let challenge = try await spend(request, .registration, userID: principal.user.id)
         guard let response = request.credential?.response, let client64 = response.clientDataJSON,
             let clientData = Base64URL.decode(client64), let object64 = response.attestationObject,
@@ -87,7 +103,8 @@ public struct Passkeys: Sendable {
         let passkey = PasskeyRecord(
             id: records.random.uuid(), userID: principal.user.id, credentialID: made.credentialID, publicKey: made.publicKeyBytes,
             attestationType: made.attestationFormat, aaguid: made.aaguid, signCount: made.signCount, transports: response.transports ?? [],
-            backupEligible: made.backupEligible, backedUp: made.backedUp, friendlyName: "Passkey", createdAt: now, updatedAt: now)
+            backupEligible: made.backupEligible, backedUp: made.backedUp, friendlyName: PasskeyNames.name(aaguid: made.aaguid),
+            createdAt: now, updatedAt: now)
         let event = records.events.event(
             .passkeyCreated, user: principal.user, details: ["passkey_id": .string(passkey.id.uuidString.lowercased())], client: client)
         do {
@@ -101,12 +118,13 @@ public struct Passkeys: Sendable {
     }
 
     /// `POST /passkeys/authentication/options`: a challenge for a sign-in with any passkey.
-    public func authenticationOptions() async throws -> PasskeyOptionsResponse {
+    public func authenticationOptions(client: ClientInfo) async throws -> PasskeyOptionsResponse {
         guard settings.enabled else { throw Self.disabled }
+        try await limiter.hit("ip:passkey:\(client.ip)", settings.perIP)
         let challenge = try await newChallenge(.authentication, userID: nil)
         let options: [String: JSONValue] = [
             "challenge": .string(Base64URL.encode(challenge.challenge)), "timeout": .number(settings.challengeLifetime * 1000),
-            "rpId": .string(settings.relyingParty.id), "userVerification": "required",
+            "rpId": .string(settings.relyingParty.id), "userVerification": settings.userVerification,
         ]
         return PasskeyOptionsResponse(
             challengeID: challenge.id, options: .object(options), expiresAt: Int(challenge.expiresAt.timeIntervalSince1970))
@@ -135,7 +153,7 @@ public struct Passkeys: Sendable {
             throw Self.verificationFailed
         }
         let now = records.time.now()
-        guard !user.isBanned(at: now) else { throw AuthError.userBanned }
+        try Self.requireSignInAllowed(user, at: now)
         var signedIn = user
         signedIn.lastSignInAt = now
         signedIn.updatedAt = now
@@ -151,6 +169,37 @@ public struct Passkeys: Sendable {
         return try await records.answers.answer(user: signedIn, session: session)
     }
 
+    /// GoTrue's refusals after a good assertion: an unconfirmed address or number, a ban (403).
+    static func requireSignInAllowed(_ user: UserRecord, at now: Date) throws {
+        var refusal: AuthError?
+        if user.email != nil, !user.isEmailConfirmed {
+            refusal = .emailNotConfirmed
+        } else if user.phone != nil, user.phoneConfirmedAt == nil {
+            refusal = .phoneNotConfirmed
+        } else if user.isBanned(at: now) {
+            refusal = .userBanned
+        }
+        guard var refusal else { return }
+        refusal.status = 403
+        throw refusal
+    }
+
+    /// Registering (and deleting) passkeys: not for anonymous users, and at `aal2` for a user
+    /// with a verified second factor, so a stolen password alone cannot add a way in.
+    func requireManagement(_ principal: Principal) async throws {
+        guard !principal.user.isAnonymous else {
+            var error = AuthError(.noAuthorization, "Anonymous user not allowed to perform these actions")
+            error.status = 403
+            throw error
+        }
+        guard principal.session?.aal != "aal2" else { return }
+        if try await store.factors(userID: principal.user.id).contains(where: { $0.status == .verified }) {
+            var error = AuthError(.insufficientAAL, "AAL2 session is required to manage passkeys when MFA is enabled")
+            error.status = 403
+            throw error
+        }
+    }
+
     /// The WebAuthn user handle of a user: base64url of its id's text, as GoTrue.
     static func userHandle(_ id: UUID) -> String {
         Base64URL.encode(Array(id.uuidString.lowercased().utf8))
@@ -161,7 +210,7 @@ public struct Passkeys: Sendable {
         let challenge = WebAuthnChallengeRecord(
             id: records.random.uuid(), userID: userID, ceremony: ceremony, challenge: records.random.bytes(32), createdAt: now,
             expiresAt: now.addingTimeInterval(settings.challengeLifetime))
-        try await store.createChallenge(challenge)
+        try await store.createWebAuthnChallenge(challenge)
         return challenge
     }
 
@@ -172,7 +221,7 @@ public struct Passkeys: Sendable {
         guard let text = request.challengeID, !text.isEmpty else { throw AuthError.validation("challenge_id is required") }
         guard request.credential != nil else { throw AuthError.validation("credential is required") }
         guard let id = UUID(uuidString: text) else { throw AuthError.validation("challenge_id must be a valid UUID") }
-        guard let challenge = try await store.spendChallenge(id: id, ceremony: ceremony, userID: userID) else {
+        guard let challenge = try await store.spendWebAuthnChallenge(id: id, ceremony: ceremony, userID: userID) else {
             throw AuthError(.webauthnChallengeNotFound, "Challenge not found or already used")
         }
         guard challenge.expiresAt > records.time.now() else { throw AuthError(.webauthnChallengeExpired, "Challenge has expired") }

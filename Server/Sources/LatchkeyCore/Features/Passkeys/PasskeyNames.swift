@@ -1,0 +1,30 @@
+import Foundation
+
+/// A new passkey's name, from its authenticator's AAGUID, as GoTrue names them (from the
+/// community list passkeydeveloper/passkey-authenticator-aaguids): the common providers only;
+/// any other, and the zero AAGUID most synced passkeys report, is `Passkey`.
+enum PasskeyNames {
+    static let known: [String: String] = [
+        "fbfc3007-154e-4ecc-8c0b-6e020557d7bd": "iCloud Keychain",
+        "dd4ec289-e01d-41c9-bb89-70fa845d4bf2": "iCloud Keychain (Managed)",
+        "ea9b8d66-4d01-1d21-3ce4-b6b48cb575d4": "Google Password Manager",
+        "adce0002-35bc-c60a-648b-0b25f1f05503": "Chrome on Mac",
+        "08987058-cadc-4b81-b6e1-30de50dcbe96": "Windows Hello",
+        "9ddd1817-af5a-4672-a2b9-3e3dd95000a9": "Windows Hello",
+        "6028b017-b1d4-4c02-b4b3-afcdafc96bb2": "Windows Hello",
+        "bada5566-a7aa-401f-bd96-45619a55120d": "1Password",
+        "d548826e-79b4-db40-a3d8-11116f7e8349": "Bitwarden",
+        "531126d6-e717-415c-9320-3d9aa6981239": "Dashlane",
+        "53414d53-554e-4700-0000-000000000000": "Samsung Pass",
+    ]
+
+    static func name(aaguid: [UInt8]) -> String {
+        guard aaguid.count == 16 else { return "Passkey" }
+        let id = UUID(
+            uuid: (
+                aaguid[0], aaguid[1], aaguid[2], aaguid[3], aaguid[4], aaguid[5], aaguid[6], aaguid[7], aaguid[8], aaguid[9], aaguid[10],
+                aaguid[11], aaguid[12], aaguid[13], aaguid[14], aaguid[15]
+            ))
+        return known[id.uuidString.lowercased()] ?? "Passkey"
+    }
+}

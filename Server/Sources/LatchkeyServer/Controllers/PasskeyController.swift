@@ -1,0 +1,89 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LatchkeyAPI
+import LatchkeyCore
+
+/// GoTrue's passkeys: `/passkeys/registration/*` and `/passkeys/authentication/*` (the
+/// ceremonies), `/passkeys` and `/passkeys/{id}` (the user's own), and the operator's
+/// `/admin/users/{id}/passkeys…`. With passkeys off every `/passkeys` route answers 404
+/// `passkey_disabled` before it reads the caller; the admin routes answer regardless, as GoTrue's.
+struct PasskeyController {
+    let authenticator: Authenticator
+    let passkeys: Passkeys
+
+    /// What registration answers: GoTrue's three fields (and Latchkey's backup flags).
+    struct Registered: Encodable {
+        var id: UUID
+        var friendlyName: String
+        var createdAt: Date
+        var backupEligible: Bool
+        var backedUp: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case id
+            case friendlyName = "friendly_name"
+            case createdAt = "created_at"
+            case backupEligible = "backup_eligible"
+            case backedUp = "backed_up"
+        }
+    }
+
+    func register(_ routes: inout RouteRegistrar) {
+        routes.on(.post, "/passkeys/registration/options") { request, _ in
+            let principal = try await signedIn(request)
+            return try JSONResponse.make(try await passkeys.registrationOptions(for: principal), noStore: true)
+        }
+        routes.on(.post, "/passkeys/registration/verify") { request, context in
+            let principal = try await signedIn(request)
+            let body = try await request.decodeJSON(PasskeyVerifyRequest.self, context: context)
+            let made = try await passkeys.register(body, principal: principal, client: context.client)
+            return try JSONResponse.make(
+                Registered(
+                    id: made.id, friendlyName: made.friendlyName, createdAt: made.createdAt, backupEligible: made.backupEligible,
+                    backedUp: made.backedUp), noStore: true)
+        }
+        routes.on(.post, "/passkeys/authentication/options") { _, context in
+            try passkeys.requireEnabled()
+            return try JSONResponse.make(try await passkeys.authenticationOptions(client: context.client), noStore: true)
+        }
+        routes.on(.post, "/passkeys/authentication/verify") { request, context in
+            try passkeys.requireEnabled()
+            let body = try await request.decodeJSON(PasskeyVerifyRequest.self, context: context)
+            return try JSONResponse.make(try await passkeys.signIn(body, client: context.client), noStore: true)
+        }
+        routes.on(.get, "/passkeys") { request, _ in
+            let principal = try await signedIn(request)
+            return try JSONResponse.make(try await passkeys.list(principal), noStore: true)
+        }
+        routes.on(.patch, "/passkeys/:id") { request, context in
+            let principal = try await signedIn(request)
+            let body = try await request.decodeJSON(PasskeyUpdateRequest.self, context: context)
+            return try JSONResponse.make(
+                try await passkeys.rename(context.parameters.get("id") ?? "", body, principal: principal, client: context.client),
+                noStore: true)
+        }
+        routes.on(.delete, "/passkeys/:id") { request, context in
+            let principal = try await signedIn(request)
+            try await passkeys.delete(context.parameters.get("id") ?? "", principal: principal, client: context.client)
+            return Response(status: .noContent, headers: [.cacheControl: "no-store"])
+        }
+        routes.on(.get, "/admin/users/:id/passkeys") { request, context in
+            try await authenticator.asOperator(request) {
+                try JSONResponse.make(try await passkeys.passkeys(ofUser: context.parameters.get("id") ?? ""), noStore: true)
+            }
+        }
+        routes.on(.delete, "/admin/users/:id/passkeys/:pid") { request, context in
+            try await authenticator.asOperator(request) {
+                try await passkeys.delete(passkeyID: context.parameters.get("pid") ?? "", ofUser: context.parameters.get("id") ?? "")
+                return Response(status: .noContent, headers: [.cacheControl: "no-store"])
+            }
+        }
+    }
+
+    /// The caller, once passkeys are known to be on.
+    func signedIn(_ request: Request) async throws -> Principal {
+        try passkeys.requireEnabled()
+        return try await authenticator.authenticate(authorization: request.headers[.authorization])
+    }
+}
