@@ -48,6 +48,13 @@ import Testing
             symbol: "ASWebAuthenticationPresentationContextProviding",
             requires: ["canImport(AuthenticationServices)", "!os(tvOS)", "!os(watchOS)"], forbids: []),
         Rule(symbol: "ASAuthorizationAppleIDProvider", requires: ["canImport(AuthenticationServices)"], forbids: []),
+        // Platform passkeys and the authorization sheet's presentation context: none on watchOS.
+        Rule(
+            symbol: "ASAuthorizationPlatformPublicKeyCredential",
+            requires: ["canImport(AuthenticationServices)", "!os(watchOS)"], forbids: []),
+        Rule(
+            symbol: "ASAuthorizationControllerPresentationContextProviding",
+            requires: ["canImport(AuthenticationServices)", "!os(watchOS)"], forbids: []),
     ]
 
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized

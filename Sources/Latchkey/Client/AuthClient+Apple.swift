@@ -45,57 +45,16 @@ extension AuthClient {
             let request = ASAuthorizationAppleIDProvider().createRequest()
             request.requestedScopes = [.fullName, .email]
             request.nonce = nonce.hashed
-            let credential = try await AppleAuthorization.run(request, presentationContextProvider: presentationContextProvider)
+            guard
+                let credential = try await AuthorizationRunner.run(request, presentationContextProvider: presentationContextProvider)
+                    as? ASAuthorizationAppleIDCredential
+            else { throw LatchkeyError(code: .invalidResponse, message: "Apple returned another kind of credential") }
             guard let tokenData = credential.identityToken, let idToken = String(data: tokenData, encoding: .utf8) else {
                 throw LatchkeyError(code: .invalidResponse, message: "Apple returned no identity token")
             }
             return try await signInWithIdToken(
                 provider: .apple, idToken: idToken, nonce: nonce.raw,
                 data: Self.appleMetadata(givenName: credential.fullName?.givenName, familyName: credential.fullName?.familyName))
-        }
-    }
-
-    /// Runs one `ASAuthorizationController` request and hands back its Apple ID credential.
-    @MainActor
-    final class AppleAuthorization: NSObject, ASAuthorizationControllerDelegate {
-        private var continuation: CheckedContinuation<ASAuthorizationAppleIDCredential, any Error>?
-        private static var running: Set<AppleAuthorization> = []
-
-        static func run(
-            _ request: ASAuthorizationAppleIDRequest, presentationContextProvider: any ASAuthorizationControllerPresentationContextProviding
-        ) async throws -> ASAuthorizationAppleIDCredential {
-            let delegate = AppleAuthorization()
-            running.insert(delegate)
-            defer { running.remove(delegate) }
-            return try await withCheckedThrowingContinuation { continuation in
-                delegate.continuation = continuation
-                let controller = ASAuthorizationController(authorizationRequests: [request])
-                controller.delegate = delegate
-                controller.presentationContextProvider = presentationContextProvider
-                controller.performRequests()
-            }
-        }
-
-        nonisolated func authorizationController(
-            controller: ASAuthorizationController, didCompleteWithAuthorization authorization: ASAuthorization
-        ) {
-            let credential = authorization.credential as? ASAuthorizationAppleIDCredential
-            MainActor.assumeIsolated {
-                if let credential {
-                    continuation?.resume(returning: credential)
-                } else {
-                    continuation?.resume(
-                        throwing: LatchkeyError(code: .invalidResponse, message: "Apple returned another kind of credential"))
-                }
-                continuation = nil
-            }
-        }
-
-        nonisolated func authorizationController(controller: ASAuthorizationController, didCompleteWithError error: any Error) {
-            MainActor.assumeIsolated {
-                continuation?.resume(throwing: error)
-                continuation = nil
-            }
         }
     }
 #endif

@@ -1,0 +1,74 @@
+import Foundation
+
+#if canImport(AuthenticationServices) && !os(watchOS) && !os(tvOS)
+    import AuthenticationServices
+
+    extension AuthClient {
+        /// Creates a passkey for the signed-in user with the device's passkey provider (iCloud
+        /// Keychain, or a password manager the user chose) and registers it: the system sheet
+        /// asks for Face ID, Touch ID or the device passcode.
+        ///
+        /// The app needs the associated domain `webcredentials:<relying party id>`, and the server's
+        /// `GOTRUE_WEBAUTHN_RP_ORIGINS` that domain's `https://` origin.
+        @MainActor
+        @discardableResult
+        public func registerPasskey(
+            presentationContextProvider: any ASAuthorizationControllerPresentationContextProviding
+        ) async throws -> Passkey {
+            let options = try await passkeyRegistrationOptions()
+            guard let ceremony = options.ceremony, let userID = ceremony.userID else {
+                throw LatchkeyError(code: .invalidResponse, message: "The server's passkey options lack a challenge or user")
+            }
+            let provider = ASAuthorizationPlatformPublicKeyCredentialProvider(relyingPartyIdentifier: ceremony.relyingPartyID)
+            let request = provider.createCredentialRegistrationRequest(
+                challenge: ceremony.challenge, name: ceremony.userName ?? "", userID: userID)
+            request.userVerificationPreference = ceremony.requiresUserVerification ? .required : .preferred
+            if #available(iOS 17.4, macOS 14.4, visionOS 1.1, *) {
+                request.excludedCredentials = ceremony.excludedCredentialIDs.map {
+                    ASAuthorizationPlatformPublicKeyCredentialDescriptor(credentialID: $0)
+                }
+            }
+            let answer = try await AuthorizationRunner.run(request, presentationContextProvider: presentationContextProvider)
+            guard let made = answer as? ASAuthorizationPlatformPublicKeyCredentialRegistration,
+                let attestation = made.rawAttestationObject
+            else { throw LatchkeyError(code: .invalidResponse, message: "The device returned no new passkey") }
+            return try await registerPasskey(
+                challengeID: options.challengeID,
+                credential: .registration(
+                    credentialID: made.credentialID, clientDataJSON: made.rawClientDataJSON, attestationObject: attestation,
+                    transports: ["internal", "hybrid"]))
+        }
+
+        /// Signs in with a passkey, no username typed: the system sheet lists the passkeys the
+        /// device holds for the relying party (and offers one on a nearby phone). With
+        /// `preferImmediatelyAvailableCredentials` the sheet shows only when the device holds one,
+        /// else the call throws at once (ASAuthorizationError `.canceled`), so an app can try it
+        /// first and fall back to another way in quietly.
+        @MainActor
+        @discardableResult
+        public func signInWithPasskey(
+            presentationContextProvider: any ASAuthorizationControllerPresentationContextProviding,
+            preferImmediatelyAvailableCredentials: Bool = false
+        ) async throws -> Session {
+            let options = try await passkeyAuthenticationOptions()
+            guard let ceremony = options.ceremony else {
+                throw LatchkeyError(code: .invalidResponse, message: "The server's passkey options lack a challenge")
+            }
+            let provider = ASAuthorizationPlatformPublicKeyCredentialProvider(relyingPartyIdentifier: ceremony.relyingPartyID)
+            let request = provider.createCredentialAssertionRequest(challenge: ceremony.challenge)
+            request.userVerificationPreference = ceremony.requiresUserVerification ? .required : .preferred
+            let answer = try await AuthorizationRunner.run(
+                request, presentationContextProvider: presentationContextProvider,
+                preferImmediatelyAvailableCredentials: preferImmediatelyAvailableCredentials)
+            guard let assertion = answer as? ASAuthorizationPlatformPublicKeyCredentialAssertion,
+                let authenticatorData = assertion.rawAuthenticatorData, let signature = assertion.signature,
+                let userHandle = assertion.userID
+            else { throw LatchkeyError(code: .invalidResponse, message: "The device returned no passkey assertion") }
+            return try await signInWithPasskey(
+                challengeID: options.challengeID,
+                credential: .assertion(
+                    credentialID: assertion.credentialID, clientDataJSON: assertion.rawClientDataJSON,
+                    authenticatorData: authenticatorData, signature: signature, userHandle: userHandle))
+        }
+    }
+#endif
