@@ -135,4 +135,37 @@ import Testing
             #expect(f.memory.sessions(userID: f.user.id).count == 1)
         }
     }
+
+    /// A hosted page's session handed to the app: the exchange answers that session (no new one,
+    /// no second sign-in event), and nothing once it has ended or the user is banned.
+    @Test func aHandedOverSessionIsAnsweredAsItIs() async throws {
+        let f = Fixture(confirmed: true)
+        let records = TestSessionParts.records(accounts: f.memory, time: f.time, random: SeededRandomSource(seed: 14))
+        let now = f.time.now()
+        let session = records.answers.newSession(for: f.user, method: "password", client: Self.client, now: now)
+        f.memory.add(session)
+        let made = try await records.answers.answer(user: f.user, session: session)
+        let handOff = SessionHandOff(store: f.memory, records: records, lifetime: 300)
+        let challenge = PKCEChallenge(challenge: Self.s256Challenge, method: .s256)
+
+        let code = try await handOff.code(for: made, challenge: challenge, method: "password")
+        let answered = try await f.attempt(code: code)
+        #expect(answered.refreshToken == made.refreshToken && f.memory.sessions(userID: f.user.id).count == 1)
+        // Once: the same code again finds nothing; a wrong verifier spends a fresh one.
+        await #expect(throws: AuthCodeExchange.notFound) { try await f.attempt(code: code) }
+        let guessed = try await handOff.code(for: made, challenge: challenge, method: "password")
+        await #expect(throws: AuthCodeExchange.badVerifier) {
+            try await f.attempt(code: guessed, verifier: String(repeating: "w", count: 43))
+        }
+
+        var banned = f.user
+        banned.bannedUntil = now.addingTimeInterval(3600)
+        f.memory.add(banned)
+        let afterBan = try await handOff.code(for: made, challenge: challenge, method: "password")
+        await #expect(throws: AuthError.userBanned) { try await f.attempt(code: afterBan) }
+        f.memory.add(f.user)
+        let afterSignOut = try await handOff.code(for: made, challenge: challenge, method: "password")
+        try await f.memory.deleteSession(id: session.id, audit: [])
+        await #expect(throws: AuthCodeExchange.notFound) { try await f.attempt(code: afterSignOut) }
+    }
 }

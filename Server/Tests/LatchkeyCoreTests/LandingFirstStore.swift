@@ -23,6 +23,8 @@ final class LandingFirstStore: PasswordSignInStore, AuthCodeExchangeStore {
         try await base.consumeFlowState(authCodeHash: authCodeHash, now: now)
     }
 
+    func createFlowState(_ flow: FlowStateRecord) async throws { try await base.createFlowState(flow) }
+
     func createSession(_ session: SessionRecord, user: UserRecord, audit: [AuditEvent]) async throws {
         if first.now() { landing(base) }
         try await base.createSession(session, user: user, audit: audit)

@@ -75,4 +75,38 @@ import Testing
             #expect(winners == 1)
         }
     }
+
+    /// A hosted page's hand-over: the flow state names a session and comes back with it, read in
+    /// the spending transaction; a session that ended since comes back as none.
+    @Test func aHandOverComesWithItsSessionWhileItLasts() async throws {
+        try await Self.eachStore { store in
+            let (user, identity) = StoreContractTests.user("handoff-\(UUID().uuidString.prefix(8))@example.com", now: Self.now)
+            let session = SessionRecord(
+                id: UUID(), userID: user.id, aal: "aal1", amr: [], refreshSalt: [1, 2, 3], createdAt: Self.now, updatedAt: Self.now)
+            if let memory = store as? InMemoryStore {
+                memory.add(user)
+            } else {
+                try await (store as! any AuthStore).createUser(user, identity: identity, token: nil, outbox: [])
+            }
+            let stored = try #require(try await store.user(id: user.id))
+            try await store.createSession(session, user: stored, audit: [])
+            let challenge = PKCEChallenge(challenge: String(repeating: "h", count: 43), method: .s256)
+            func handOver() async throws -> String {
+                let hash = OneTimeSecrets.linkHash(UUID().uuidString)
+                try await store.createFlowState(
+                    FlowStateRecord(
+                        id: UUID(), authCodeHash: hash, userID: user.id, challenge: challenge, authenticationMethod: "password",
+                        createdAt: Self.now, expiresAt: Self.now.addingTimeInterval(300), sessionID: session.id))
+                return hash
+            }
+            let first = try await handOver()
+            let consumed = try #require(try await store.consumeFlowState(authCodeHash: first, now: Self.now))
+            #expect(consumed.flow.sessionID == session.id && consumed.session?.id == session.id && consumed.user?.id == user.id)
+            #expect(try await store.consumeFlowState(authCodeHash: first, now: Self.now) == nil)
+
+            let second = try await handOver()
+            try await (store as! any UserAccountStore).deleteSession(id: session.id, audit: [])
+            #expect(try await store.consumeFlowState(authCodeHash: second, now: Self.now)?.session == nil)
+        }
+    }
 }

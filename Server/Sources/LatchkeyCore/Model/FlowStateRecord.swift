@@ -50,11 +50,15 @@ public struct FlowStateRecord: Sendable, Equatable {
     public var createdAt: Date
     public var expiresAt: Date
     public var consumedAt: Date?
+    /// A session already made (a hosted page's sign-in) that the code hands to the app; `nil`:
+    /// the exchange makes one.
+    public var sessionID: UUID?
 
     public init(
         id: UUID, authCodeHash: String, userID: UUID, challenge: PKCEChallenge, authenticationMethod: String, createdAt: Date,
-        expiresAt: Date, consumedAt: Date? = nil
+        expiresAt: Date, consumedAt: Date? = nil, sessionID: UUID? = nil
     ) {
+        self.sessionID = sessionID
         self.id = id
         self.authCodeHash = authCodeHash
         self.userID = userID

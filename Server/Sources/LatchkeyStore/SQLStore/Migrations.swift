@@ -366,5 +366,10 @@ enum Migrations {
                 """,
                 "CREATE INDEX webauthn_challenges_expires_idx ON webauthn_challenges (expires_at)",
             ]),
+        Migration(
+            version: 17, name: "flow states that hand a hosted page's session to the app",
+            statements: [
+                "ALTER TABLE flow_states ADD COLUMN session_id TEXT REFERENCES sessions (id) ON DELETE CASCADE"
+            ]),
     ]
 }

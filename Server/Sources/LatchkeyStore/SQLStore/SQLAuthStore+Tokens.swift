@@ -166,13 +166,13 @@ extension SQLAuthStore {
     static func insert(_ flow: FlowStateRecord, _ db: any SQLExecutor) async throws {
         try await db.query(
             """
-            INSERT INTO flow_states (id, auth_code_hash, user_id, code_challenge, code_challenge_method, authentication_method, created_at, expires_at, consumed_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO flow_states (id, auth_code_hash, user_id, code_challenge, code_challenge_method, authentication_method, created_at, expires_at, consumed_at, session_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 SQLValue(flow.id), .text(flow.authCodeHash), SQLValue(flow.userID), .text(flow.challenge.challenge),
                 .text(flow.challenge.method.rawValue), .text(flow.authenticationMethod), SQLValue(flow.createdAt),
-                SQLValue(flow.expiresAt), SQLValue(flow.consumedAt),
+                SQLValue(flow.expiresAt), SQLValue(flow.consumedAt), flow.sessionID.map(SQLValue.init) ?? .null,
             ])
     }
 
@@ -183,7 +183,7 @@ extension SQLAuthStore {
                 let row = try await db.query(
                     """
                     UPDATE flow_states SET consumed_at = ? WHERE auth_code_hash = ? AND consumed_at IS NULL
-                    RETURNING id, user_id, code_challenge, code_challenge_method, authentication_method, created_at, expires_at
+                    RETURNING id, user_id, code_challenge, code_challenge_method, authentication_method, created_at, expires_at, session_id
                     """, [SQLValue(now), .text(authCodeHash)]
                 ).first,
                 let id = row.uuid("id"), let userID = row.uuid("user_id"),
@@ -194,10 +194,19 @@ extension SQLAuthStore {
                 id: id, authCodeHash: authCodeHash, userID: userID,
                 challenge: PKCEChallenge(challenge: row.string("code_challenge") ?? "", method: method),
                 authenticationMethod: row.string("authentication_method") ?? "otp", createdAt: created, expiresAt: expires,
-                consumedAt: now)
+                consumedAt: now, sessionID: row.uuid("session_id"))
             let user = try await db.query("SELECT \(Self.userColumns) FROM users WHERE id = ?", [SQLValue(userID)]).first
                 .flatMap(Self.user)
-            return ConsumedFlow(flow: flow, user: user)
+            var session: SessionRecord?
+            if let sessionID = flow.sessionID {
+                session = try await db.query("SELECT \(Self.sessionColumns) FROM sessions WHERE id = ?", [SQLValue(sessionID)]).first
+                    .flatMap(Self.session)
+            }
+            return ConsumedFlow(flow: flow, user: user, session: session)
         }
+    }
+
+    public func createFlowState(_ flow: FlowStateRecord) async throws {
+        try await database.transaction { db in try await Self.insert(flow, db) }
     }
 }

@@ -46,6 +46,19 @@ public struct AuthCodeExchange: Sendable {
             try await recordRefusal(Self.notFound, user: nil, userID: flow.userID, client: client)
             throw Self.notFound
         }
+        if flow.sessionID != nil {
+            // A hosted page's sign-in: its session was made (and recorded) there, and is handed
+            // over as it is, unless it ended since or the user was banned.
+            guard let session = consumed.session, session.userID == user.id else {
+                try await recordRefusal(Self.notFound, user: user, client: client)
+                throw Self.notFound
+            }
+            if user.isBanned(at: now) {
+                try await recordRefusal(AuthError.userBanned, user: user, client: client)
+                throw AuthError.userBanned
+            }
+            return try await records.answers.answer(user: user, session: session)
+        }
         let method = flow.authenticationMethod
         return try await store.onFreshCopies(of: user) { user in
             if user.isBanned(at: now) {

@@ -5,10 +5,13 @@ import Foundation
 public struct ConsumedFlow: Sendable, Equatable {
     public var flow: FlowStateRecord
     public var user: UserRecord?
+    /// The session the flow hands over, when it names one that still exists.
+    public var session: SessionRecord?
 
-    public init(flow: FlowStateRecord, user: UserRecord?) {
+    public init(flow: FlowStateRecord, user: UserRecord?, session: SessionRecord? = nil) {
         self.flow = flow
         self.user = user
+        self.session = session
     }
 }
 
@@ -17,8 +20,11 @@ public struct ConsumedFlow: Sendable, Equatable {
 public protocol AuthCodeExchangeStore: UserReading, AuditWriting {
     /// Marks the unspent flow state with this code hash spent at `now` (one try: whatever the
     /// grant decides next) and returns it with its user; `nil` when no unspent one has the hash.
-    /// Of requests racing with one code, one gets it.
+    /// Of requests racing with one code, one gets it. A flow that hands over a session comes with
+    /// it, read in the same transaction.
     func consumeFlowState(authCodeHash: String, now: Date) async throws -> ConsumedFlow?
+    /// Stores a flow state (a hosted page's hand-over of a session it made).
+    func createFlowState(_ flow: FlowStateRecord) async throws
     /// Stores a new session, the signed-in user and `audit`, all or nothing, the user only at the
     /// version it was read at (``StoreError/conflict(_:)`` otherwise).
     func createSession(_ session: SessionRecord, user: UserRecord, audit: [AuditEvent]) async throws

@@ -6,7 +6,12 @@ extension InMemoryStore: AuthCodeExchangeStore {
         state.withLock { state in
             guard let index = state.flows.firstIndex(where: { $0.authCodeHash == authCodeHash && $0.consumedAt == nil }) else { return nil }
             state.flows[index].consumedAt = now
-            return ConsumedFlow(flow: state.flows[index], user: state.users[state.flows[index].userID])
+            let flow = state.flows[index]
+            return ConsumedFlow(flow: flow, user: state.users[flow.userID], session: flow.sessionID.flatMap { state.sessions[$0] })
         }
+    }
+
+    public func createFlowState(_ flow: FlowStateRecord) async throws {
+        state.withLock { $0.flows.append(flow) }
     }
 }

@@ -1,0 +1,34 @@
+import Foundation
+import LatchkeyAPI
+
+/// Hands a session a hosted page made to the app that opened the page: a one-time authorization
+/// code bound to the app's PKCE challenge, exchanged at `POST /token?grant_type=pkce` for that
+/// session's tokens. The browser never sees a token, and a code caught on its way back is useless
+/// without the app's verifier.
+public struct SessionHandOff: Sendable {
+    let store: any AuthCodeExchangeStore
+    let records: Records
+    /// Seconds a code stays good (`GOTRUE_FLOW_STATE_EXPIRY_DURATION`).
+    let lifetime: TimeInterval
+
+    public init(store: any AuthCodeExchangeStore, records: Records, lifetime: TimeInterval) {
+        self.store = store
+        self.records = records
+        self.lifetime = lifetime
+    }
+
+    /// A new code for `session` (an answer this server just made), for the app's `challenge`.
+    public func code(for session: Session, challenge: PKCEChallenge, method: String) async throws -> String {
+        guard let token = records.answers.refreshCodec.peek(session.refreshToken) else {
+            throw AuthError(.unexpectedFailure, "A session this server made cannot be read")
+        }
+        let code = records.random.linkSecret()
+        let now = records.time.now()
+        try await store.createFlowState(
+            FlowStateRecord(
+                id: records.random.uuid(), authCodeHash: OneTimeSecrets.linkHash(code), userID: session.user.id, challenge: challenge,
+                authenticationMethod: method, createdAt: now, expiresAt: now.addingTimeInterval(lifetime),
+                sessionID: token.sessionID))
+        return code
+    }
+}
