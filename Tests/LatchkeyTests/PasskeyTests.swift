@@ -94,3 +94,23 @@ import Testing
         #expect(await auth.currentSession == nil)
     }
 }
+
+/// The hosted pages' URL: the page, the return address and a PKCE challenge whose verifier the
+/// client keeps, whatever its flow type, and the code that comes back exchanged with it.
+@Suite struct HostedPageTests {
+    @Test func aHostedPageCarriesAChallengeAndItsCodeIsExchangedWithTheVerifier() async throws {
+        let transport = MockTransport()
+        await transport.respond(to: "POST", path: "/token", json: Fixtures.sessionJSON())
+        let auth = try await Fixtures.client(transport: transport)
+        let url = try await auth.hostedPageURL(.signUp, redirectTo: try #require(URL(string: "myapp://login")))
+        let parts = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false))
+        let query = Dictionary((parts.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { a, _ in a })
+        #expect(parts.path.hasSuffix("/ui/sign-up") && query["redirect_to"] == "myapp://login")
+        #expect(query["code_challenge_method"] == "s256" && query["code_challenge"]?.count == 43)
+        try await auth.session(from: try #require(URL(string: "myapp://login?code=the-code")))
+        let exchange = try #require(await transport.requests.last)
+        #expect(exchange.query == ["grant_type": "pkce"] && exchange.json?["auth_code"] == "the-code")
+        #expect(exchange.json?["code_verifier"]?.stringValue?.count ?? 0 >= 43)
+        #expect(await auth.currentSession?.accessToken == "access-1")
+    }
+}

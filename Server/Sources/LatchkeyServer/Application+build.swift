@@ -185,23 +185,21 @@ public func buildApplication(
             links: IdentityLinks(
                 store: store, flows: flows, enabled: configuration.auth.external.manualLinking, records: service.records)
         ).register(&routes)
-        PasskeyController(
-            authenticator: authenticator,
-            passkeys: Passkeys(
-                store: store, limiter: service.limiter, settings: configuration.auth.passkeys, records: service.records)
-        ).register(&routes)
+        let passkeys = Passkeys(
+            store: store, limiter: service.limiter, settings: configuration.auth.passkeys, records: service.records)
+        PasskeyController(authenticator: authenticator, passkeys: passkeys).register(&routes)
+        let oneTimeCodes = OneTimeCodes(
+            store: store, codes: service.codes, limiter: service.limiter, settings: OneTimeCodes.Settings(configuration.auth))
+        let userAccount = UserAccount(
+            store: store, passwords: service.passwords, codes: service.codes, records: service.records, limiter: service.limiter,
+            settings: UserAccount.Settings(configuration.auth))
+        let signUp = SignUp(
+            store: store, passwords: service.passwords, codes: service.codes, records: service.records, limiter: service.limiter,
+            settings: SignUp.Settings(configuration.auth))
         AuthController(
             authenticator: authenticator, anonymousUsers: anonymousUsers, passwordSignIn: passwordSignIn,
             authCodeExchange: authCodeExchange, deviceKeySignIn: deviceKeySignIn, idTokenSignIn: idTokenSignIn,
-            sessionRefresh: sessionRefresh,
-            oneTimeCodes: OneTimeCodes(
-                store: store, codes: service.codes, limiter: service.limiter, settings: OneTimeCodes.Settings(configuration.auth)),
-            userAccount: UserAccount(
-                store: store, passwords: service.passwords, codes: service.codes, records: service.records, limiter: service.limiter,
-                settings: UserAccount.Settings(configuration.auth)),
-            signUp: SignUp(
-                store: store, passwords: service.passwords, codes: service.codes, records: service.records, limiter: service.limiter,
-                settings: SignUp.Settings(configuration.auth))
+            sessionRefresh: sessionRefresh, oneTimeCodes: oneTimeCodes, userAccount: userAccount, signUp: signUp
         ).register(&routes)
         let adminUsers = AdminUsers(
             store: store, passwords: service.passwords, codes: service.codes, records: service.records,
@@ -213,6 +211,20 @@ public func buildApplication(
             store: store, limiter: service.limiter, settings: Verification.Settings(configuration.auth), records: service.records,
             redirects: service.redirects)
         VerifyController(verification: verification, linkConfirmationPage: configuration.auth.linkConfirmationPage).register(&routes)
+        if configuration.pages.enabled {
+            HostedPagesController(
+                pages: configuration.pages.renderer,
+                security: PageSecurity(serverSecret: serverSecret, externalURL: configuration.auth.externalURL),
+                redirects: service.redirects,
+                useCases: .init(
+                    codes: oneTimeCodes, verification: verification, passwordSignIn: passwordSignIn, signUp: signUp,
+                    userAccount: userAccount, passwordPolicy: service.passwords.policy, passkeys: passkeys,
+                    handOff: SessionHandOff(
+                        store: store, records: service.records, lifetime: TimeInterval(configuration.auth.flowStateExpiry)),
+                    authenticator: authenticator),
+                options: .init(configuration.auth)
+            ).register(&routes)
+        }
         let deviceKeys = DeviceKeys(
             store: store, gate: SecondFactorGate(factors: store), time: time, random: service.random)
         DeviceKeyController(authenticator: authenticator, keys: deviceKeys).register(&routes)
@@ -229,6 +241,16 @@ public func buildApplication(
         AdminController(
             users: adminUsers, authenticator: authenticator, audit: AuditLog(store: store), mfa: mfa, invitations: invitations
         ).register(&routes)
+        if configuration.pages.adminConsole {
+            AdminConsoleController(
+                pages: configuration.pages.renderer,
+                security: PageSecurity(serverSecret: serverSecret, externalURL: configuration.auth.externalURL),
+                useCases: .init(
+                    users: adminUsers, mfa: mfa, passkeys: passkeys, audit: AuditLog(store: store), codes: oneTimeCodes,
+                    authenticator: authenticator),
+                sessionLength: configuration.pages.adminSession, time: time
+            ).register(&routes)
+        }
         MFAController(authenticator: authenticator, mfa: mfa).register(&routes)
         SSOController().register(&routes)
         if DevMailboxController.isEnabled(

@@ -138,6 +138,23 @@ import Testing
         #expect(try await f.memory.user(email: "load-7@example.com") == nil)
         #expect(try await errorOf { try await f.admin.seed(count: 0) }?.code == .validationFailed)
     }
+
+    /// Signing a user out everywhere ends every session, the one of a sign-in that lands while
+    /// the operator's write is in flight too (the write is made again on the copy it lands on).
+    @Test func aSignOutEndsEverySessionASignInInFlightsToo() async throws {
+        let f = Fixture(store: { SigningInFirstStore(base: $0) })
+        let user = try await f.create(#"{"email":"ada@example.com","email_confirm":true}"#)
+        let now = f.time.now()
+        f.memory.add(SessionRecord(id: UUID(), userID: user.id, amr: [], refreshSalt: [], createdAt: now, updatedAt: now))
+        #expect(try await f.admin.sessions(ofUser: user.id.uuidString).count == 1)
+        var context = AuditContext.current
+        context.operatorName = "service_role"
+        try await AuditContext.$current.withValue(context) { try await f.admin.signOut(id: user.id.uuidString) }
+        #expect(f.memory.sessions(userID: user.id).isEmpty)
+        let events = try await f.memory.auditEvents(AuditQuery(actions: [.logout])).events
+        #expect(events.count == 1 && events.first?.actorName == "service_role" && events.first?.details["scope"] == "global")
+        await #expect(throws: AuthError.adminUserNotFound) { try await f.admin.signOut(id: UUID().uuidString) }
+    }
 }
 
 /// An admin store where a sign-in writes the user (a new session and `last_sign_in_at`) just
@@ -156,6 +173,7 @@ final class SigningInFirstStore: AdminUserStore {
     }
     func deleteUser(id: UUID, audit: [AuditEvent]) async throws -> Bool { try await base.deleteUser(id: id, audit: audit) }
     func insertUsers(_ users: [(user: UserRecord, identity: IdentityRecord)]) async throws { try await base.insertUsers(users) }
+    func sessions(userID: UUID) async throws -> [SessionRecord] { base.sessions(userID: userID) }
 
     func adminUpdateUser(_ user: UserRecord, endSessions: Bool, audit: [AuditEvent]) async throws {
         if first.now(), var current = try await base.user(id: user.id) {

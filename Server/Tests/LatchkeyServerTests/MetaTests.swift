@@ -48,8 +48,13 @@ import Testing
                     documented.insert("\(method.uppercased()) \(path)")
                 }
             }
-            let served = Set(app.routes.routes.map { "\($0.method) \($0.path)" })
+            // The hosted pages are HTML for browsers (docs/hosted-pages.md), not the JSON API.
+            let served = Set(app.routes.routes.filter { !$0.path.hasPrefix("/ui/") }.map { "\($0.method) \($0.path)" })
             #expect(served == documented)
+            let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../docs/hosted-pages.md")
+            let pages = try String(contentsOf: docs, encoding: .utf8)
+            let undocumented = app.routes.routes.filter { $0.path.hasPrefix("/ui/") && !pages.contains("`\($0.method) \($0.path)`") }
+            #expect(undocumented.isEmpty, "docs/hosted-pages.md lacks \(undocumented.map { "\($0.method) \($0.path)" })")
         }
     }
 

@@ -48,8 +48,10 @@ import Testing
             try await store.insertUsers([pair])
             let session = SessionRecord(id: UUID(), userID: user.id, amr: [], refreshSalt: [1], createdAt: Self.now, updatedAt: Self.now)
             try await store.createSession(session, user: try #require(try await store.user(id: user.id)), audit: [])
+            #expect(try await store.sessions(userID: user.id).map(\.id) == [session.id])
             #expect(try await store.deleteUser(id: user.id, audit: []))
             #expect(try await store.user(id: user.id) == nil)
+            #expect(try await store.sessions(userID: user.id).isEmpty)
             #expect(try await store.account(userID: user.id, sessionID: session.id).session == nil)
             #expect(try await store.deleteUser(id: user.id, audit: []) == false)
         }

@@ -29,8 +29,8 @@ extension AuthClient {
 
     /// A new challenge for a request that sends a link, with its verifier kept in storage, or
     /// `nil` for the implicit flow.
-    func newChallenge() async -> (challenge: String, method: String)? {
-        guard configuration.flowType == .pkce else { return nil }
+    func newChallenge(always: Bool = false) async -> (challenge: String, method: String)? {
+        guard always || configuration.flowType == .pkce else { return nil }
         let verifier = PKCE.makeVerifier()
         try? await configuration.storage.save(Data(verifier.utf8), key: verifierKey)
         return (PKCE.challenge(for: verifier), "s256")

@@ -265,6 +265,7 @@ extension ServerConfiguration {
             auditRetentionDays: auditRetention)
         configuration.serverSecret = try serverSecret(reader)
         configuration.templates = templates
+        configuration.pages = try Self.pageSettings(reader, appName: auth.appName)
         configuration.trustedProxies = try reader.list("trusted-proxies").map { text in
             guard let network = IPNetwork(text) else {
                 throw ConfigurationError("trusted-proxies must be addresses or networks like 10.0.0.0/8 or fd00::/8, not '\(text)'")

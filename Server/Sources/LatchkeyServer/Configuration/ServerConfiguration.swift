@@ -35,6 +35,9 @@ public struct ServerConfiguration: Sendable {
     public var auth: AuthConfiguration
     /// The templates messages are rendered from (Mustache; defaults with an operator's overrides).
     public var templates: MessageTemplates = .defaults
+    /// The hosted pages and the operators' console.
+    public var pages = PageSettings(
+        enabled: true, adminConsole: false, adminSession: 900, renderer: .defaults(brand: .init(appName: "Latchkey")))
     /// The SMTP server mail goes to; `nil`: the dev mailbox keeps it.
     public var smtp: SMTPConfiguration?
     /// How failed deliveries are retried.

@@ -38,6 +38,13 @@ extension SQLAuthStore {
         }
     }
 
+    public func sessions(userID: UUID) async throws -> [SessionRecord] {
+        try await database.read { db in
+            try await db.query("SELECT \(Self.sessionColumns) FROM sessions WHERE user_id = ?", [SQLValue(userID)])
+                .compactMap(Self.session)
+        }
+    }
+
     public func createSession(_ session: SessionRecord, user: UserRecord, audit: [AuditEvent]) async throws {
         try await database.transaction { db in
             try await Self.update(user, db)

@@ -20,4 +20,6 @@ public protocol AdminUserStore: UserReading {
     /// Inserts many users with their identities in one transaction, all or nothing;
     /// ``StoreError/duplicate(_:)`` when an address is taken.
     func insertUsers(_ users: [(user: UserRecord, identity: IdentityRecord)]) async throws
+    /// The user's sessions (the console shows them).
+    func sessions(userID: UUID) async throws -> [SessionRecord]
 }

@@ -22,13 +22,17 @@ public struct SessionHandOff: Sendable {
         guard let token = records.answers.refreshCodec.peek(session.refreshToken) else {
             throw AuthError(.unexpectedFailure, "A session this server made cannot be read")
         }
+        return try await code(userID: session.user.id, sessionID: token.sessionID, challenge: challenge, method: method)
+    }
+
+    /// A new code for the session `sessionID` of `userID`, for the app's `challenge`.
+    public func code(userID: UUID, sessionID: UUID, challenge: PKCEChallenge, method: String) async throws -> String {
         let code = records.random.linkSecret()
         let now = records.time.now()
         try await store.createFlowState(
             FlowStateRecord(
-                id: records.random.uuid(), authCodeHash: OneTimeSecrets.linkHash(code), userID: session.user.id, challenge: challenge,
-                authenticationMethod: method, createdAt: now, expiresAt: now.addingTimeInterval(lifetime),
-                sessionID: token.sessionID))
+                id: records.random.uuid(), authCodeHash: OneTimeSecrets.linkHash(code), userID: userID, challenge: challenge,
+                authenticationMethod: method, createdAt: now, expiresAt: now.addingTimeInterval(lifetime), sessionID: sessionID))
         return code
     }
 }

@@ -48,6 +48,8 @@ public struct Passkeys: Sendable {
     static let disabled = AuthError(.passkeyDisabled, "Passkeys are disabled")
     static let verificationFailed = AuthError(.webauthnVerificationFailed, "Credential verification failed")
     static let tooMany = AuthError(.tooManyPasskeys, "Maximum number of passkeys reached")
+    /// A credential that is not a WebAuthn answer at all.
+    public static let invalidCredential = AuthError(.webauthnVerificationFailed, "Invalid credential response")
 
     /// `404 passkey_disabled` when passkeys are off: the first answer of every `/passkeys` route.
     public func requireEnabled() throws {
@@ -92,7 +94,7 @@ public struct Passkeys: Sendable {
         guard let response = request.credential?.response, let client64 = response.clientDataJSON,
             let clientData = Base64URL.decode(client64), let object64 = response.attestationObject,
             let object = Base64URL.decode(object64, maxLength: 16_384)
-        else { throw AuthError(.webauthnVerificationFailed, "Invalid credential response") }
+        else { throw Self.invalidCredential }
         let made: RelyingParty.Registration
         do {
             made = try settings.relyingParty.register(attestationObject: object, clientDataJSON: clientData, challenge: challenge.challenge)
@@ -138,7 +140,7 @@ public struct Passkeys: Sendable {
             let response = credential.response, let client64 = response.clientDataJSON, let clientData = Base64URL.decode(client64),
             let data64 = response.authenticatorData, let data = Base64URL.decode(data64), let signature64 = response.signature,
             let signature = Base64URL.decode(signature64)
-        else { throw AuthError(.webauthnVerificationFailed, "Invalid credential response") }
+        else { throw Self.invalidCredential }
         guard let passkey = try await store.passkey(credentialID: credentialID),
             response.userHandle.map({ $0 == Self.userHandle(passkey.userID) }) ?? false,
             let key = try? COSEKey(try CBORDecoder().decode(passkey.publicKey)),

@@ -1,0 +1,97 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LatchkeyAPI
+import LatchkeyCore
+
+/// The console's two views: the search, and one user with everything that is theirs.
+extension AdminConsoleController {
+    func usersPage(_ request: Request, csrf: String) async throws -> Response {
+        let q = String(request.uri.queryParameters["q"] ?? "").trimmingCharacters(in: .whitespaces)
+        var values: [String: Any] = ["csrf_field": Self.csrfField(csrf), "q": q]
+        if let done = request.uri.queryParameters["done"].flatMap({ Self.done[String($0)] }) { values["info"] = done }
+        if !q.isEmpty {
+            let found = try await search(q)
+            values["searched"] = true
+            values["count"] = found.count
+            values["users"] = found.map { user -> [String: Any] in
+                [
+                    "id": user.id.uuidString.lowercased(), "label": Self.label(user), "created": Self.when(user.createdAt),
+                    "last": Self.when(user.lastSignInAt), "banned": (user.bannedUntil ?? .distantPast) > time.now(),
+                ]
+            }
+        }
+        return pages.response("admin-users", title: "Users", values: values, wide: true)
+    }
+
+    /// Users whose id, phone or exact address is `q`, then those whose address contains it.
+    func search(_ q: String) async throws -> [User] {
+        var found: [User] = []
+        if let exact = try? await useCases.users.user(lookup: q) { found.append(exact) }
+        if UUID(uuidString: q) == nil {
+            let (list, _) = try await useCases.users.list(page: 1, perPage: 50, emailFilter: q)
+            found += list.users.filter { user in !found.contains { $0.id == user.id } }
+        }
+        return found
+    }
+
+    static func label(_ user: User) -> String {
+        if !user.email.isEmpty { return user.email }
+        if let phone = user.phoneNumber { return phone }
+        return user.isAnonymous ? "Anonymous \(user.id.uuidString.lowercased().prefix(8))" : user.id.uuidString.lowercased()
+    }
+
+    func userPage(
+        _ id: String, csrf: String, info: String? = nil, error: String? = nil, status: HTTPResponse.Status = .ok,
+        confirmDelete: Bool = false
+    ) async throws -> Response {
+        let user: User
+        do {
+            user = try await useCases.users.user(id: id)
+        } catch let error as AuthError where error.code == .userNotFound {
+            return pages.response(
+                "message", title: "No such user", values: ["text": "There is no user with this id; they may have been deleted."],
+                status: .notFound)
+        }
+        let userID = user.id.uuidString.lowercased()
+        let passkeys = try await useCases.passkeys.passkeys(ofUser: userID)
+        let sessions = try await useCases.users.sessions(ofUser: userID)
+        let (events, _) = try await useCases.audit.page(1, perPage: 25, userID: userID, actions: [])
+        let banned = (user.bannedUntil ?? .distantPast) > time.now()
+        var values: [String: Any] = [
+            "csrf_field": Self.csrfField(csrf), "id": userID, "email": user.email, "email_confirmed": user.emailConfirmedAt != nil,
+            "phone": user.phoneNumber ?? "—", "created": Self.when(user.createdAt), "last": Self.when(user.lastSignInAt),
+            "banned": banned, "banned_until": banned ? Self.when(user.bannedUntil) : "—",
+            "unconfirmed": !user.email.isEmpty && user.emailConfirmedAt == nil,
+            "identities": (user.identities ?? []).map {
+                ["provider": $0.provider, "subject": $0.id, "last": Self.when($0.lastSignInAt)]
+            },
+            "factors": (user.factors ?? []).map {
+                [
+                    "id": $0.id.uuidString.lowercased(), "user_id": userID, "name": $0.friendlyName ?? "Unnamed",
+                    "type": $0.factorType.rawValue, "status": $0.status.rawValue,
+                ]
+            },
+            "passkeys": passkeys.map {
+                [
+                    "id": $0.id.uuidString.lowercased(), "user_id": userID, "name": $0.friendlyName ?? "Passkey",
+                    "created": Self.when($0.createdAt), "synced": $0.backedUp == true,
+                ] as [String: Any]
+            },
+            "sessions": sessions.map {
+                ["created": Self.when($0.createdAt), "aal": $0.aal, "ip": $0.ip ?? "—", "agent": $0.userAgent ?? "—"]
+            },
+            "has_sessions": !sessions.isEmpty,
+            "events": events.map {
+                [
+                    "when": Self.when($0.createdAt), "action": $0.payload.action, "actor": $0.payload.actorUsername,
+                    "ip": $0.ipAddress,
+                ]
+            },
+            "confirm_delete": confirmDelete, "confirm_word": Self.confirmWord(user),
+        ]
+        values["info"] = info
+        values["error"] = error
+        return pages.response("admin-user", title: Self.label(user), values: values, status: status, wide: true)
+    }
+}

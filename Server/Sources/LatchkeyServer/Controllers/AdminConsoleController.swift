@@ -1,0 +1,213 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LatchkeyAPI
+import LatchkeyCore
+
+/// The operators' console (`/ui/admin/…`, off unless `LATCHKEY_ADMIN_CONSOLE=true`): an operator
+/// signs in with a service token, exchanged once for a short sealed cookie session, finds users
+/// and acts on them through the same use cases as the admin API. Every action is recorded with
+/// the operator's role as actor, like the API's.
+struct AdminConsoleController {
+    struct UseCases {
+        let users: AdminUsers
+        let mfa: MFA
+        let passkeys: Passkeys
+        let audit: AuditLog
+        let codes: OneTimeCodes
+        let authenticator: Authenticator
+    }
+
+    let pages: PageRenderer
+    let security: PageSecurity
+    let useCases: UseCases
+    /// Seconds a console session lasts.
+    let sessionLength: Int
+    let time: any TimeSource
+
+    /// A console session: the operator's role and when it ends.
+    struct Operator: Codable {
+        var role: String
+        var expiresAt: Double
+    }
+
+    static let cookie = "lk_admin"
+
+    /// What an action's page says when it is back (`?done=`).
+    static let done: [String: String] = [
+        "signed-out": "Signed out everywhere: every session and device key ended.", "banned": "Banned for 24 hours.",
+        "unbanned": "The ban is lifted.", "factor": "The factor is removed.", "passkey": "The passkey is removed.",
+        "resent": "A new confirmation is on its way.", "deleted": "The user is deleted.",
+    ]
+
+    func register(_ routes: inout RouteRegistrar) {
+        routes.on(.get, "/ui/admin") { _, _ in BrowserRedirect.seeOther("admin/users") }
+        routes.on(.get, "/ui/admin/sign-in") { request, _ in signInPage(request) }
+        routes.on(.post, "/ui/admin/sign-in") { request, context in
+            do {
+                let fields = try await FormBody.fields(of: request, context: context)
+                try security.checkCSRF(request, token: fields["csrf"])
+                let role: String
+                do {
+                    role = try await useCases.authenticator.authenticateAdmin(authorization: "Bearer \(fields["token"] ?? "")")
+                } catch {
+                    return signInPage(request, error: "That token is not an operator's.", status: .forbidden)
+                }
+                let session = Operator(role: role, expiresAt: time.now().timeIntervalSince1970 + Double(sessionLength))
+                let cookie = security.setCookie(Self.cookie, try security.seal(session, name: Self.cookie), maxAge: sessionLength)
+                var response = BrowserRedirect.seeOther("users")
+                response.headers[.setCookie] = cookie
+                return response
+            } catch let refusal as PageRefusal {
+                return pages.response("message", title: refusal.title, values: ["text": refusal.text], status: refusal.status)
+            }
+        }
+        routes.on(.post, "/ui/admin/sign-out") { request, context in
+            try await action(request, context) { _, _ in
+                var response = BrowserRedirect.seeOther("sign-in")
+                response.headers[.setCookie] = security.setCookie(Self.cookie, "", maxAge: 0)
+                return response
+            }
+        }
+        routes.on(.get, "/ui/admin/users") { request, _ in
+            try await signedIn(request) { _, csrf in try await usersPage(request, csrf: csrf) }
+        }
+        routes.on(.get, "/ui/admin/user") { request, _ in
+            try await signedIn(request) { _, csrf in
+                let done = request.uri.queryParameters["done"].flatMap { Self.done[String($0)] }
+                return try await userPage(String(request.uri.queryParameters["id"] ?? ""), csrf: csrf, info: done)
+            }
+        }
+        registerActions(&routes)
+    }
+
+    func registerActions(_ routes: inout RouteRegistrar) {
+        let actions: [(String, @Sendable (AdminConsoleController, [String: String]) async throws -> String)] = [
+            (
+                "sign-out-user",
+                { console, fields in
+                    try await console.useCases.users.signOut(id: fields["id"] ?? ""); return "signed-out"
+                }
+            ),
+            (
+                "ban",
+                { console, fields in
+                    try await console.ban(fields["id"] ?? "", duration: "24h"); return "banned"
+                }
+            ),
+            (
+                "unban",
+                { console, fields in
+                    try await console.ban(fields["id"] ?? "", duration: "none"); return "unbanned"
+                }
+            ),
+            (
+                "remove-factor",
+                { console, fields in
+                    _ = try await console.useCases.mfa.delete(factorID: fields["factor"] ?? "", ofUser: fields["id"] ?? "")
+                    return "factor"
+                }
+            ),
+            (
+                "remove-passkey",
+                { console, fields in
+                    try await console.useCases.passkeys.delete(passkeyID: fields["passkey"] ?? "", ofUser: fields["id"] ?? "")
+                    return "passkey"
+                }
+            ),
+        ]
+        for (name, run) in actions {
+            routes.on(.post, "/ui/admin/\(name)") { request, context in
+                try await action(request, context) { fields, csrf in
+                    let id = fields["id"] ?? ""
+                    do {
+                        let done = try await run(self, fields)
+                        return BrowserRedirect.seeOther("user?id=\(HostedFlow.encode(id))&done=\(done)")
+                    } catch let error as AuthError {
+                        return try await userPage(id, csrf: csrf, error: error.message, status: HostedPagesController.status(error))
+                    }
+                }
+            }
+        }
+        routes.on(.post, "/ui/admin/resend") { request, context in
+            try await action(request, context) { fields, csrf in
+                let id = fields["id"] ?? ""
+                do {
+                    let user = try await useCases.users.user(id: id)
+                    _ = try await useCases.codes.resend(
+                        ResendRequest(type: "signup", email: user.email), redirectTo: nil, client: context.client)
+                    return BrowserRedirect.seeOther("user?id=\(HostedFlow.encode(id))&done=resent")
+                } catch let error as AuthError {
+                    return try await userPage(id, csrf: csrf, error: error.message, status: HostedPagesController.status(error))
+                }
+            }
+        }
+        routes.on(.post, "/ui/admin/delete") { request, context in
+            try await action(request, context) { fields, csrf in
+                let id = fields["id"] ?? ""
+                let user = try await useCases.users.user(id: id)
+                guard let typed = fields["confirm"] else { return try await userPage(id, csrf: csrf, confirmDelete: true) }
+                guard typed == Self.confirmWord(user) else {
+                    return try await userPage(
+                        id, csrf: csrf, error: "That is not what was asked: nothing was deleted.", status: .unprocessableContent,
+                        confirmDelete: true)
+                }
+                try await useCases.users.delete(id: id)
+                return BrowserRedirect.seeOther("users?done=deleted")
+            }
+        }
+    }
+
+    /// What an operator types to delete `user`: its address, else its id.
+    static func confirmWord(_ user: User) -> String { user.email.isEmpty ? user.id.uuidString.lowercased() : user.email }
+
+    func ban(_ id: String, duration: String) async throws {
+        _ = try await useCases.users.update(id: id, AdminUserAttributes(banDuration: duration))
+    }
+
+    /// The operator of a console request, or `nil` when the session is missing or over.
+    func operatorSession(_ request: Request) -> Operator? {
+        guard let session = security.open(Operator.self, cookie: Self.cookie, in: request),
+            session.expiresAt > time.now().timeIntervalSince1970
+        else { return nil }
+        return session
+    }
+
+    /// A console page for a signed-in operator; the sign-in page otherwise.
+    func signedIn(_ request: Request, _ body: (Operator, String) async throws -> Response) async throws -> Response {
+        guard let session = operatorSession(request) else { return BrowserRedirect.seeOther("sign-in") }
+        var context = AuditContext.current
+        context.operatorName = session.role
+        return try await AuditContext.$current.withValue(context) { try await body(session, security.csrf(for: request).token) }
+    }
+
+    /// A console action: the CSRF check, a live session, and the operator as the actor of what
+    /// it records.
+    func action(
+        _ request: Request, _ context: APIRequestContext, _ body: ([String: String], String) async throws -> Response
+    ) async throws -> Response {
+        do {
+            let fields = try await FormBody.fields(of: request, context: context)
+            try security.checkCSRF(request, token: fields["csrf"])
+            return try await signedIn(request) { _, csrf in try await body(fields, csrf) }
+        } catch let refusal as PageRefusal {
+            return pages.response("message", title: refusal.title, values: ["text": refusal.text], status: refusal.status)
+        }
+    }
+
+    func signInPage(_ request: Request, error: String? = nil, status: HTTPResponse.Status = .ok) -> Response {
+        let csrf = security.csrf(for: request)
+        return pages.response(
+            "admin-sign-in", title: "Operator sign-in",
+            values: ["csrf_field": Self.csrfField(csrf.token), "minutes": sessionLength / 60, "error": error as Any], status: status,
+            cookies: csrf.cookie.map { [$0] } ?? [])
+    }
+
+    static func csrfField(_ token: String) -> String {
+        #"<input type="hidden" name="csrf" value="\#(EmailComposer.escape(token))">"#
+    }
+
+    static func when(_ date: Date?) -> String {
+        date.map { $0.formatted(Date.ISO8601FormatStyle().year().month().day().time(includingFractionalSeconds: false)) } ?? "—"
+    }
+}

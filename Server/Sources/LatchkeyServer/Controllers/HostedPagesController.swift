@@ -1,0 +1,157 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LatchkeyAPI
+import LatchkeyCore
+
+/// The hosted sign-in pages (`/ui/…`, the role of Auth0's Lock): plain HTML forms over the same
+/// use cases as the API, so the same rate limits, lock-outs and refusals apply. An app opens
+/// `/ui/sign-in?redirect_to=…&code_challenge=…&code_challenge_method=s256` (in
+/// `ASWebAuthenticationSession`); the pages end with a 303 to `redirect_to?code=…`, which the app
+/// exchanges with its verifier at `POST /token?grant_type=pkce`.
+struct HostedPagesController {
+    struct UseCases {
+        let codes: OneTimeCodes
+        let verification: Verification
+        let passwordSignIn: PasswordSignIn
+        let signUp: SignUp
+        let userAccount: UserAccount
+        let passwordPolicy: PasswordPolicy
+        let passkeys: Passkeys
+        let handOff: SessionHandOff
+        let authenticator: Authenticator
+    }
+
+    /// What the pages show and offer.
+    struct Options {
+        var passkeys: Bool
+        var disableSignup: Bool
+        var passwordMinLength: Int
+        var codeMinutes: Int
+        /// Providers with a redirect flow: (name, label).
+        var providers: [(name: String, label: String)]
+    }
+
+    let pages: PageRenderer
+    let security: PageSecurity
+    let redirects: RedirectPolicy
+    let useCases: UseCases
+    let options: Options
+
+    /// The signed-in page's state: the session's access token (sealed in an `HttpOnly` cookie for
+    /// ten minutes), the flow, and how the user signed in.
+    struct SignedIn: Codable {
+        var accessToken: String
+        var email: String
+        var flow: HostedFlow
+        var method: String
+    }
+
+    static let signedInCookie = "lk_signed_in"
+
+    func register(_ routes: inout RouteRegistrar) {
+        routes.on(.get, "/ui/sign-in") { request, _ in try page(request, "sign-in", title: "Sign in") }
+        routes.on(.get, "/ui/sign-up") { request, _ in try page(request, "sign-up", title: "Create your account") }
+        routes.on(.get, "/ui/reset") { request, _ in try page(request, "reset", title: "Reset your password") }
+        routes.on(.get, "/ui/email-change") { request, _ in try page(request, "email-change", title: "Confirm your new address") }
+        registerSignIn(&routes)
+        registerAccount(&routes)
+    }
+
+    /// A form page for the flow in the request's query.
+    func page(_ request: Request, _ name: String, title: String) throws -> Response {
+        let query = Dictionary(request.uri.queryParameters.map { (String($0.key), String($0.value)) }, uniquingKeysWith: { a, _ in a })
+        let csrf = security.csrf(for: request)
+        do {
+            let flow = try HostedFlow.read(query, redirects: redirects)
+            return render(name, title: title, flow: flow, csrf: csrf.token, cookies: csrf.cookie.map { [$0] } ?? [])
+        } catch {
+            return refuse(error)
+        }
+    }
+
+    /// `name` for `flow`, with the values every form page has.
+    func render(
+        _ name: String, title: String, flow: HostedFlow, csrf: String, values: [String: Any] = [:], error: String? = nil,
+        status: HTTPResponse.Status = .ok, cookies: [String] = []
+    ) -> Response {
+        var context = values
+        context["flow_fields"] = flow.hiddenFields(csrf: csrf)
+        context["query"] = flow.query
+        context["error"] = error
+        context["passkeys"] = options.passkeys
+        context["password_min"] = options.passwordMinLength
+        context["minutes"] = options.codeMinutes
+        let providers = options.providers.map { provider in
+            ["label": provider.label, "url": "../authorize?provider=\(provider.name)&\(flow.query)"]
+        }
+        context["providers"] = providers
+        context["has_providers"] = !providers.isEmpty
+        let script: String? =
+            switch name {
+            case "sign-in" where options.passkeys: PageScripts.signIn
+            case "continue" where options.passkeys: PageScripts.register
+            default: nil
+            }
+        return pages.response(
+            name, title: title, values: context, status: status, script: script, formTarget: flow.redirectTo, cookies: cookies)
+    }
+
+    /// The message page for a refusal.
+    func refuse(_ refusal: PageRefusal) -> Response {
+        pages.response("message", title: refusal.title, values: ["text": refusal.text], status: refusal.status)
+    }
+
+    /// A POST from one of the pages: its fields, after the CSRF check, and its flow.
+    func form(_ request: Request, _ context: APIRequestContext) async throws(PageRefusal) -> (fields: [String: String], flow: HostedFlow) {
+        let fields: [String: String]
+        do {
+            fields = try await FormBody.fields(of: request, context: context)
+        } catch {
+            throw PageRefusal(
+                status: .badRequest, title: "Something went wrong", text: "The form could not be read. Go back and try again.")
+        }
+        try security.checkCSRF(request, token: fields["csrf"])
+        return (fields, try HostedFlow.read(fields, redirects: redirects))
+    }
+
+    /// Runs a POST: the form, then `body`; a refusal before the form is read is its own page.
+    func post(
+        _ request: Request, _ context: APIRequestContext,
+        _ body: (_ fields: [String: String], _ flow: HostedFlow, _ csrf: String) async throws -> Response
+    ) async throws -> Response {
+        do {
+            let (fields, flow) = try await form(request, context)
+            return try await body(fields, flow, security.csrf(for: request).token)
+        } catch let refusal as PageRefusal {
+            return refuse(refusal)
+        }
+    }
+
+    /// Ends a sign-in: the page that offers a passkey (when passkeys are on and the user did not
+    /// just use one), else straight back to the app with a code for the session.
+    func finish(_ session: Session, method: String, flow: HostedFlow) async throws -> Response {
+        if options.passkeys, method != "passkey" {
+            let state = SignedIn(accessToken: session.accessToken, email: session.user.email, flow: flow, method: method)
+            let cookie = security.setCookie(Self.signedInCookie, try security.seal(state, name: Self.signedInCookie), maxAge: 600)
+            return Response(
+                status: .seeOther,
+                headers: [.location: "continue", .cacheControl: "no-store", .referrerPolicy: "no-referrer", .setCookie: cookie])
+        }
+        let code = try await useCases.handOff.code(for: session, challenge: flow.challenge, method: method)
+        return BrowserRedirect.redirect(to: flow.redirectTo, query: "code=\(code)")
+    }
+}
+
+extension HostedPagesController.Options {
+    /// What the pages offer under `configuration`.
+    init(_ configuration: AuthConfiguration) {
+        let labels = ["apple": "Apple", "google": "Google", "azure": "Microsoft", "keycloak": "Keycloak", "github": "GitHub"]
+        self.init(
+            passkeys: configuration.passkeys.enabled, disableSignup: configuration.disableSignup,
+            passwordMinLength: configuration.password.minLength, codeMinutes: max(1, configuration.otp.expiry / 60),
+            providers: configuration.external.providers.filter { $0.enabled && $0.oauth != nil }.map {
+                (name: $0.name, label: labels[$0.name] ?? $0.name)
+            })
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import HTTPTypes
+import LatchkeyCore
+
+/// Where a hosted page's sign-in goes: the app's `redirect_to` (on the allow list) and its PKCE
+/// challenge, carried from page to page in every form and checked again at every step.
+struct HostedFlow: Codable, Sendable, Equatable {
+    var redirectTo: String
+    var codeChallenge: String
+    var codeChallengeMethod: String
+
+    enum CodingKeys: String, CodingKey {
+        case redirectTo = "r"
+        case codeChallenge = "c"
+        case codeChallengeMethod = "m"
+    }
+
+    var challenge: PKCEChallenge { PKCEChallenge(challenge: codeChallenge, method: .s256) }
+
+    /// The flow a request names, or the page that says why it cannot go on: a `redirect_to`
+    /// off the allow list is never followed (nor silently replaced by the site URL), and a PKCE
+    /// challenge (S256) is required, so that only the app that opened the page gets the session.
+    static func read(_ fields: [String: String], redirects: RedirectPolicy) throws(PageRefusal) -> HostedFlow {
+        let requested = fields["redirect_to"].flatMap { $0.isEmpty ? nil : $0 }
+        let target: String
+        if let requested {
+            guard let url = RedirectURL(requested), redirects.isAllowed(url.description) else {
+                throw PageRefusal(
+                    status: .badRequest, title: "This app cannot sign in here",
+                    text: "The address this app asked to return to is not on the server's allow list (GOTRUE_URI_ALLOW_LIST).")
+            }
+            target = url.description
+        } else {
+            target = redirects.siteURL
+        }
+        let challenge: PKCEChallenge?
+        do {
+            challenge = try PKCEChallenge.parse(challenge: fields["code_challenge"], method: fields["code_challenge_method"])
+        } catch {
+            challenge = nil
+        }
+        guard let challenge, challenge.method == .s256 else {
+            throw PageRefusal(
+                status: .badRequest, title: "Open this page from the app",
+                text:
+                    "Sign-in pages are opened by an app with a PKCE code challenge (S256), so that only that app receives the session. Start again from the app."
+            )
+        }
+        return HostedFlow(redirectTo: target, codeChallenge: challenge.challenge, codeChallengeMethod: "s256")
+    }
+
+    /// The flow as a query string, for links between pages.
+    var query: String {
+        [("redirect_to", redirectTo), ("code_challenge", codeChallenge), ("code_challenge_method", codeChallengeMethod)]
+            .map { "\($0.0)=\(Self.encode($0.1))" }.joined(separator: "&")
+    }
+
+    /// The flow and the CSRF token as hidden form fields.
+    func hiddenFields(csrf: String) -> String {
+        let e = EmailComposer.escape
+        return [
+            ("csrf", csrf), ("redirect_to", redirectTo), ("code_challenge", codeChallenge), ("code_challenge_method", codeChallengeMethod),
+        ]
+        .map { #"<input type="hidden" name="\#($0.0)" value="\#(e($0.1))">"# }.joined()
+    }
+
+    static func encode(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+    }
+}
+
+/// A hosted page that cannot go on: the message page with a status.
+struct PageRefusal: Error {
+    var status: HTTPResponse.Status
+    var title: String
+    var text: String
+}

@@ -1,0 +1,400 @@
+"""The hosted pages in a real browser (Debian's chromium and chromium-driver, driven by Selenium):
+a person signs up with an emailed code, adds a passkey with Chrome's virtual authenticator, signs
+out, and signs in again with the passkey and no username; the app's redirect receives a PKCE code
+that exchanges for a session. Password sign-in and a lock-out, a wrong code, a forged CSRF token
+and a `redirect_to` off the list. Each page is saved as a screenshot (LATCHKEY_SCREENSHOTS, by
+default Server/.build/screenshots) for a person to look at."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import http.server
+import os
+import re
+import secrets
+import shutil
+import subprocess
+import threading
+import time
+import urllib.parse
+import uuid
+from pathlib import Path
+
+import httpx
+import pytest
+
+from conftest import CODE_RE, REPO, _find_binary, _free_port
+from test_supabase_admin import SECRET, service_headers
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMEDRIVER = shutil.which("chromedriver")
+try:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.virtual_authenticator import VirtualAuthenticatorOptions
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import WebDriverWait
+except ImportError:  # pragma: no cover - the skip below says how to get it
+    webdriver = None
+
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None or CHROMEDRIVER is None or webdriver is None,
+    reason="the browser tests need Chromium and its driver: apt-get install chromium chromium-driver "
+    "(and selenium, from Server/Tests/compat/requirements.txt); .ci/run installs them",
+)
+
+SCREENSHOTS = Path(os.environ.get("LATCHKEY_SCREENSHOTS", REPO / "Server" / ".build" / "screenshots"))
+
+
+class App:
+    """The app's side: a local page at the redirect URL that records what came back."""
+
+    def __init__(self):
+        self.port = _free_port()
+        self.hits: list[str] = []
+        app = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):  # noqa: N802 - the standard library's name
+                app.hits.append(self.path)
+                body = b"<!doctype html><title>App</title><p>Back in the app.</p>"
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    @property
+    def callback(self) -> str:
+        return f"http://localhost:{self.port}/callback"
+
+    def code(self, timeout: float = 10) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for hit in reversed(self.hits):
+                query = urllib.parse.parse_qs(urllib.parse.urlparse(hit).query)
+                if "code" in query:
+                    self.hits.clear()
+                    return query["code"][0]
+            time.sleep(0.05)
+        raise AssertionError(f"the app got no code: {self.hits}")
+
+
+@pytest.fixture(scope="module")
+def app():
+    app = App()
+    yield app
+    app.server.shutdown()
+
+
+@pytest.fixture(scope="module")
+def server(app, tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("pages")
+    port = _free_port()
+    url = f"http://localhost:{port}"
+    env = {
+        **os.environ,
+        "GOTRUE_JWT_SECRET": SECRET,
+        "API_EXTERNAL_URL": url,
+        "GOTRUE_SITE_URL": f"http://localhost:{app.port}",
+        "GOTRUE_URI_ALLOW_LIST": f"http://localhost:{app.port}/**",
+        "GOTRUE_PASSKEY_ENABLED": "true",
+        "LATCHKEY_PASSWORD_SCRYPT_LOG_N": "10",
+        "LATCHKEY_RATE_LIMIT_SIGNIN_FAILURES": "3",
+        "GOTRUE_RATE_LIMIT_OTP": "1000",
+        "GOTRUE_SMTP_MAX_FREQUENCY": "0",
+        "LATCHKEY_ADMIN_CONSOLE": "true",
+    }
+    log = open(tmp / "server.log", "a")
+    process = subprocess.Popen([str(_find_binary()), "serve", "--data-dir", str(tmp), "--port", str(port)],
+                               stdout=log, stderr=subprocess.STDOUT, env=env)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"{url}/health", trust_env=False).status_code == 200:
+                break
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    else:
+        process.kill()
+        raise AssertionError("the server did not start")
+    try:
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+        log.close()
+
+
+@pytest.fixture
+def browser():
+    options = Options()
+    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=420,900", "--lang=en"]:
+        options.add_argument(argument)
+    options.binary_location = CHROMIUM
+    driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
+    driver.set_page_load_timeout(20)
+    authenticator = VirtualAuthenticatorOptions()
+    authenticator.protocol = VirtualAuthenticatorOptions.Protocol.CTAP2
+    authenticator.transport = VirtualAuthenticatorOptions.Transport.INTERNAL
+    authenticator.has_resident_key = True
+    authenticator.has_user_verification = True
+    authenticator.is_user_verified = True
+    driver.add_virtual_authenticator(authenticator)
+    yield driver
+    driver.quit()
+
+
+def shot(driver, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    driver.save_screenshot(str(SCREENSHOTS / f"{name}.png"))
+
+
+class PKCE:
+    def __init__(self):
+        self.verifier = secrets.token_urlsafe(48)
+        self.challenge = base64.urlsafe_b64encode(hashlib.sha256(self.verifier.encode()).digest()).rstrip(b"=").decode()
+
+    def page(self, server: str, app: App, page: str = "sign-in") -> str:
+        query = urllib.parse.urlencode({"redirect_to": app.callback, "code_challenge": self.challenge,
+                                        "code_challenge_method": "s256"})
+        return f"{server}/ui/{page}?{query}"
+
+    def exchange(self, server: str, code: str) -> httpx.Response:
+        return httpx.post(f"{server}/token", params={"grant_type": "pkce"},
+                          json={"auth_code": code, "code_verifier": self.verifier}, trust_env=False)
+
+
+def latest_code(server: str, email: str, exclude: set[str] = frozenset()) -> tuple[str, set[str]]:
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        messages = httpx.get(f"{server}/_dev/mailbox", params={"to": email}, headers={"Accept": "application/json"},
+                             trust_env=False).json().get("messages") or []
+        fresh = [m for m in messages if m["id"] not in exclude]
+        if fresh:
+            return CODE_RE.search(fresh[0]["text"]).group(1), {m["id"] for m in messages}
+        time.sleep(0.1)
+    raise AssertionError(f"no code for {email}")
+
+
+def wait_for(driver, condition, timeout: float = 10):
+    wait = WebDriverWait(driver, timeout, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException))
+    return wait.until(lambda d: condition(d))
+
+
+def submit(driver, button) -> None:
+    """Clicks a form's button and waits for the page the server answers with."""
+    old = driver.find_element(By.TAG_NAME, "html")
+    button.click()
+    WebDriverWait(driver, 10).until(expected_conditions.staleness_of(old))
+
+
+def status_text(driver) -> str:
+    return driver.find_element(By.ID, "status").text
+
+
+def test_sign_up_by_code_add_a_passkey_and_sign_in_with_it(server, app, browser):
+    email = f"ada-{uuid.uuid4().hex[:8]}@example.com"
+    first = PKCE()
+    browser.get(first.page(server, app))
+    assert browser.title.startswith("Sign in")
+    shot(browser, "01-sign-in")
+    browser.find_element(By.ID, "email").send_keys(email)
+    browser.find_element(By.XPATH, "//button[text()='Email me a code']").click()
+    wait_for(browser, lambda d: d.title.startswith("Enter your code"))
+    shot(browser, "02-code")
+    code, seen = latest_code(server, email)
+    wrong = "000000" if code != "000000" else "111111"
+    browser.find_element(By.ID, "code").send_keys(wrong)
+    browser.find_element(By.XPATH, "//button[text()='Continue']").click()
+    wait_for(browser, lambda d: "not right" in status_text(d))
+    assert "4 tries left" in status_text(browser)
+    shot(browser, "03-code-wrong")
+    browser.find_element(By.ID, "code").send_keys(code)
+    browser.find_element(By.XPATH, "//button[text()='Continue']").click()
+    wait_for(browser, lambda d: d.title.startswith("You're signed in"))
+    add = wait_for(browser, lambda d: d.find_element(By.ID, "passkey-add").is_displayed() and d.find_element(By.ID, "passkey-add"))
+    shot(browser, "04-signed-in")
+    add.click()
+    session = first.exchange(server, app.code()).json()
+    assert session["user"]["email"] == email, session
+    passkeys = httpx.get(f"{server}/passkeys", headers={"Authorization": f"Bearer {session['access_token']}"},
+                         trust_env=False).json()
+    assert len(passkeys) == 1, passkeys
+    shot(browser, "05-back-in-the-app")
+
+    # Signed out everywhere: the refresh token no longer works.
+    out = httpx.post(f"{server}/logout", params={"scope": "global"},
+                     headers={"Authorization": f"Bearer {session['access_token']}"}, trust_env=False)
+    assert out.status_code == 204
+    refreshed = httpx.post(f"{server}/token", params={"grant_type": "refresh_token"},
+                           json={"refresh_token": session["refresh_token"]}, trust_env=False)
+    assert refreshed.status_code == 400
+
+    # Back with the passkey, no address typed.
+    second = PKCE()
+    browser.delete_all_cookies()
+    browser.get(second.page(server, app))
+    button = wait_for(browser, lambda d: d.find_element(By.ID, "passkey-button").is_displayed()
+                      and d.find_element(By.ID, "passkey-button"))
+    button.click()
+    again = second.exchange(server, app.code())
+    assert again.status_code == 200, again.text
+    signed = again.json()
+    assert signed["user"]["email"] == email
+    payload = signed["access_token"].split(".")[1]
+    import json
+    claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+    assert [m["method"] for m in claims["amr"]] == ["passkey"]
+    # The code is good once, and only with the verifier of the page's challenge.
+    assert first.exchange(server, "not-a-code").status_code in (400, 404, 422)
+
+
+def create_user(server: str, email: str, password: str) -> str:
+    made = httpx.post(f"{server}/admin/users", json={"email": email, "password": password, "email_confirm": True},
+                      headers=service_headers(), trust_env=False)
+    assert made.status_code == 200, made.text
+    return made.json()["id"]
+
+
+def test_password_sign_in_and_a_locked_account(server, app, browser):
+    email = f"grace-{uuid.uuid4().hex[:8]}@example.com"
+    password = "correct horse battery staple " + uuid.uuid4().hex[:6]
+    create_user(server, email, password)
+    flow = PKCE()
+    browser.get(flow.page(server, app))
+    browser.find_element(By.TAG_NAME, "summary").click()
+    browser.find_element(By.ID, "password-email").send_keys(email)
+    browser.find_element(By.ID, "password").send_keys(password)
+    shot(browser, "06-password")
+    browser.find_element(By.XPATH, "//button[text()='Sign in']").click()
+    wait_for(browser, lambda d: d.title.startswith("You're signed in"))
+    browser.find_element(By.ID, "continue").click()
+    session = flow.exchange(server, app.code())
+    assert session.status_code == 200 and session.json()["user"]["email"] == email
+
+    locked = PKCE()
+    browser.get(locked.page(server, app))
+    for attempt in range(4):
+        if not browser.find_element(By.ID, "password").is_displayed():
+            browser.find_element(By.TAG_NAME, "summary").click()
+        browser.find_element(By.ID, "password-email").clear()
+        browser.find_element(By.ID, "password-email").send_keys(email)
+        browser.find_element(By.ID, "password").send_keys("wrong password " + str(attempt))
+        submit(browser, browser.find_element(By.XPATH, "//button[text()='Sign in']"))
+    assert "Too many attempts" in status_text(browser), status_text(browser)
+    shot(browser, "07-locked")
+    # Locked means locked: the right password is refused too, in the page as in the API.
+    if not browser.find_element(By.ID, "password").is_displayed():
+        browser.find_element(By.TAG_NAME, "summary").click()
+    browser.find_element(By.ID, "password").send_keys(password)
+    submit(browser, browser.find_element(By.XPATH, "//button[text()='Sign in']"))
+    assert "Too many attempts" in status_text(browser)
+    assert not any("code=" in hit for hit in app.hits)
+
+
+def test_a_forged_csrf_token_and_a_redirect_off_the_list_are_refused(server, app, browser):
+    flow = PKCE()
+    browser.get(flow.page(server, app))
+    browser.execute_script("document.querySelectorAll('input[name=csrf]').forEach(i => i.value = 'forged')")
+    browser.find_element(By.ID, "email").send_keys("mallory@example.com")
+    browser.find_element(By.XPATH, "//button[text()='Email me a code']").click()
+    wait_for(browser, lambda d: d.title.startswith("This form has expired"))
+    shot(browser, "08-csrf")
+    # Another site's form (no CSRF cookie) gets the same page, and nothing is sent.
+    posted = httpx.post(f"{server}/ui/code", data={"email": "victim@example.com", "csrf": "x", "redirect_to": app.callback,
+                                                  "code_challenge": flow.challenge, "code_challenge_method": "s256"},
+                        trust_env=False)
+    assert posted.status_code == 403
+    assert httpx.get(f"{server}/_dev/mailbox", params={"to": "victim@example.com"}, headers={"Accept": "application/json"},
+                     trust_env=False).json()["messages"] == []
+
+    for target in ["https://evil.example/callback", f"http://localhost:{app.port}.evil.example/", "javascript:alert(1)"]:
+        query = urllib.parse.urlencode({"redirect_to": target, "code_challenge": flow.challenge, "code_challenge_method": "s256"})
+        browser.get(f"{server}/ui/sign-in?{query}")
+        assert browser.title.startswith("This app cannot sign in here"), target
+        assert not browser.find_elements(By.TAG_NAME, "form")
+    shot(browser, "09-redirect-refused")
+    browser.get(f"{server}/ui/sign-in?redirect_to={urllib.parse.quote(app.callback)}")
+    assert browser.title.startswith("Open this page from the app")
+
+
+def test_known_and_unknown_addresses_get_the_same_page(server, app):
+    email = f"known-{uuid.uuid4().hex[:8]}@example.com"
+    create_user(server, email, "correct horse battery staple " + uuid.uuid4().hex[:6])
+    flow = PKCE()
+    pages = []
+    for address in [email, f"unknown-{uuid.uuid4().hex[:8]}@example.com"]:
+        with httpx.Client(trust_env=False) as client:
+            page = client.get(flow.page(server, app))
+            csrf = re.search(r'name="csrf" value="([^"]+)"', page.text).group(1)
+            answer = client.post(f"{server}/ui/code", data={"email": address, "csrf": csrf, "redirect_to": app.callback,
+                                                            "code_challenge": flow.challenge, "code_challenge_method": "s256"})
+            assert answer.status_code == 200
+            text = re.sub(r'name="csrf" value="[^"]+"', "", answer.text)
+            text = re.sub(r"nonce=\"[^\"]+\"", "", text)
+            pages.append(text.replace(address, "ADDRESS"))
+    assert pages[0] == pages[1]
+
+
+def service_token() -> str:
+    return service_headers()["Authorization"].removeprefix("Bearer ")
+
+
+def test_an_operator_signs_a_user_out_everywhere_from_the_console(server, app, browser):
+    email = f"linus-{uuid.uuid4().hex[:8]}@example.com"
+    password = "correct horse battery staple " + uuid.uuid4().hex[:6]
+    user_id = create_user(server, email, password)
+    session = httpx.post(f"{server}/token", params={"grant_type": "password"}, json={"email": email, "password": password},
+                         trust_env=False).json()
+
+    browser.get(f"{server}/ui/admin/users")
+    assert browser.title.startswith("Operator sign-in")
+    browser.find_element(By.ID, "token").send_keys(session["access_token"])
+    submit(browser, browser.find_element(By.XPATH, "//button[text()='Sign in']"))
+    assert "not an operator" in status_text(browser)
+    shot(browser, "10-console-sign-in")
+    browser.find_element(By.ID, "token").send_keys(service_token())
+    submit(browser, browser.find_element(By.XPATH, "//button[text()='Sign in']"))
+    assert browser.title.startswith("Users")
+    browser.find_element(By.ID, "q").send_keys(email.split("@")[0])
+    submit(browser, browser.find_element(By.XPATH, "//button[text()='Search']"))
+    shot(browser, "11-console-users")
+    submit(browser, browser.find_element(By.LINK_TEXT, email))
+    assert browser.title.startswith(email)
+    assert "aal1" in browser.page_source
+    shot(browser, "12-console-user")
+    submit(browser, browser.find_element(By.ID, "sign-out-everywhere"))
+    assert "Signed out everywhere" in browser.page_source
+    refreshed = httpx.post(f"{server}/token", params={"grant_type": "refresh_token"},
+                           json={"refresh_token": session["refresh_token"]}, trust_env=False)
+    assert refreshed.status_code == 400, refreshed.text
+    audit = httpx.get(f"{server}/admin/audit", params={"user_id": user_id, "action": "logout"}, headers=service_headers(),
+                      trust_env=False).json()
+    assert audit and audit[0]["payload"]["actor_username"] == "service_role"
+
+    # Deleting asks twice: the address typed wrong deletes nothing.
+    submit(browser, browser.find_element(By.XPATH, "//button[text()='Delete this user…']"))
+    browser.find_element(By.ID, "confirm").send_keys("not the address")
+    submit(browser, browser.find_element(By.XPATH, "//button[text()='Delete for good']"))
+    assert "nothing was deleted" in status_text(browser)
+    assert httpx.get(f"{server}/admin/users/{user_id}", headers=service_headers(), trust_env=False).status_code == 200
+    browser.find_element(By.ID, "confirm").send_keys(email)
+    shot(browser, "13-console-delete")
+    submit(browser, browser.find_element(By.XPATH, "//button[text()='Delete for good']"))
+    assert "The user is deleted" in browser.page_source
+    assert httpx.get(f"{server}/admin/users/{user_id}", headers=service_headers(), trust_env=False).status_code == 404
+
+    # A console form posted without the console's cookie and token does nothing.
+    forged = httpx.post(f"{server}/ui/admin/sign-out-user", data={"id": user_id, "csrf": "x"}, trust_env=False)
+    assert forged.status_code == 403
