@@ -8,15 +8,8 @@ default Server/.build/screenshots) for a person to look at."""
 from __future__ import annotations
 
 import base64
-import hashlib
-import http.server
 import os
-import re
-import secrets
 import shutil
-import subprocess
-import threading
-import time
 import urllib.parse
 import uuid
 from pathlib import Path
@@ -24,8 +17,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from conftest import CODE_RE, REPO, _find_binary, _free_port
-from test_supabase_admin import SECRET, service_headers
+from conftest import REPO
+from hosted_app import PKCE, app, create_user, latest_code, server  # noqa: F401 - app and server are fixtures
+from test_supabase_admin import service_headers
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
@@ -50,92 +44,6 @@ pytestmark = pytest.mark.skipif(
 SCREENSHOTS = Path(os.environ.get("LATCHKEY_SCREENSHOTS", REPO / "Server" / ".build" / "screenshots"))
 
 
-class App:
-    """The app's side: a local page at the redirect URL that records what came back."""
-
-    def __init__(self):
-        self.port = _free_port()
-        self.hits: list[str] = []
-        app = self
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def do_GET(self):  # noqa: N802 - the standard library's name
-                app.hits.append(self.path)
-                body = b"<!doctype html><title>App</title><p>Back in the app.</p>"
-                self.send_response(200)
-                self.send_header("Content-Type", "text/html")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, *args):
-                pass
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    @property
-    def callback(self) -> str:
-        return f"http://localhost:{self.port}/callback"
-
-    def code(self, timeout: float = 10) -> str:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            for hit in reversed(self.hits):
-                query = urllib.parse.parse_qs(urllib.parse.urlparse(hit).query)
-                if "code" in query:
-                    self.hits.clear()
-                    return query["code"][0]
-            time.sleep(0.05)
-        raise AssertionError(f"the app got no code: {self.hits}")
-
-
-@pytest.fixture(scope="module")
-def app():
-    app = App()
-    yield app
-    app.server.shutdown()
-
-
-@pytest.fixture(scope="module")
-def server(app, tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("pages")
-    port = _free_port()
-    url = f"http://localhost:{port}"
-    env = {
-        **os.environ,
-        "GOTRUE_JWT_SECRET": SECRET,
-        "API_EXTERNAL_URL": url,
-        "GOTRUE_SITE_URL": f"http://localhost:{app.port}",
-        "GOTRUE_URI_ALLOW_LIST": f"http://localhost:{app.port}/**",
-        "GOTRUE_PASSKEY_ENABLED": "true",
-        "LATCHKEY_PASSWORD_SCRYPT_LOG_N": "10",
-        "LATCHKEY_RATE_LIMIT_SIGNIN_FAILURES": "3",
-        "GOTRUE_RATE_LIMIT_OTP": "1000",
-        "GOTRUE_SMTP_MAX_FREQUENCY": "0",
-        "LATCHKEY_ADMIN_CONSOLE": "true",
-    }
-    log = open(tmp / "server.log", "a")
-    process = subprocess.Popen([str(_find_binary()), "serve", "--data-dir", str(tmp), "--port", str(port)],
-                               stdout=log, stderr=subprocess.STDOUT, env=env)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{url}/health", trust_env=False).status_code == 200:
-                break
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    else:
-        process.kill()
-        raise AssertionError("the server did not start")
-    try:
-        yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
-        log.close()
-
-
 @pytest.fixture
 def browser():
     options = Options()
@@ -158,33 +66,6 @@ def browser():
 def shot(driver, name: str) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     driver.save_screenshot(str(SCREENSHOTS / f"{name}.png"))
-
-
-class PKCE:
-    def __init__(self):
-        self.verifier = secrets.token_urlsafe(48)
-        self.challenge = base64.urlsafe_b64encode(hashlib.sha256(self.verifier.encode()).digest()).rstrip(b"=").decode()
-
-    def page(self, server: str, app: App, page: str = "sign-in") -> str:
-        query = urllib.parse.urlencode({"redirect_to": app.callback, "code_challenge": self.challenge,
-                                        "code_challenge_method": "s256"})
-        return f"{server}/ui/{page}?{query}"
-
-    def exchange(self, server: str, code: str) -> httpx.Response:
-        return httpx.post(f"{server}/token", params={"grant_type": "pkce"},
-                          json={"auth_code": code, "code_verifier": self.verifier}, trust_env=False)
-
-
-def latest_code(server: str, email: str, exclude: set[str] = frozenset()) -> tuple[str, set[str]]:
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        messages = httpx.get(f"{server}/_dev/mailbox", params={"to": email}, headers={"Accept": "application/json"},
-                             trust_env=False).json().get("messages") or []
-        fresh = [m for m in messages if m["id"] not in exclude]
-        if fresh:
-            return CODE_RE.search(fresh[0]["text"]).group(1), {m["id"] for m in messages}
-        time.sleep(0.1)
-    raise AssertionError(f"no code for {email}")
 
 
 def wait_for(driver, condition, timeout: float = 10):
@@ -260,13 +141,6 @@ def test_sign_up_by_code_add_a_passkey_and_sign_in_with_it(server, app, browser)
     assert first.exchange(server, "not-a-code").status_code in (400, 404, 422)
 
 
-def create_user(server: str, email: str, password: str) -> str:
-    made = httpx.post(f"{server}/admin/users", json={"email": email, "password": password, "email_confirm": True},
-                      headers=service_headers(), trust_env=False)
-    assert made.status_code == 200, made.text
-    return made.json()["id"]
-
-
 def test_password_sign_in_and_a_locked_account(server, app, browser):
     email = f"grace-{uuid.uuid4().hex[:8]}@example.com"
     password = "correct horse battery staple " + uuid.uuid4().hex[:6]
@@ -327,24 +201,6 @@ def test_a_forged_csrf_token_and_a_redirect_off_the_list_are_refused(server, app
     shot(browser, "09-redirect-refused")
     browser.get(f"{server}/ui/sign-in?redirect_to={urllib.parse.quote(app.callback)}")
     assert browser.title.startswith("Open this page from the app")
-
-
-def test_known_and_unknown_addresses_get_the_same_page(server, app):
-    email = f"known-{uuid.uuid4().hex[:8]}@example.com"
-    create_user(server, email, "correct horse battery staple " + uuid.uuid4().hex[:6])
-    flow = PKCE()
-    pages = []
-    for address in [email, f"unknown-{uuid.uuid4().hex[:8]}@example.com"]:
-        with httpx.Client(trust_env=False) as client:
-            page = client.get(flow.page(server, app))
-            csrf = re.search(r'name="csrf" value="([^"]+)"', page.text).group(1)
-            answer = client.post(f"{server}/ui/code", data={"email": address, "csrf": csrf, "redirect_to": app.callback,
-                                                            "code_challenge": flow.challenge, "code_challenge_method": "s256"})
-            assert answer.status_code == 200
-            text = re.sub(r'name="csrf" value="[^"]+"', "", answer.text)
-            text = re.sub(r"nonce=\"[^\"]+\"", "", text)
-            pages.append(text.replace(address, "ADDRESS"))
-    assert pages[0] == pages[1]
 
 
 def service_token() -> str:

@@ -288,14 +288,14 @@ def test_users_invite_and_link_with_the_server_stopped_then_running(tmp_path):
         assert result.returncode != 0 and expected in result.stderr, (args, result.stderr)
 
 
-def _start_server(tmp_path, *, env=None):
-    """A server of our own on `tmp_path`, returned with its URL once healthy."""
+def _start_server(tmp_path, *, env=None, port=None):
+    """A server of our own on `tmp_path` (on `port`, else a free one), returned with its URL once healthy."""
     import os
 
     import httpx
 
     from conftest import _free_port
-    port = _free_port()
+    port = port or _free_port()
     log = open(tmp_path / "server.log", "a")
     server = subprocess.Popen([str(binary_path()), "serve", "--data-dir", str(tmp_path), "--port", str(port)],
                               stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})

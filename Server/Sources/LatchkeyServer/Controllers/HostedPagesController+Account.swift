@@ -9,60 +9,48 @@ import LatchkeyCore
 extension HostedPagesController {
     func registerAccount(_ routes: inout RouteRegistrar) {
         routes.on(.post, "/ui/reset") { request, context in
-            try await post(request, context) { fields, flow, csrf in
-                let email = fields["email"] ?? ""
+            try await post(request, context) { form in
                 do {
                     _ = try await useCases.codes.recover(
-                        email: email, challenge: (nil, nil), redirectTo: flow.redirectTo, client: context.client)
+                        email: form.email, challenge: (nil, nil), redirectTo: form.flow.redirectTo, client: context.client)
                 } catch let error as AuthError {
-                    return render(
-                        "reset", title: "Reset your password", flow: flow, csrf: csrf, values: ["email": email], error: Self.text(error),
-                        status: Self.status(error))
+                    return show("reset", form, error: error)
                 }
-                return render("reset-code", title: "Choose a new password", flow: flow, csrf: csrf, values: ["email": email])
+                return show("reset-code", form)
             }
         }
         routes.on(.post, "/ui/reset-code") { request, context in
-            try await post(request, context) { fields, flow, csrf in
-                let email = fields["email"] ?? ""
-                let password = fields["password"] ?? ""
+            try await post(request, context) { form in
+                let password = form.fields["password"] ?? ""
                 do {
                     // The new password is judged before the code is spent on it.
                     if let weak = useCases.passwordPolicy.check(password) { throw weak }
                     let outcome = try await useCases.verification.verify(
-                        VerifyRequest(type: "recovery", email: email, token: (fields["code"] ?? "").trimmingCharacters(in: .whitespaces)),
-                        client: context.client)
+                        VerifyRequest(type: "recovery", email: form.email, token: form.code), client: context.client)
                     guard case .session(let session, _) = outcome else { throw AuthError.otpInvalid }
                     let principal = try await useCases.authenticator.authenticate(authorization: "Bearer \(session.accessToken)")
                     _ = try await useCases.userAccount.update(
                         UpdateUserRequest(password: password), principal: principal, client: context.client)
-                    return try await finish(session, method: "recovery", flow: flow)
+                    return try await finish(session, method: "recovery", flow: form.flow)
                 } catch let error as AuthError {
-                    return render(
-                        "reset-code", title: "Choose a new password", flow: flow, csrf: csrf, values: ["email": email],
-                        error: Self.text(error), status: Self.status(error))
+                    return show("reset-code", form, error: error)
                 }
             }
         }
         routes.on(.post, "/ui/email-change") { request, context in
-            try await post(request, context) { fields, flow, csrf in
-                let email = fields["email"] ?? ""
+            try await post(request, context) { form in
                 do {
                     let outcome = try await useCases.verification.verify(
-                        VerifyRequest(
-                            type: "email_change", email: email, token: (fields["code"] ?? "").trimmingCharacters(in: .whitespaces)),
-                        client: context.client)
+                        VerifyRequest(type: "email_change", email: form.email, token: form.code), client: context.client)
                     switch outcome {
-                    case .session(let session, _): return try await finish(session, method: "email_change", flow: flow)
+                    case .session(let session, _): return try await finish(session, method: "email_change", flow: form.flow)
                     case .pending:
                         return render(
-                            "email-change", title: "One more code", flow: flow, csrf: csrf,
+                            "email-change", title: "One more code", flow: form.flow, csrf: form.csrf,
                             values: ["info": "Confirmed. Now enter the code sent to your other address."])
                     }
                 } catch let error as AuthError {
-                    return render(
-                        "email-change", title: "Confirm your new address", flow: flow, csrf: csrf, values: ["email": email],
-                        error: Self.text(error), status: Self.status(error))
+                    return show("email-change", form, error: error)
                 }
             }
         }
@@ -74,7 +62,7 @@ extension HostedPagesController {
             guard let state = security.open(SignedIn.self, cookie: Self.signedInCookie, in: request) else { return refuse(Self.expired) }
             let csrf = security.csrf(for: request)
             return render(
-                "continue", title: "You're signed in", flow: state.flow, csrf: csrf.token, values: ["email": state.email],
+                "continue", title: Self.titles["continue"] ?? "", flow: state.flow, csrf: csrf.token, values: ["email": state.email],
                 cookies: csrf.cookie.map { [$0] } ?? [])
         }
         routes.on(.post, "/ui/continue") { request, context in
@@ -96,19 +84,13 @@ extension HostedPagesController {
         }
         routes.on(.post, "/ui/passkey-register") { request, context in
             try await signedIn(request, context) { state, principal, fields in
+                let form = PostedForm(fields: fields, flow: state.flow, csrf: security.csrf(for: request).token)
                 do {
-                    let credential = try JSONDecoder().decode(PasskeyCredential.self, from: Data((fields["credential"] ?? "").utf8))
                     _ = try await useCases.passkeys.register(
-                        PasskeyVerifyRequest(challengeID: fields["challenge_id"], credential: credential), principal: principal,
-                        client: context.client)
+                        PasskeyVerifyRequest(challengeID: fields["challenge_id"], credential: try Self.credential(form)),
+                        principal: principal, client: context.client)
                 } catch let error as AuthError {
-                    return render(
-                        "continue", title: "You're signed in", flow: state.flow, csrf: security.csrf(for: request).token,
-                        values: ["email": state.email], error: Self.text(error), status: Self.status(error))
-                } catch is DecodingError {
-                    return render(
-                        "continue", title: "You're signed in", flow: state.flow, csrf: security.csrf(for: request).token,
-                        values: ["email": state.email], error: Self.text(Passkeys.invalidCredential), status: .badRequest)
+                    return show("continue", form, values: ["email": state.email], error: error)
                 }
                 return try await handOver(state, principal)
             }

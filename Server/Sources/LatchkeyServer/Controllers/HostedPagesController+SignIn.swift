@@ -8,97 +8,83 @@ import LatchkeyCore
 extension HostedPagesController {
     func registerSignIn(_ routes: inout RouteRegistrar) {
         routes.on(.post, "/ui/code") { request, context in
-            try await post(request, context) { fields, flow, csrf in
-                let email = fields["email"] ?? ""
+            try await post(request, context) { form in
                 do {
-                    _ = try await sendCode(to: email, flow: flow, link: false, client: context.client)
+                    _ = try await sendCode(to: form.email, flow: form.flow, link: false, client: context.client)
                 } catch let error as AuthError {
-                    if error.code == .overRequestRateLimit || error.code == .validationFailed || error.code == .emailAddressInvalid {
-                        return render(
-                            "sign-in", title: "Sign in", flow: flow, csrf: csrf, values: ["email": email], error: Self.text(error),
-                            status: Self.status(error))
-                    }
-                    return render(
-                        "code", title: "Enter your code", flow: flow, csrf: csrf, values: ["email": email], error: Self.text(error),
-                        status: Self.status(error))
+                    // An address that cannot be used, or too many tries, stays on the address's page.
+                    let early = [.overRequestRateLimit, .validationFailed, .emailAddressInvalid].contains(error.code)
+                    return show(early ? "sign-in" : "code", form, error: error)
                 }
-                return render("code", title: "Enter your code", flow: flow, csrf: csrf, values: ["email": email])
+                return show("code", form)
             }
         }
         routes.on(.post, "/ui/magic-link") { request, context in
-            try await post(request, context) { fields, flow, csrf in
-                let email = fields["email"] ?? ""
+            try await post(request, context) { form in
                 do {
-                    _ = try await sendCode(to: email, flow: flow, link: true, client: context.client)
+                    _ = try await sendCode(to: form.email, flow: form.flow, link: true, client: context.client)
                 } catch let error as AuthError {
-                    return render(
-                        "sign-in", title: "Sign in", flow: flow, csrf: csrf, values: ["email": email], error: Self.text(error),
-                        status: Self.status(error))
+                    return show("sign-in", form, error: error)
                 }
-                return render("check-email", title: "Check your email", flow: flow, csrf: csrf, values: ["email": email])
+                return show("check-email", form)
             }
         }
         routes.on(.post, "/ui/verify-code") { request, context in
-            try await post(request, context) { fields, flow, csrf in
-                let email = fields["email"] ?? ""
+            try await post(request, context) { form in
                 do {
                     let outcome = try await useCases.verification.verify(
-                        VerifyRequest(type: "email", email: email, token: (fields["code"] ?? "").trimmingCharacters(in: .whitespaces)),
-                        client: context.client)
+                        VerifyRequest(type: "email", email: form.email, token: form.code), client: context.client)
                     guard case .session(let session, _) = outcome else { throw AuthError.otpInvalid }
-                    return try await finish(session, method: "otp", flow: flow)
+                    return try await finish(session, method: "otp", flow: form.flow)
                 } catch let error as AuthError {
-                    return render(
-                        "code", title: "Enter your code", flow: flow, csrf: csrf, values: ["email": email], error: Self.text(error),
-                        status: Self.status(error))
+                    return show("code", form, error: error)
                 }
             }
         }
         routes.on(.post, "/ui/password") { request, context in
-            try await post(request, context) { fields, flow, csrf in
-                let email = fields["email"] ?? ""
+            try await post(request, context) { form in
                 do {
                     let session = try await useCases.passwordSignIn.signIn(
-                        PasswordGrantRequest(email: email, password: fields["password"] ?? ""), client: context.client)
-                    return try await finish(session, method: "password", flow: flow)
+                        PasswordGrantRequest(email: form.email, password: form.fields["password"] ?? ""), client: context.client)
+                    return try await finish(session, method: "password", flow: form.flow)
                 } catch let error as AuthError {
-                    return render(
-                        "sign-in", title: "Sign in", flow: flow, csrf: csrf, values: ["email": email, "password_open": true],
-                        error: Self.text(error), status: Self.status(error))
+                    return show("sign-in", form, values: ["password_open": true], error: error)
                 }
             }
         }
         routes.on(.post, "/ui/sign-up") { request, context in
-            try await post(request, context) { fields, flow, csrf in
-                let email = fields["email"] ?? ""
+            try await post(request, context) { form in
                 do {
                     let made = try await useCases.signUp.signUp(
-                        SignUpRequest(email: email, password: fields["password"] ?? ""), redirectTo: flow.redirectTo, client: context.client
-                    )
-                    if case .session(let session) = made { return try await finish(session, method: "password", flow: flow) }
-                    return render("code", title: "Confirm your address", flow: flow, csrf: csrf, values: ["email": email])
+                        SignUpRequest(email: form.email, password: form.fields["password"] ?? ""), redirectTo: form.flow.redirectTo,
+                        client: context.client)
+                    if case .session(let session) = made { return try await finish(session, method: "password", flow: form.flow) }
+                    return show("code", form)
                 } catch let error as AuthError {
-                    return render(
-                        "sign-up", title: "Create your account", flow: flow, csrf: csrf, values: ["email": email], error: Self.text(error),
-                        status: Self.status(error))
+                    return show("sign-up", form, error: error)
                 }
             }
         }
         routes.on(.post, "/ui/passkey") { request, context in
-            try await post(request, context) { fields, flow, csrf in
+            try await post(request, context) { form in
                 do {
-                    let credential = try JSONDecoder().decode(PasskeyCredential.self, from: Data((fields["credential"] ?? "").utf8))
                     let session = try await useCases.passkeys.signIn(
-                        PasskeyVerifyRequest(challengeID: fields["challenge_id"], credential: credential), client: context.client)
-                    return try await finish(session, method: "passkey", flow: flow)
+                        PasskeyVerifyRequest(challengeID: form.fields["challenge_id"], credential: try Self.credential(form)),
+                        client: context.client)
+                    return try await finish(session, method: "passkey", flow: form.flow)
                 } catch let error as AuthError {
-                    return render("sign-in", title: "Sign in", flow: flow, csrf: csrf, error: Self.text(error), status: Self.status(error))
-                } catch is DecodingError {
-                    return render(
-                        "sign-in", title: "Sign in", flow: flow, csrf: csrf, error: Self.text(Passkeys.invalidCredential),
-                        status: .badRequest)
+                    return show("sign-in", form, error: error)
                 }
             }
+        }
+    }
+
+    /// The credential JSON a passkey form carries.
+    static func credential(_ form: PostedForm) throws -> PasskeyCredential {
+        do {
+            return try JSONDecoder().decode(PasskeyCredential.self, from: Data((form.fields["credential"] ?? "").utf8))
+        } catch {
+            throw Passkeys.invalidCredential
         }
     }
 

@@ -50,21 +50,20 @@ struct HostedPagesController {
     static let signedInCookie = "lk_signed_in"
 
     func register(_ routes: inout RouteRegistrar) {
-        routes.on(.get, "/ui/sign-in") { request, _ in try page(request, "sign-in", title: "Sign in") }
-        routes.on(.get, "/ui/sign-up") { request, _ in try page(request, "sign-up", title: "Create your account") }
-        routes.on(.get, "/ui/reset") { request, _ in try page(request, "reset", title: "Reset your password") }
-        routes.on(.get, "/ui/email-change") { request, _ in try page(request, "email-change", title: "Confirm your new address") }
+        for name in ["sign-in", "sign-up", "reset", "email-change"] {
+            routes.on(.get, "/ui/\(name)") { request, _ in page(request, name) }
+        }
         registerSignIn(&routes)
         registerAccount(&routes)
     }
 
     /// A form page for the flow in the request's query.
-    func page(_ request: Request, _ name: String, title: String) throws -> Response {
+    func page(_ request: Request, _ name: String) -> Response {
         let query = Dictionary(request.uri.queryParameters.map { (String($0.key), String($0.value)) }, uniquingKeysWith: { a, _ in a })
         let csrf = security.csrf(for: request)
         do {
             let flow = try HostedFlow.read(query, redirects: redirects)
-            return render(name, title: title, flow: flow, csrf: csrf.token, cookies: csrf.cookie.map { [$0] } ?? [])
+            return render(name, title: Self.titles[name] ?? "", flow: flow, csrf: csrf.token, cookies: csrf.cookie.map { [$0] } ?? [])
         } catch {
             return refuse(error)
         }
@@ -115,17 +114,42 @@ struct HostedPagesController {
         return (fields, try HostedFlow.read(fields, redirects: redirects))
     }
 
+    /// A posted form, read and checked: its fields, the app's flow, this browser's CSRF token.
+    struct PostedForm {
+        var fields: [String: String]
+        var flow: HostedFlow
+        var csrf: String
+
+        var email: String { fields["email"] ?? "" }
+        /// A code as typed, spaces around it dropped.
+        var code: String { (fields["code"] ?? "").trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// Each page's title.
+    static let titles = [
+        "sign-in": "Sign in", "sign-up": "Create your account", "code": "Enter your code", "check-email": "Check your email",
+        "reset": "Reset your password", "reset-code": "Choose a new password", "email-change": "Confirm your new address",
+        "continue": "You're signed in",
+    ]
+
     /// Runs a POST: the form, then `body`; a refusal before the form is read is its own page.
-    func post(
-        _ request: Request, _ context: APIRequestContext,
-        _ body: (_ fields: [String: String], _ flow: HostedFlow, _ csrf: String) async throws -> Response
-    ) async throws -> Response {
+    func post(_ request: Request, _ context: APIRequestContext, _ body: (PostedForm) async throws -> Response) async throws
+        -> Response
+    {
         do {
             let (fields, flow) = try await form(request, context)
-            return try await body(fields, flow, security.csrf(for: request).token)
+            return try await body(PostedForm(fields: fields, flow: flow, csrf: security.csrf(for: request).token))
         } catch let refusal as PageRefusal {
             return refuse(refusal)
         }
+    }
+
+    /// `page` again for a posted form (its address kept), saying what `error` means to a person.
+    func show(_ page: String, _ form: PostedForm, values: [String: Any] = [:], error: AuthError? = nil) -> Response {
+        render(
+            page, title: Self.titles[page] ?? "", flow: form.flow, csrf: form.csrf,
+            values: values.merging(["email": form.email]) { own, _ in own }, error: error.map(Self.text),
+            status: error.map(Self.status) ?? .ok)
     }
 
     /// Ends a sign-in: the page that offers a passkey (when passkeys are on and the user did not
