@@ -196,3 +196,20 @@ def test_the_consoles_actions_reach_the_user(server, app):
 def test_the_console_is_closed_without_a_session(server, path):
     answer = httpx.get(f"{server}/ui/admin/{path}", trust_env=False, follow_redirects=False)
     assert answer.status_code in (303, 403, 405), answer.status_code
+
+
+def test_the_console_resends_a_confirmation(server):
+    email = f"unconfirmed-{uuid.uuid4().hex[:8]}@example.com"
+    made = httpx.post(f"{server}/admin/users", json={"email": email, "password": "correct horse battery staple x1"},
+                      headers=service_headers(), trust_env=False)
+    assert made.status_code == 200, made.text
+    console = httpx.Client(trust_env=False, follow_redirects=False, timeout=20, base_url=f"{server}/ui/admin/")
+    token = re.search(r'name="csrf" value="([^"]+)"', console.get("sign-in").text).group(1)
+    console.post("sign-in", data={"csrf": token, "token": service_headers()["Authorization"][7:]})
+    page = console.get("user", params={"id": made.json()["id"]})
+    assert "Resend the confirmation" in page.text
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page.text).group(1)
+    answer = console.post("resend", data={"csrf": csrf, "id": made.json()["id"]})
+    assert answer.status_code == 303 and "done=resent" in answer.headers["location"]
+    _, ids = latest_code(server, email)
+    assert len(ids) == 1
