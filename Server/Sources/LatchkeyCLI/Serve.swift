@@ -13,8 +13,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Address to listen on (LATCHKEY_HOST).") var host: String?
     @Option(help: "Port to listen on (PORT).") var port: Int?
     @OptionGroup var data: DataOptions
-    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
-    var logLevel: String = "info"
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (LATCHKEY_LOG_LEVEL).")
+    var logLevel: String?
 
     func run() async throws {
         var overrides = data.overrides
@@ -26,8 +26,9 @@ struct Serve: AsyncParsableCommand {
         } catch {
             throw ValidationError("\(error)")
         }
-        var logger = Logger(label: "latchkey")
-        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        var logger =
+            configuration.logging.format == .json ? Logger(label: "latchkey") { JSONLogHandler(label: $0) } : Logger(label: "latchkey")
+        logger.logLevel = logLevel.flatMap(Logger.Level.init(rawValue:)) ?? configuration.logging.level
         for warning in configuration.warnings { logger.warning("\(warning)") }
         let app = try await buildApplication(configuration: configuration, logger: logger)
         let email =
@@ -40,13 +41,23 @@ struct Serve: AsyncParsableCommand {
             app.service.issuer.usesStoredKeys
             ? "ES256, key \(app.service.issuer.signingKeyID ?? "?") from the store (latchkey keys list)"
             : "\(app.service.issuer.algorithm) from GOTRUE_JWT_KEYS / GOTRUE_JWT_SECRET"
-        print(
-            """
-            Latchkey \(LatchkeyVersion.current) listening on http://\(configuration.host):\(configuration.port)
-              store:   \(configuration.storeDescription)
-              keys:    \(keys)
-              email:   \(email)
-            """)
+        if configuration.logging.format == .json {
+            logger.notice(
+                "listening",
+                metadata: [
+                    "version": .string(LatchkeyVersion.current), "address": .string("\(configuration.host):\(configuration.port)"),
+                    "store": .string(configuration.storeDescription), "keys": .string(keys),
+                    "email": .string(email.split(separator: "\n").first.map(String.init) ?? email),
+                ])
+        } else {
+            print(
+                """
+                Latchkey \(LatchkeyVersion.current) listening on http://\(configuration.host):\(configuration.port)
+                  store:   \(configuration.storeDescription)
+                  keys:    \(keys)
+                  email:   \(email)
+                """)
+        }
         do {
             try await app.application.runService()
         } catch {

@@ -133,6 +133,7 @@ public func buildApplication(
 
         let router = Router(context: APIRequestContext.self)
         let allowed = AllowedMethods()
+        router.add(middleware: RequestLogMiddleware(level: configuration.logging.requests ? .info : .debug))
         router.add(middleware: ErrorMiddleware(allowed: allowed))
         router.add(middleware: RepeatedQueryMiddleware())
         let trustedIPHeader = configuration.trustedIPHeader.flatMap { HTTPField.Name($0) }

@@ -3,6 +3,7 @@ import LatchkeyAPI
 import LatchkeyCore
 import LatchkeyDelivery
 import LatchkeyStore
+import Logging
 
 extension ServerConfiguration {
     /// PostgreSQL's settings, checked: the URL, schema, pool size, prepared statements, TLS mode and
@@ -266,6 +267,7 @@ extension ServerConfiguration {
         configuration.serverSecret = try serverSecret(reader)
         configuration.templates = templates
         configuration.pages = try Self.pageSettings(reader, appName: auth.appName)
+        configuration.logging = try Self.logSettings(reader)
         configuration.trustedProxies = try reader.list("trusted-proxies").map { text in
             guard let network = IPNetwork(text) else {
                 throw ConfigurationError("trusted-proxies must be addresses or networks like 10.0.0.0/8 or fd00::/8, not '\(text)'")
@@ -349,5 +351,19 @@ struct SettingReader {
 
     func list(_ key: String) -> [String] {
         (string(key) ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+}
+
+extension ServerConfiguration {
+    static func logSettings(_ reader: SettingReader) throws -> LogSettings {
+        let levelText = reader.string("log-level")?.lowercased() ?? "info"
+        guard let level = Logger.Level(rawValue: levelText == "warn" ? "warning" : levelText) else {
+            throw ConfigurationError("log-level (LATCHKEY_LOG_LEVEL) must be trace, debug, info, notice, warning, error or critical")
+        }
+        let formatText = reader.string("log-format")?.lowercased() ?? "text"
+        guard let format = LogSettings.Format(rawValue: formatText) else {
+            throw ConfigurationError("log-format (LATCHKEY_LOG_FORMAT) must be text or json")
+        }
+        return LogSettings(level: level, format: format, requests: try reader.bool("log-requests") ?? false)
     }
 }

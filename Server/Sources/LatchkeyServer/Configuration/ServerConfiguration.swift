@@ -3,6 +3,7 @@ import LatchkeyAPI
 import LatchkeyCore
 import LatchkeyDelivery
 import LatchkeyStore
+import Logging
 import NIOCore
 
 /// Everything `latchkey serve` needs, read once at start (see ``ServerConfiguration/load(environment:overrides:)``).
@@ -35,6 +36,8 @@ public struct ServerConfiguration: Sendable {
     public var auth: AuthConfiguration
     /// The templates messages are rendered from (Mustache; defaults with an operator's overrides).
     public var templates: MessageTemplates = .defaults
+    /// How logs are written: the level, JSON or text, and whether each request gets an `info` line.
+    public var logging = LogSettings()
     /// The hosted pages and the operators' console.
     public var pages = PageSettings(
         enabled: true, adminConsole: false, adminSession: 900, renderer: .defaults(brand: .init(appName: "Latchkey")))
@@ -86,4 +89,23 @@ public struct ServerConfiguration: Sendable {
 public struct ConfigurationError: Error, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
+}
+
+/// How the server logs (`LATCHKEY_LOG_*`).
+public struct LogSettings: Sendable, Equatable {
+    public enum Format: String, Sendable {
+        case text
+        case json
+    }
+
+    public var level: Logger.Level = .info
+    public var format: Format = .text
+    /// Each request's line at `info` rather than `debug`.
+    public var requests = false
+
+    public init(level: Logger.Level = .info, format: Format = .text, requests: Bool = false) {
+        self.level = level
+        self.format = format
+        self.requests = requests
+    }
 }

@@ -10,7 +10,7 @@ public struct Setting: Sendable {
     public let defaultValue: String
     public let summary: String
 
-    public static let all: [Setting] = core + external + passkeys + pages
+    public static let all: [Setting] = core + external + passkeys + pages + operations
 
     static let core: [Setting] = [
         .init(

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import LatchkeyCore
 import Logging
@@ -11,11 +12,16 @@ public struct APIRequestContext: RequestContext {
     /// The caller as rate limits and the audit log see it: resolved once per request by
     /// `AuditContextMiddleware` (``ClientResolver``); the bare peer until then.
     public internal(set) var client: ClientInfo
+    /// The request's id: the caller's `X-Request-Id` when it is a sane one, else the server's
+    /// own (`RequestLogMiddleware`); in every log line of the request, echoed in the answer and
+    /// in a server error's `error_id`.
+    public internal(set) var requestID: String
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         self.peerAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
         self.client = ClientInfo(ip: peerAddress)
+        self.requestID = source.logger[metadataKey: "hb.request.id"]?.description ?? UUID().uuidString.lowercased()
     }
 
     /// Bodies over 1 MB are refused, as GoTrue does.

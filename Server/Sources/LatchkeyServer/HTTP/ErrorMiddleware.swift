@@ -17,20 +17,20 @@ struct ErrorMiddleware: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let error as AuthError {
-            return APIErrorResponder.response(for: error, request: request, requestID: context.id)
+            return APIErrorResponder.response(for: error, request: request, requestID: context.requestID)
         } catch let error as StoreError where error.isConflict {
             // Another request kept changing the same user while this one retried: GoTrue's 409.
             context.logger.info("write conflict", metadata: ["error": "\(error)", "path": "\(request.uri.path)"])
             return APIErrorResponder.response(
                 for: AuthError(.conflict, "The user was changed by another request; try again"), request: request,
-                requestID: context.id)
+                requestID: context.requestID)
         } catch let error as HTTPError {
             let methods = error.status == .notFound ? allowed.methods(for: request.uri.path) : []
             if !methods.isEmpty {
                 // A known path asked with a method it does not answer (TRACE, PATCH, …).
                 var response = APIErrorResponder.response(
                     for: AuthError(.validationFailed, "Method \(request.method.rawValue) not allowed"), status: .methodNotAllowed,
-                    request: request, requestID: context.id)
+                    request: request, requestID: context.requestID)
                 response.headers[.allow] = methods.map(\.rawValue).joined(separator: ", ")
                 return response
             }
@@ -42,12 +42,12 @@ struct ErrorMiddleware: RouterMiddleware {
             case .badRequest: mapped = AuthError(.badJSON, error.body ?? "Bad request")
             default: mapped = AuthError(.unexpectedFailure, "Unexpected failure")
             }
-            return APIErrorResponder.response(for: mapped, status: error.status, request: request, requestID: context.id)
+            return APIErrorResponder.response(for: mapped, status: error.status, request: request, requestID: context.requestID)
         } catch {
             context.logger.error("request failed", metadata: ["error": "\(error)", "path": "\(request.uri.path)"])
             return APIErrorResponder.response(
                 for: AuthError(.unexpectedFailure, "Unexpected failure, please check server logs for more information"),
-                request: request, requestID: context.id)
+                request: request, requestID: context.requestID)
         }
     }
 }

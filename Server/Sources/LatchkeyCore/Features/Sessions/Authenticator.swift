@@ -55,6 +55,7 @@ public struct Authenticator: Sendable {
         }
         guard let user = account.user else { throw AuthError.userNotFound }
         if user.isBanned(at: time.now()) { throw AuthError.userBanned }
+        RequestFacts.current?.userID = user.id
         return Principal(
             claims: claims, user: user, session: account.session, isAdmin: isAdmin, identities: account.identities,
             factors: account.factors)
