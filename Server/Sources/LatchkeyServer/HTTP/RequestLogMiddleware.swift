@@ -24,16 +24,18 @@ struct RequestLogMiddleware: RouterMiddleware {
         let start = ContinuousClock.now
         var status = 500
         defer {
-            let elapsed = ContinuousClock.now - start
-            var metadata: Logger.Metadata = [
-                "method": .string(request.method.rawValue), "route": .string(context.endpointPath ?? "unmatched"),
-                "status": .stringConvertible(status),
-                "duration_ms": .stringConvertible(
-                    Double(elapsed.components.attoseconds / 1_000_000_000_000) / 1000
-                        + Double(elapsed.components.seconds) * 1000),
-            ]
-            if let user = facts.userID { metadata["user_id"] = .string(user.uuidString.lowercased()) }
-            context.logger.log(level: level, "request", metadata: metadata)
+            // The line's fields are built only when it will be written.
+            if context.logger.logLevel <= level {
+                let elapsed = ContinuousClock.now - start
+                var metadata: Logger.Metadata = [
+                    "method": .string(request.method.rawValue), "route": .string(context.endpointPath ?? "unmatched"),
+                    "status": .stringConvertible(status),
+                    "duration_ms": .stringConvertible(
+                        Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds / 1_000_000_000_000) / 1000),
+                ]
+                if let user = facts.userID { metadata["user_id"] = .string(user.uuidString.lowercased()) }
+                context.logger.log(level: level, "request", metadata: metadata)
+            }
         }
         var response = try await RequestFacts.$current.withValue(facts) { try await next(request, context) }
         status = Int(response.status.code)
