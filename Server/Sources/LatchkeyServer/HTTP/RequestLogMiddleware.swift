@@ -18,24 +18,30 @@ struct RequestLogMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
-        if let given = request.headers[Self.header], Self.isSane(given) { context.requestID = given }
-        context.logger[metadataKey: "request_id"] = .string(context.requestID)
+        if let given = request.headers[Self.header], Self.isSane(given) {
+            // Hummingbird's own id is in every line already (`hb.request.id`, written as
+            // `request_id` in JSON); a caller's replaces it.
+            context.requestID = given
+            context.logger[metadataKey: "hb.request.id"] = .string(given)
+        }
+        guard context.logger.logLevel <= level else {
+            var response = try await next(request, context)
+            response.headers[Self.header] = context.requestID
+            return response
+        }
         let facts = RequestFacts()
         let start = ContinuousClock.now
         var status = 500
         defer {
-            // The line's fields are built only when it will be written.
-            if context.logger.logLevel <= level {
-                let elapsed = ContinuousClock.now - start
-                var metadata: Logger.Metadata = [
-                    "method": .string(request.method.rawValue), "route": .string(context.endpointPath ?? "unmatched"),
-                    "status": .stringConvertible(status),
-                    "duration_ms": .stringConvertible(
-                        Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds / 1_000_000_000_000) / 1000),
-                ]
-                if let user = facts.userID { metadata["user_id"] = .string(user.uuidString.lowercased()) }
-                context.logger.log(level: level, "request", metadata: metadata)
-            }
+            let elapsed = ContinuousClock.now - start
+            var metadata: Logger.Metadata = [
+                "method": .string(request.method.rawValue), "route": .string(context.endpointPath ?? "unmatched"),
+                "status": .stringConvertible(status),
+                "duration_ms": .stringConvertible(
+                    Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds / 1_000_000_000_000) / 1000),
+            ]
+            if let user = facts.userID { metadata["user_id"] = .string(user.uuidString.lowercased()) }
+            context.logger.log(level: level, "request", metadata: metadata)
         }
         var response = try await RequestFacts.$current.withValue(facts) { try await next(request, context) }
         status = Int(response.status.code)

@@ -53,6 +53,8 @@ public struct JSONLogHandler: LogHandler {
         var fields: [String: JSONValue] = [:]
         for (key, value) in metadata { fields[key] = Self.json(value) }
         for (key, value) in event.metadata ?? [:] { fields[key] = Self.json(value) }
+        // Hummingbird names every request's lines `hb.request.id`; a shipper gets `request_id`.
+        if let id = fields.removeValue(forKey: "hb.request.id"), fields["request_id"] == nil { fields["request_id"] = id }
         fields["time"] = .string(Date().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
         fields["level"] = .string(event.level.rawValue)
         fields["message"] = .string(event.message.description)
