@@ -9,6 +9,7 @@ import LatchkeyProviders
 import LatchkeyStore
 import Logging
 import NIOPosix
+import ServiceLifecycle
 
 /// What `buildApplication` assembled, for the CLI and tests.
 public struct LatchkeyApp: Sendable {
@@ -134,6 +135,8 @@ public func buildApplication(
         let router = Router(context: APIRequestContext.self)
         let allowed = AllowedMethods()
         router.add(middleware: RequestLogMiddleware(level: configuration.logging.requests ? .info : .debug))
+        let metrics = configuration.metrics.enabled ? ServerMetrics() : nil
+        if let metrics { router.add(middleware: RequestMetricsMiddleware(metrics: metrics)) }
         router.add(middleware: ErrorMiddleware(allowed: allowed))
         router.add(middleware: RepeatedQueryMiddleware())
         let trustedIPHeader = configuration.trustedIPHeader.flatMap { HTTPField.Name($0) }
@@ -263,6 +266,16 @@ public func buildApplication(
             ).register(&routes)
         }
 
+        var metricsService: (any Service)?
+        if let metrics {
+            let scraper = MetricsController(metrics: metrics, store: store, time: time, token: configuration.metrics.token)
+            if configuration.metrics.token != nil { scraper.register(&routes) }
+            if let port = configuration.metrics.port {
+                metricsService = MetricsController(metrics: metrics, store: store, time: time, token: nil).application(
+                    host: configuration.metrics.host, port: port, logger: logger)
+            }
+        }
+
         let retentionDays = configuration.auth.anonymousUserRetentionDays
         var anonymousCleanup: (@Sendable () async throws -> Int)?
         if retentionDays > 0 {
@@ -279,7 +292,7 @@ public func buildApplication(
                     logger: logger),
                 SigningKeyReloadService(keys: signingKeys, interval: .seconds(configuration.keyReloadInterval), logger: logger),
                 OutboxDeliveryService(delivery: delivery, signal: signal, idle: .seconds(5), logger: logger),
-            ],
+            ] + (metricsService.map { [$0] } ?? []),
             logger: logger)
         application.beforeServerStarts {}
         let shutdown: @Sendable () async throws -> Void = {

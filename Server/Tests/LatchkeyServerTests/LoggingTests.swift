@@ -41,4 +41,18 @@ import Testing
             #expect(throws: ConfigurationError.self) { try ServerConfiguration.load(environment: bad) }
         }
     }
+
+    @Test func metricsAreNeverOpenByDefault() throws {
+        #expect(try ServerConfiguration.load(environment: [:]).metrics == MetricsSettings())
+        let both = try ServerConfiguration.load(environment: [
+            "GOTRUE_METRICS_ENABLED": "true", "LATCHKEY_METRICS_TOKEN": "0123456789abcdef", "LATCHKEY_METRICS_PORT": "9100",
+        ]).metrics
+        #expect(both == MetricsSettings(enabled: true, token: "0123456789abcdef", port: 9100))
+        for bad in [
+            ["GOTRUE_METRICS_ENABLED": "true"], ["GOTRUE_METRICS_ENABLED": "true", "LATCHKEY_METRICS_TOKEN": "short"],
+            ["GOTRUE_METRICS_ENABLED": "true", "LATCHKEY_METRICS_PORT": "70000"],
+        ] {
+            #expect(throws: ConfigurationError.self) { try ServerConfiguration.load(environment: bad) }
+        }
+    }
 }

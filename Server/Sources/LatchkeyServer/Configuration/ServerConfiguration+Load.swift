@@ -268,6 +268,7 @@ extension ServerConfiguration {
         configuration.templates = templates
         configuration.pages = try Self.pageSettings(reader, appName: auth.appName)
         configuration.logging = try Self.logSettings(reader)
+        configuration.metrics = try Self.metricsSettings(reader)
         configuration.trustedProxies = try reader.list("trusted-proxies").map { text in
             guard let network = IPNetwork(text) else {
                 throw ConfigurationError("trusted-proxies must be addresses or networks like 10.0.0.0/8 or fd00::/8, not '\(text)'")
@@ -365,5 +366,22 @@ extension ServerConfiguration {
             throw ConfigurationError("log-format (LATCHKEY_LOG_FORMAT) must be text or json")
         }
         return LogSettings(level: level, format: format, requests: try reader.bool("log-requests") ?? false)
+    }
+}
+
+extension ServerConfiguration {
+    /// Metrics are never open to anyone by default: on, they need a token or a port of their own.
+    static func metricsSettings(_ reader: SettingReader) throws -> MetricsSettings {
+        let enabled = try reader.bool("metrics-enabled") ?? false
+        let token = reader.string("metrics-token")
+        let port = try reader.int("metrics-port")
+        if let token, token.count < 16 { throw ConfigurationError("metrics-token (LATCHKEY_METRICS_TOKEN) must be 16 characters or more") }
+        if let port, !(1...65535).contains(port) { throw ConfigurationError("metrics-port (LATCHKEY_METRICS_PORT) must be a port number") }
+        if enabled, token == nil, port == nil {
+            throw ConfigurationError(
+                "metrics are on (GOTRUE_METRICS_ENABLED) but neither LATCHKEY_METRICS_TOKEN nor LATCHKEY_METRICS_PORT says who may read them"
+            )
+        }
+        return MetricsSettings(enabled: enabled, token: token, port: port, host: reader.string("metrics-host") ?? "127.0.0.1")
     }
 }

@@ -38,6 +38,8 @@ public struct ServerConfiguration: Sendable {
     public var templates: MessageTemplates = .defaults
     /// How logs are written: the level, JSON or text, and whether each request gets an `info` line.
     public var logging = LogSettings()
+    /// Prometheus metrics: off, or where `/metrics` is served.
+    public var metrics = MetricsSettings()
     /// The hosted pages and the operators' console.
     public var pages = PageSettings(
         enabled: true, adminConsole: false, adminSession: 900, renderer: .defaults(brand: .init(appName: "Latchkey")))
@@ -107,5 +109,22 @@ public struct LogSettings: Sendable, Equatable {
         self.level = level
         self.format = format
         self.requests = requests
+    }
+}
+
+/// Where metrics are served (`LATCHKEY_METRICS_*`, `GOTRUE_METRICS_ENABLED`).
+public struct MetricsSettings: Sendable, Equatable {
+    public var enabled = false
+    /// `/metrics` on the main port, for this bearer token.
+    public var token: String?
+    /// `/metrics` on a port of its own, on `host`.
+    public var port: Int?
+    public var host = "127.0.0.1"
+
+    public init(enabled: Bool = false, token: String? = nil, port: Int? = nil, host: String = "127.0.0.1") {
+        self.enabled = enabled
+        self.token = token
+        self.port = port
+        self.host = host
     }
 }

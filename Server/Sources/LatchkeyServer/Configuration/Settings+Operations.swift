@@ -17,5 +17,22 @@ extension Setting {
             summary:
                 "A line for every request at `info` (method, route pattern, status, duration, user); otherwise at `debug`. Paths, queries and bodies are never logged: they carry codes and tokens."
         ),
+        .init(
+            key: "metrics-enabled", environment: ["LATCHKEY_METRICS_ENABLED", "GOTRUE_METRICS_ENABLED"], defaultValue: "false",
+            summary:
+                "Prometheus metrics at `GET /metrics`: on the main port behind `metrics-token`, or on `metrics-port` of their own; turning them on with neither refuses to start."
+        ),
+        .init(
+            key: "metrics-token", environment: ["LATCHKEY_METRICS_TOKEN"], defaultValue: "",
+            summary: "The bearer token a scraper sends (`Authorization: Bearer …`) for `/metrics` on the main port; at least 16 characters."
+        ),
+        .init(
+            key: "metrics-port", environment: ["LATCHKEY_METRICS_PORT"], defaultValue: "",
+            summary: "A port of their own for `/metrics`, without a token, on `metrics-host`."
+        ),
+        .init(
+            key: "metrics-host", environment: ["LATCHKEY_METRICS_HOST"], defaultValue: "127.0.0.1",
+            summary: "The address `metrics-port` listens on (loopback unless set: a scraper on the same machine or network namespace)."
+        ),
     ]
 }

@@ -1,0 +1,62 @@
+import Foundation
+import LatchkeyCore
+import LatchkeyStore
+import Prometheus
+import Synchronization
+
+/// The server's Prometheus metrics (`GOTRUE_METRICS_ENABLED`): requests by route, method and
+/// status with their latency, and gauges sampled from the database at each scrape (the outbox's
+/// depth and the age of its oldest message). Rendered in Prometheus's text format by `GET /metrics`.
+public final class ServerMetrics: Sendable {
+    let registry = PrometheusCollectorRegistry()
+    private let series = Mutex<[String: (count: Counter, latency: DurationHistogram)]>([:])
+    private let outboxDepth: Gauge
+    private let outboxOldest: Gauge
+
+    /// Latency buckets from a millisecond (a cached answer) to ten seconds (a slow provider).
+    static let buckets: [Duration] = [1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10_000].map { .milliseconds($0) }
+
+    public init() {
+        outboxDepth = registry.makeGauge(
+            descriptor: .init(
+                namespace: "latchkey", metricName: "outbox_pending", unitName: "messages",
+                helpText: "Emails and SMS waiting to be delivered, retries included."))
+        outboxOldest = registry.makeGauge(
+            descriptor: .init(
+                namespace: "latchkey", metricName: "outbox_oldest_age", unitName: "seconds",
+                helpText: "How long the oldest undelivered message has waited; 0 when none waits."))
+    }
+
+    /// One answered request.
+    func request(method: String, route: String, status: Int, duration: Duration) {
+        let key = "\(method) \(route) \(status)"
+        let found = series.withLock { series in
+            if let found = series[key] { return found }
+            let labels = [("method", method), ("route", route), ("status", String(status))]
+            let made = (
+                count: registry.makeCounter(
+                    descriptor: .init(
+                        namespace: "latchkey", metricName: "http_requests", unitName: "total", helpText: "Requests answered."),
+                    labels: labels),
+                latency: registry.makeDurationHistogram(
+                    descriptor: .init(
+                        namespace: "latchkey", metricName: "http_request_duration", unitName: "seconds",
+                        helpText: "Time from a request's arrival to its answer."),
+                    labels: labels, buckets: Self.buckets)
+            )
+            series[key] = made
+            return made
+        }
+        found.count.increment()
+        found.latency.record(duration)
+    }
+
+    /// The metrics as Prometheus text, after sampling the gauges from `store`.
+    func render(sampling store: SQLAuthStore, now: Date) async -> String {
+        if let pending = try? await store.pendingOutbox(limit: 10_000) {
+            outboxDepth.set(Double(pending.count))
+            outboxOldest.set(pending.map { now.timeIntervalSince($0.createdAt) }.max() ?? 0)
+        }
+        return registry.emitToString()
+    }
+}
