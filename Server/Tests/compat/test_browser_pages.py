@@ -254,3 +254,24 @@ def test_an_operator_signs_a_user_out_everywhere_from_the_console(server, app, b
     # A console form posted without the console's cookie and token does nothing.
     forged = httpx.post(f"{server}/ui/admin/sign-out-user", data={"id": user_id, "csrf": "x"}, trust_env=False)
     assert forged.status_code == 403
+
+
+def test_a_magic_link_opened_in_the_browser_comes_back_to_the_app(server, app, browser):
+    """The link's confirmation page posts to `/verify`, which redirects to the app: the page's
+    Content-Security-Policy must let that form's redirect leave the server's origin."""
+    email = f"link-{uuid.uuid4().hex[:8]}@example.com"
+    create_user(server, email, "correct horse battery staple " + uuid.uuid4().hex[:6])
+    flow = PKCE()
+    browser.get(flow.page(server, app))
+    browser.find_element(By.ID, "email").send_keys(email)
+    submit(browser, browser.find_element(By.XPATH, "//button[text()='Email me a link instead']"))
+    assert browser.title.startswith("Check your email")
+    message = httpx.get(f"{server}/_dev/mailbox", params={"to": email}, headers={"Accept": "application/json"},
+                        trust_env=False).json()["messages"][0]
+    import re
+    link = re.search(r"(http://\S+/verify\?\S+)", message["text"]).group(1)
+    browser.get(link.replace("127.0.0.1", "localhost"))
+    shot(browser, "14-link-confirmation")
+    browser.find_element(By.XPATH, "//button[text()='Continue']").click()
+    session = flow.exchange(server, app.code())
+    assert session.status_code == 200 and session.json()["user"]["email"] == email

@@ -47,7 +47,10 @@ struct VerifyController {
                     to: verification.redirects.resolve(redirectTo),
                     fragment: Self.errorFragment(AuthError.linkInvalid))
             }
-            return Self.page(token: token, type: type, redirectTo: redirectTo)
+            // The button's form ends in a redirect to the app (or the site URL): browsers hold that
+            // redirect to the page's form-action, so both origins are in it.
+            let targets = [verification.redirects.resolve(redirectTo), verification.redirects.siteURL]
+            return Self.page(token: token, type: type, redirectTo: redirectTo, formTargets: targets)
         }
     }
 
@@ -95,7 +98,9 @@ struct VerifyController {
     }
 
     /// The scanner-safe confirmation page: nothing happens until the button is pressed.
-    static func page(token: String, type: String, redirectTo: String?) -> Response {
+    static func page(token: String, type: String, redirectTo: String?, formTargets: [String] = []) -> Response {
+        var formAction = ["'self'"]
+        for source in formTargets.compactMap(PageRenderer.cspSource) where !formAction.contains(source) { formAction.append(source) }
         let e = EmailComposer.escape
         let html = """
             <!doctype html>
@@ -118,7 +123,8 @@ struct VerifyController {
             status: .ok,
             headers: [
                 .contentType: "text/html; charset=utf-8", .cacheControl: "no-store", .referrerPolicy: "no-referrer",
-                .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+                .contentSecurityPolicy:
+                    "default-src 'none'; style-src 'unsafe-inline'; form-action \(formAction.joined(separator: " ")); frame-ancestors 'none'",
                 .xFrameOptions: "DENY",
             ],
             body: .init(byteBuffer: ByteBuffer(string: html)))
