@@ -11,6 +11,11 @@ import Testing
             let due = StoreContractTests.mail(to: "due@example.com", due: now.addingTimeInterval(-1))
             let later = StoreContractTests.mail(to: "later@example.com", due: now.addingTimeInterval(60))
             try await store.enqueueOutbox([due, later])
+            if let sql = store as? SQLAuthStore {
+                let backlog = try await sql.outboxBacklog()
+                #expect(backlog.count == 2)
+                #expect(abs((backlog.oldest ?? .distantFuture).timeIntervalSince(min(due.createdAt, later.createdAt))) < 0.002)
+            }
             let next = try #require(try await store.nextOutboxAttempt())
             #expect(abs(next.timeIntervalSince(due.nextAttemptAt)) < 0.002)
 

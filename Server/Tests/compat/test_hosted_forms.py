@@ -141,7 +141,9 @@ def test_the_consoles_actions_reach_the_user(server, app):
     def csrf(answer):
         return re.search(r'name="csrf" value="([^"]+)"', answer.text).group(1)
 
-    token = csrf(console.get("sign-in"))
+    first = console.get("sign-in")
+    assert 'class="error"' not in first.text  # no error box before anything went wrong
+    token = csrf(first)
     signed = console.post("sign-in", data={"csrf": token, "token": service_headers()["Authorization"][7:]})
     assert signed.status_code == 303 and "lk_admin" in signed.headers["set-cookie"]
 

@@ -122,7 +122,7 @@ struct AdminConsoleController {
                     let id = fields["id"] ?? ""
                     do {
                         let done = try await run(self, fields)
-                        return BrowserRedirect.seeOther("user?id=\(HostedFlow.encode(id))&done=\(done)")
+                        return BrowserRedirect.seeOther("user?id=\(FormEncoding.component(id))&done=\(done)")
                     } catch let error as AuthError {
                         return try await userPage(id, csrf: csrf, error: error.message, status: HostedPagesController.status(error))
                     }
@@ -136,7 +136,7 @@ struct AdminConsoleController {
                     let user = try await useCases.users.user(id: id)
                     _ = try await useCases.codes.resend(
                         ResendRequest(type: "signup", email: user.email), redirectTo: nil, client: context.client)
-                    return BrowserRedirect.seeOther("user?id=\(HostedFlow.encode(id))&done=resent")
+                    return BrowserRedirect.seeOther("user?id=\(FormEncoding.component(id))&done=resent")
                 } catch let error as AuthError {
                     return try await userPage(id, csrf: csrf, error: error.message, status: HostedPagesController.status(error))
                 }
@@ -197,10 +197,10 @@ struct AdminConsoleController {
 
     func signInPage(_ request: Request, error: String? = nil, status: HTTPResponse.Status = .ok) -> Response {
         let csrf = security.csrf(for: request)
+        var values: [String: Any] = ["csrf_field": Self.csrfField(csrf.token), "minutes": sessionLength / 60]
+        values["error"] = error
         return pages.response(
-            "admin-sign-in", title: "Operator sign-in",
-            values: ["csrf_field": Self.csrfField(csrf.token), "minutes": sessionLength / 60, "error": error as Any], status: status,
-            cookies: csrf.cookie.map { [$0] } ?? [])
+            "admin-sign-in", title: "Operator sign-in", values: values, status: status, cookies: csrf.cookie.map { [$0] } ?? [])
     }
 
     static func csrfField(_ token: String) -> String {

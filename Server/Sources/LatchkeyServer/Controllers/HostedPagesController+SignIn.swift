@@ -10,7 +10,7 @@ extension HostedPagesController {
         routes.on(.post, "/ui/code") { request, context in
             try await post(request, context) { form in
                 do {
-                    _ = try await sendCode(to: form.email, flow: form.flow, link: false, client: context.client)
+                    try await sendCode(to: form.email, flow: form.flow, link: false, client: context.client)
                 } catch let error as AuthError {
                     // An address that cannot be used, or too many tries, stays on the address's page.
                     let early = [.overRequestRateLimit, .validationFailed, .emailAddressInvalid].contains(error.code)
@@ -22,7 +22,7 @@ extension HostedPagesController {
         routes.on(.post, "/ui/magic-link") { request, context in
             try await post(request, context) { form in
                 do {
-                    _ = try await sendCode(to: form.email, flow: form.flow, link: true, client: context.client)
+                    try await sendCode(to: form.email, flow: form.flow, link: true, client: context.client)
                 } catch let error as AuthError {
                     return show("sign-in", form, error: error)
                 }
@@ -91,16 +91,16 @@ extension HostedPagesController {
     /// Sends a sign-in code (or a link carrying the app's PKCE challenge). Unknown addresses get
     /// the same page as known ones: with sign-ups on, the code makes the account; with them off,
     /// the refusal is not shown, so the page never tells whether an address has an account.
-    func sendCode(to email: String, flow: HostedFlow, link: Bool, client: ClientInfo) async throws -> OTPResponse? {
+    func sendCode(to email: String, flow: HostedFlow, link: Bool, client: ClientInfo) async throws {
         var request = OTPRequest(email: email, createUser: !options.disableSignup)
         if link {
             request.codeChallenge = flow.codeChallenge
             request.codeChallengeMethod = flow.codeChallengeMethod
         }
         do {
-            return try await useCases.codes.sendOTP(request, redirectTo: flow.redirectTo, client: client)
+            _ = try await useCases.codes.sendOTP(request, redirectTo: flow.redirectTo, client: client)
         } catch let error as AuthError where [.otpDisabled, .signupDisabled, .userNotFound].contains(error.code) {
-            return nil
+            // Said for unknown addresses only: the page stays the same.
         }
     }
 

@@ -12,23 +12,6 @@ struct PasskeyController {
     let authenticator: Authenticator
     let passkeys: Passkeys
 
-    /// What registration answers: GoTrue's three fields (and Latchkey's backup flags).
-    struct Registered: Encodable {
-        var id: UUID
-        var friendlyName: String
-        var createdAt: Date
-        var backupEligible: Bool
-        var backedUp: Bool
-
-        enum CodingKeys: String, CodingKey {
-            case id
-            case friendlyName = "friendly_name"
-            case createdAt = "created_at"
-            case backupEligible = "backup_eligible"
-            case backedUp = "backed_up"
-        }
-    }
-
     func register(_ routes: inout RouteRegistrar) {
         routes.on(.post, "/passkeys/registration/options") { request, _ in
             let principal = try await signedIn(request)
@@ -37,11 +20,9 @@ struct PasskeyController {
         routes.on(.post, "/passkeys/registration/verify") { request, context in
             let principal = try await signedIn(request)
             let body = try await request.decodeJSON(PasskeyVerifyRequest.self, context: context)
-            let made = try await passkeys.register(body, principal: principal, client: context.client)
+            // GoTrue's `{id, friendly_name, created_at}`, and Latchkey's backup flags.
             return try JSONResponse.make(
-                Registered(
-                    id: made.id, friendlyName: made.friendlyName, createdAt: made.createdAt, backupEligible: made.backupEligible,
-                    backedUp: made.backedUp), noStore: true)
+                try await passkeys.register(body, principal: principal, client: context.client).wire, noStore: true)
         }
         routes.on(.post, "/passkeys/authentication/options") { _, context in
             try passkeys.requireEnabled()

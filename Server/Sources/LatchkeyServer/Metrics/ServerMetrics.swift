@@ -53,9 +53,9 @@ public final class ServerMetrics: Sendable {
 
     /// The metrics as Prometheus text, after sampling the gauges from `store`.
     func render(sampling store: SQLAuthStore, now: Date) async -> String {
-        if let pending = try? await store.pendingOutbox(limit: 10_000) {
-            outboxDepth.set(Double(pending.count))
-            outboxOldest.set(pending.map { now.timeIntervalSince($0.createdAt) }.max() ?? 0)
+        if let backlog = try? await store.outboxBacklog() {
+            outboxDepth.set(Double(backlog.count))
+            outboxOldest.set(backlog.oldest.map { max(0, now.timeIntervalSince($0)) } ?? 0)
         }
         return registry.emitToString()
     }

@@ -51,8 +51,9 @@ struct HostedFlow: Codable, Sendable, Equatable {
 
     /// The flow as a query string, for links between pages.
     var query: String {
-        [("redirect_to", redirectTo), ("code_challenge", codeChallenge), ("code_challenge_method", codeChallengeMethod)]
-            .map { "\($0.0)=\(Self.encode($0.1))" }.joined(separator: "&")
+        FormEncoding.encode([
+            ("redirect_to", redirectTo), ("code_challenge", codeChallenge), ("code_challenge_method", codeChallengeMethod),
+        ])
     }
 
     /// The flow and the CSRF token as hidden form fields.
@@ -62,12 +63,6 @@ struct HostedFlow: Codable, Sendable, Equatable {
             ("csrf", csrf), ("redirect_to", redirectTo), ("code_challenge", codeChallenge), ("code_challenge_method", codeChallengeMethod),
         ]
         .map { #"<input type="hidden" name="\#($0.0)" value="\#(e($0.1))">"# }.joined()
-    }
-
-    static func encode(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
     }
 }
 

@@ -127,6 +127,18 @@ extension SQLAuthStore {
         }
     }
 
+    /// How many messages wait to be delivered (retries included) and when the oldest was queued,
+    /// in one aggregate read: what the metrics sample at each scrape.
+    public func outboxBacklog() async throws -> (count: Int, oldest: Date?) {
+        try await database.read { db in
+            let row = try await db.query(
+                "SELECT COUNT(*) AS waiting, MIN(created_at) AS oldest FROM outbox WHERE \(Self.pendingOutbox)", []
+            )
+            .first
+            return (Int(row?.int("waiting") ?? 0), row?.date("oldest"))
+        }
+    }
+
     public func pendingOutbox(limit: Int) async throws -> [OutboxRecord] {
         try await database.read { db in
             try await db.query(

@@ -194,12 +194,9 @@ public struct Passkeys: Sendable {
             error.status = 403
             throw error
         }
-        guard principal.session?.aal != "aal2" else { return }
-        if try await store.factors(userID: principal.user.id).contains(where: { $0.status == .verified }) {
-            var error = AuthError(.insufficientAAL, "AAL2 session is required to manage passkeys when MFA is enabled")
-            error.status = 403
-            throw error
-        }
+        var refusal = AuthError(.insufficientAAL, "AAL2 session is required to manage passkeys when MFA is enabled")
+        refusal.status = 403
+        try await SecondFactorGate(factors: store).require(principal, else: refusal)
     }
 
     /// The WebAuthn user handle of a user: base64url of its id's text, as GoTrue.

@@ -19,9 +19,14 @@ public struct SecondFactorGate: Sendable {
     /// `insufficient_aal` unless the caller is an operator, the session is `aal2`, or the user
     /// has no verified factor.
     public func require(_ principal: Principal, to action: String) async throws {
-        guard !principal.isAdmin, principal.session?.aal != "aal2" else { return }
-        if try await factors.factors(userID: principal.user.id).contains(where: { $0.status == .verified }) {
-            throw AuthError(.insufficientAAL, "AAL2 session is required to \(action) when MFA is enabled.")
-        }
+        guard !principal.isAdmin else { return }
+        try await require(principal, else: AuthError(.insufficientAAL, "AAL2 session is required to \(action) when MFA is enabled."))
+    }
+
+    /// `refusal` unless the session is `aal2` or the user has no verified factor (operators are
+    /// held to it too: GoTrue's passkey rule).
+    public func require(_ principal: Principal, else refusal: AuthError) async throws {
+        guard principal.session?.aal != "aal2" else { return }
+        if try await factors.factors(userID: principal.user.id).contains(where: { $0.status == .verified }) { throw refusal }
     }
 }
