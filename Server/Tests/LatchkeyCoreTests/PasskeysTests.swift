@@ -275,4 +275,78 @@ import Testing
         await #expect(throws: AuthError.self) { try await f.passkeys.authenticationOptions(client: Self.client) }
         _ = try await f.passkeys.authenticationOptions(client: ClientInfo(ip: "192.0.2.21", userAgent: "test"))
     }
+
+    /// A change to the user that lands while a passkey sign-in is in flight: a ban wins (403, no
+    /// session, the counter where it was), a benign change is kept and the sign-in made again on it.
+    @Test(arguments: [true, false])
+    func aChangeLandingInFlightIsSeen(_ ban: Bool) async throws {
+        let f = Fixture()
+        let device = Authenticator()
+        _ = try await f.passkeys.register(
+            device.create(try await f.passkeys.registrationOptions(for: f.principal)), principal: f.principal, client: Self.client)
+        let before = f.principal.user
+        let until = f.time.now().addingTimeInterval(3600)
+        let landing = LandingPasskeyStore(base: f.store) { store in
+            var user = before
+            if ban { user.bannedUntil = until } else { user.userMetadata["theme"] = "dark" }
+            user.version += 1
+            store.add(user)
+        }
+        let racing = Passkeys(
+            store: landing, limiter: RateLimiter(store: f.store, time: f.time), settings: f.passkeys.settings, records: f.passkeys.records)
+        let options = try await racing.authenticationOptions(client: Self.client)
+        let attempt = { try await racing.signIn(try device.get(options, count: 1, handle: f.handle), client: Self.client) }
+        if ban {
+            var banned = AuthError.userBanned
+            banned.status = 403
+            await #expect(throws: banned) { try await attempt() }
+            #expect(f.store.sessions(userID: f.principal.user.id).isEmpty)
+            #expect(try await f.store.passkeys(userID: f.principal.user.id).first?.signCount == 0)
+        } else {
+            let session = try await attempt()
+            #expect(session.user.userMetadata["theme"] == "dark" && f.store.sessions(userID: f.principal.user.id).count == 1)
+        }
+    }
+}
+
+/// A passkey store where another request changes the user just before the first sign-in write.
+final class LandingPasskeyStore: PasskeyStore {
+    let base: InMemoryStore
+    let landing: @Sendable (InMemoryStore) -> Void
+    private let first = FirstTime()
+
+    init(base: InMemoryStore, landing: @escaping @Sendable (InMemoryStore) -> Void) {
+        self.base = base
+        self.landing = landing
+    }
+
+    func user(id: UUID) async throws -> UserRecord? { try await base.user(id: id) }
+    func appendAudit(_ events: [AuditEvent]) async throws { try await base.appendAudit(events) }
+    func factors(userID: UUID) async throws -> [FactorRecord] { try await base.factors(userID: userID) }
+    func createWebAuthnChallenge(_ challenge: WebAuthnChallengeRecord) async throws { try await base.createWebAuthnChallenge(challenge) }
+    func spendWebAuthnChallenge(id: UUID, ceremony: WebAuthnChallengeRecord.Ceremony, userID: UUID?) async throws
+        -> WebAuthnChallengeRecord?
+    {
+        try await base.spendWebAuthnChallenge(id: id, ceremony: ceremony, userID: userID)
+    }
+    func passkeys(userID: UUID) async throws -> [PasskeyRecord] { try await base.passkeys(userID: userID) }
+    func passkey(credentialID: [UInt8]) async throws -> PasskeyRecord? { try await base.passkey(credentialID: credentialID) }
+    func createPasskey(_ passkey: PasskeyRecord, limit: Int, audit: [AuditEvent]) async throws -> Bool {
+        try await base.createPasskey(passkey, limit: limit, audit: audit)
+    }
+    func renamePasskey(id: UUID, userID: UUID, name: String, at date: Date, audit: [AuditEvent]) async throws -> PasskeyRecord? {
+        try await base.renamePasskey(id: id, userID: userID, name: name, at: date, audit: audit)
+    }
+    func deletePasskey(id: UUID, userID: UUID, audit: [AuditEvent]) async throws -> Bool {
+        try await base.deletePasskey(id: id, userID: userID, audit: audit)
+    }
+    func recordPasskeySignIn(
+        passkeyID: UUID, seenCount: UInt32, newCount: UInt32, backedUp: Bool, at date: Date, session: SessionRecord, user: UserRecord,
+        audit: [AuditEvent]
+    ) async throws -> Bool {
+        if first.now() { landing(base) }
+        return try await base.recordPasskeySignIn(
+            passkeyID: passkeyID, seenCount: seenCount, newCount: newCount, backedUp: backedUp, at: date, session: session, user: user,
+            audit: audit)
+    }
 }

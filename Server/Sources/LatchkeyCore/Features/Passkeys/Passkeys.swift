@@ -155,20 +155,24 @@ public struct Passkeys: Sendable {
             throw Self.verificationFailed
         }
         let now = records.time.now()
-        try Self.requireSignInAllowed(user, at: now)
-        var signedIn = user
-        signedIn.lastSignInAt = now
-        signedIn.updatedAt = now
-        let session = records.answers.newSession(for: signedIn, method: "passkey", client: client, now: now)
-        let event = records.events.event(
-            .login, user: signedIn, details: ["method": "passkey", "passkey_id": .string(passkey.id.uuidString.lowercased())],
-            client: client)
-        guard
-            try await store.recordPasskeySignIn(
-                passkeyID: passkey.id, seenCount: passkey.signCount, newCount: result.signCount, backedUp: result.backedUp, at: now,
-                session: session, user: signedIn, audit: [event])
-        else { throw Self.verificationFailed }
-        return try await records.answers.answer(user: signedIn, session: session)
+        // Decided again on the copy of the user the write lands on: a ban that lands meanwhile
+        // wins (403), a benign change (another sign-in's time) is kept.
+        return try await store.onFreshCopies(of: user) { user in
+            try Self.requireSignInAllowed(user, at: now)
+            var signedIn = user
+            signedIn.lastSignInAt = now
+            signedIn.updatedAt = now
+            let session = records.answers.newSession(for: signedIn, method: "passkey", client: client, now: now)
+            let event = records.events.event(
+                .login, user: signedIn, details: ["method": "passkey", "passkey_id": .string(passkey.id.uuidString.lowercased())],
+                client: client)
+            guard
+                try await store.recordPasskeySignIn(
+                    passkeyID: passkey.id, seenCount: passkey.signCount, newCount: result.signCount, backedUp: result.backedUp, at: now,
+                    session: session, user: signedIn, audit: [event])
+            else { throw Self.verificationFailed }
+            return try await records.answers.answer(user: signedIn, session: session)
+        }
     }
 
     /// GoTrue's refusals after a good assertion: an unconfirmed address or number, a ban (403).
