@@ -105,9 +105,12 @@ public func buildApplication(
         let folder = DataFolder(path: configuration.dataDirectory)
         let serverSecret = try configuration.serverSecret ?? folder.serverSecret()
         try await checkServerSecret(serverSecret, configuration: configuration, store: SQLAuthStore(database: database))
+        let metrics = configuration.metrics.enabled ? ServerMetrics() : nil
+        let counted = metrics?.auth ?? .disabled
         // With no SMTP server, mail is filed in the dev mailbox by the transaction that queues it.
         let store = SQLAuthStore(
-            database: database, devMailboxSealer: configuration.smtp == nil ? OutboxSealer(serverSecret: serverSecret) : nil)
+            database: metrics == nil ? database : ObservedDatabase(database, metrics: counted),
+            devMailboxSealer: configuration.smtp == nil ? OutboxSealer(serverSecret: serverSecret) : nil)
         var material = TokenKeyMaterial(jwks: configuration.jwtKeys, hmacSecret: configuration.jwtSecret)
         if !material.isConfigured {
             material.stored = try await folder.storedSigningKeys(store: store, serverSecret: serverSecret, now: time.now())
@@ -116,17 +119,18 @@ public func buildApplication(
             from: material, time: time, retention: TimeInterval(configuration.auth.jwt.expiry + 60))
         let hasher = ScryptPasswordHasher(
             logN: configuration.auth.password.scryptLogN, r: configuration.auth.password.scryptR,
-            p: configuration.auth.password.scryptP, pool: pool)
+            p: configuration.auth.password.scryptP, pool: pool, metrics: counted)
         let signal = OutboxSignal()
         let service = try await AuthService.make(
             configuration: configuration.auth, store: store, hasher: hasher, issuer: issuer, serverSecret: serverSecret, time: time,
-            renderer: configuration.templates, outboxSignal: signal, sms: smsSender(configuration), logger: logger)
+            renderer: configuration.templates, outboxSignal: signal, sms: smsSender(configuration), metrics: counted, logger: logger)
         let signingKeys = SigningKeys(
             store: store, issuer: issuer, serverSecret: serverSecret, settings: SigningKeys.Settings(configuration.auth), time: time,
             random: service.random)
         let mailer: any Mailer = try configuration.smtp.map { try SMTPMailer(configuration: $0) } ?? DevMailbox(store: store, time: time)
         let delivery = OutboxDelivery(
-            store: store, mailer: mailer, sealer: service.sealer, time: time, retry: configuration.mailRetry, logger: logger)
+            store: store, mailer: mailer, sealer: service.sealer, time: time, retry: configuration.mailRetry, metrics: counted,
+            logger: logger)
 
         let openAPI =
             Bundle.module.url(forResource: "openapi", withExtension: "json", subdirectory: "Resources")
@@ -135,7 +139,6 @@ public func buildApplication(
         let router = Router(context: APIRequestContext.self)
         let allowed = AllowedMethods()
         router.add(middleware: RequestLogMiddleware(level: configuration.logging.requests ? .info : .debug))
-        let metrics = configuration.metrics.enabled ? ServerMetrics() : nil
         if let metrics { router.add(middleware: RequestMetricsMiddleware(metrics: metrics)) }
         router.add(middleware: ErrorMiddleware(allowed: allowed))
         router.add(middleware: RepeatedQueryMiddleware())

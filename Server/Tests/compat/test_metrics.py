@@ -66,3 +66,55 @@ def test_metrics_are_off_by_default_and_never_open(tmp_path):
         process.terminate()
         process.wait(timeout=20)
         log.close()
+
+
+def test_what_sign_ins_and_refusals_count(tmp_path):
+    """Each flow driven over HTTP shows in its series: sign-ups and sign-ins by method and outcome,
+    codes sent by channel, a lock-out and the refusals after it, an anonymous sign-in refused by its
+    limit, refresh-token reuse; and the store's transactions, the hashing queue and the sessions."""
+    env = {"GOTRUE_METRICS_ENABLED": "true", "LATCHKEY_METRICS_TOKEN": TOKEN, "GOTRUE_MAILER_AUTOCONFIRM": "true",
+           "GOTRUE_EXTERNAL_ANONYMOUS_USERS_ENABLED": "true", "GOTRUE_RATE_LIMIT_ANONYMOUS_USERS": "1",
+           "LATCHKEY_RATE_LIMIT_SIGNIN_FAILURES": "2", "GOTRUE_SECURITY_REFRESH_TOKEN_REUSE_INTERVAL": "0",
+           "GOTRUE_SMTP_MAX_FREQUENCY": "0", "LATCHKEY_PASSWORD_SCRYPT_LOG_N": "10"}
+    process, url, log = _start_server(tmp_path, env=env)
+    try:
+        client = httpx.Client(base_url=url, trust_env=False, timeout=20)
+        scrape = lambda: client.get("/metrics", headers={"Authorization": f"Bearer {TOKEN}"}).text  # noqa: E731
+        email = f"counted-{uuid.uuid4().hex[:6]}@example.com"
+        password = "a long enough password " + uuid.uuid4().hex
+        assert client.post("/signup", json={"email": email, "password": password}).status_code == 200
+        signed_in = client.post("/token?grant_type=password", json={"email": email, "password": password})
+        assert signed_in.status_code == 200
+        # Refresh-token reuse: the rotated token presented again.
+        old = signed_in.json()["refresh_token"]
+        assert client.post("/token?grant_type=refresh_token", json={"refresh_token": old}).status_code == 200
+        assert client.post("/token?grant_type=refresh_token", json={"refresh_token": old}).status_code == 400
+        assert client.post("/otp", json={"email": email}).status_code == 200
+        # Two wrong passwords lock the account; the third attempt is refused by the limit.
+        for _ in range(2):
+            assert client.post("/token?grant_type=password", json={"email": email, "password": "wrong " + password}).status_code == 400
+        assert client.post("/token?grant_type=password", json={"email": email, "password": password}).status_code == 429
+        assert client.post("/signup", json={}).status_code == 200
+        assert client.post("/signup", json={}).status_code == 429
+
+        text = scrape()
+        assert series(text, "latchkey_sign_ups_total", provider="email") == 1
+        assert series(text, "latchkey_sign_ups_total", provider="anonymous") == 1
+        assert series(text, "latchkey_sign_ins_total", method="password", outcome="success") == 2  # sign-up, then /token
+        assert series(text, "latchkey_sign_ins_total", method="password", outcome="failure") == 2
+        assert series(text, "latchkey_sign_ins_total", method="anonymous", outcome="success") == 1
+        assert series(text, "latchkey_codes_sent_total", channel="email", kind="magiclink") == 1
+        assert series(text, "latchkey_lockouts_total", kind="password") == 1
+        assert series(text, "latchkey_rate_limit_refusals_total", limit="signin:fail") == 1
+        assert series(text, "latchkey_rate_limit_refusals_total", limit="ip:anonymous") == 1
+        assert series(text, "latchkey_refresh_token_reuse_total") == 1
+        assert series(text, "latchkey_db_transaction_duration_seconds_count", outcome="committed") >= 8
+        assert series(text, "latchkey_password_hash_queue_wait_seconds_count") >= 4
+        # The signed-in sessions: the password one ended with its reused token; the sign-up's
+        # and the anonymous user's remain.
+        assert series(text, "latchkey_sessions_active") == 2
+        assert email not in text and "127.0.0.1" not in text  # labels name methods and limits, never who
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+        log.close()

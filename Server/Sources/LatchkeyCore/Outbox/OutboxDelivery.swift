@@ -15,11 +15,14 @@ public struct OutboxDelivery: Sendable {
     public let lease: TimeInterval
     /// Messages claimed per round.
     public let batchSize: Int
+    /// Where failed attempts are counted.
+    public let metrics: AuthMetrics
     public let logger: Logger
 
     public init(
         store: any AuthStore, mailer: any Mailer, sealer: OutboxSealer, time: any TimeSource, retry: MailRetryPolicy = MailRetryPolicy(),
-        lease: TimeInterval = 120, batchSize: Int = 20, logger: Logger = Logger(label: "latchkey.outbox")
+        lease: TimeInterval = 120, batchSize: Int = 20, metrics: AuthMetrics = .disabled,
+        logger: Logger = Logger(label: "latchkey.outbox")
     ) {
         self.store = store
         self.mailer = mailer
@@ -28,6 +31,7 @@ public struct OutboxDelivery: Sendable {
         self.retry = retry
         self.lease = lease
         self.batchSize = max(1, batchSize)
+        self.metrics = metrics
         self.logger = logger
     }
 
@@ -100,7 +104,9 @@ public struct OutboxDelivery: Sendable {
             let now = time.now()
             let reason = String(describing: error)
             let permanent = (error as? any MailDeliveryFailure)?.isPermanent ?? false
-            if permanent || attempts >= retry.maxAttempts {
+            let givingUp = permanent || attempts >= retry.maxAttempts
+            metrics.deliveryFailed(channel: record.channel.rawValue, willRetry: !givingUp)
+            if givingUp {
                 try await store.finishOutbox(id: record.id, outcome: .failed(attempts: attempts, at: now, error: reason))
                 logger.error(
                     "message not delivered; giving up",

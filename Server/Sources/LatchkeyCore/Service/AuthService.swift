@@ -20,6 +20,8 @@ public struct AuthService: Sendable {
     public let limiter: RateLimiter
     /// Makes, stores and sends codes and links (email and SMS), and new users with their first code.
     public let codes: Codes
+    /// What the service counts for operators; ``AuthMetrics/disabled`` unless metrics are on.
+    public let metrics: AuthMetrics
     public let logger: Logger
 
     public init(
@@ -27,7 +29,7 @@ public struct AuthService: Sendable {
         issuer: any TokenIssuing, serverSecret: [UInt8], time: any TimeSource = SystemTimeSource(),
         random: any RandomSource = SystemRandomSource(), renderer: any MessageRenderer,
         blocklist: Set<String> = PasswordPolicy.bundledBlocklist(), outboxSignal: OutboxSignal = OutboxSignal(),
-        sms: (any SMSSender)? = nil,
+        sms: (any SMSSender)? = nil, metrics: AuthMetrics = .disabled,
         logger: Logger = Logger(label: "latchkey"), decoyHash: String
     ) {
         self.configuration = configuration
@@ -41,10 +43,11 @@ public struct AuthService: Sendable {
         self.records = Records(
             issuer: issuer, serverSecret: serverSecret, jwt: configuration.jwt, externalURL: configuration.externalURL, accounts: store,
             composer: composer, signal: outboxSignal, time: time, random: random)
-        self.limiter = RateLimiter(store: store, time: time)
+        self.limiter = RateLimiter(store: store, time: time, metrics: metrics)
         self.codes = Codes(
             store: store, settings: Codes.Settings(configuration), records: records, redirects: redirects, limiter: limiter,
-            sms: sms ?? DevSMSOutbox(store: store, time: time, random: random), logger: logger)
+            sms: sms ?? DevSMSOutbox(store: store, time: time, random: random), metrics: metrics, logger: logger)
+        self.metrics = metrics
         self.logger = logger
     }
 
@@ -53,12 +56,12 @@ public struct AuthService: Sendable {
         configuration: AuthConfiguration, store: any AuthStore, hasher: any PasswordHasher,
         issuer: any TokenIssuing, serverSecret: [UInt8], time: any TimeSource = SystemTimeSource(),
         random: any RandomSource = SystemRandomSource(), renderer: any MessageRenderer, outboxSignal: OutboxSignal = OutboxSignal(),
-        sms: (any SMSSender)? = nil, logger: Logger = Logger(label: "latchkey")
+        sms: (any SMSSender)? = nil, metrics: AuthMetrics = .disabled, logger: Logger = Logger(label: "latchkey")
     ) async throws -> AuthService {
         let decoy = try await hasher.decoyHash()
         return AuthService(
             configuration: configuration, store: store, hasher: hasher, issuer: issuer, serverSecret: serverSecret, time: time,
-            random: random, renderer: renderer, outboxSignal: outboxSignal, sms: sms, logger: logger, decoyHash: decoy)
+            random: random, renderer: renderer, outboxSignal: outboxSignal, sms: sms, metrics: metrics, logger: logger, decoyHash: decoy)
     }
 
     /// Reads who requests are, for the tokens this service issues.

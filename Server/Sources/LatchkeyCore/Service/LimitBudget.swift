@@ -49,7 +49,7 @@ public final class LimitBudget: Sendable {
             return value
         } catch let exceeded as RateLimitExceeded where all.indices.contains(exceeded.index) {
             spent.store(true, ordering: .releasing)
-            throw all[exceeded.index].refusal(windows[exceeded.index].secondsLeft)
+            throw limiter.refusing(all[exceeded.index].key, all[exceeded.index].refusal(windows[exceeded.index].secondsLeft))
         }
     }
 

@@ -4,10 +4,19 @@ import Foundation
 public struct RateLimiter: Sendable {
     let store: any RateLimitStore
     let time: any TimeSource
+    /// Where refusals are counted, by limit.
+    let metrics: AuthMetrics
 
-    public init(store: any RateLimitStore, time: any TimeSource) {
+    public init(store: any RateLimitStore, time: any TimeSource, metrics: AuthMetrics = .disabled) {
         self.store = store
         self.time = time
+        self.metrics = metrics
+    }
+
+    /// Counts a refusal by the limit stored under `key`, and returns `error` to throw.
+    func refusing(_ key: String, _ error: AuthError) -> AuthError {
+        metrics.rateLimitRefused(key: key)
+        return error
     }
 
     /// Counts one event; throws when it exceeds the limit (the event still counts).
@@ -32,7 +41,7 @@ public struct RateLimiter: Sendable {
         let (counters, windows) = counters(limits)
         let counts = try await store.incrementRateLimits(counters)
         for (index, count) in counts.enumerated() where count > limits[index].limit.count {
-            throw limits[index].refusal(windows[index].secondsLeft)
+            throw refusing(limits[index].key, limits[index].refusal(windows[index].secondsLeft))
         }
     }
 
@@ -65,7 +74,7 @@ public struct RateLimiter: Sendable {
     public func check(_ key: String, _ limit: RateLimit, error: (Int) -> AuthError = AuthError.rateLimited) async throws {
         let window = self.window(limit)
         let count = try await store.rateLimitCount(key: key, windowStart: window.start)
-        if count >= limit.count { throw error(window.secondsLeft) }
+        if count >= limit.count { throw refusing(key, error(window.secondsLeft)) }
     }
 
     /// Reserves one attempt before the work it limits (a password hash): the count moves first,
@@ -79,7 +88,7 @@ public struct RateLimiter: Sendable {
         let count = try await store.incrementRateLimit(key: key, windowStart: window.start, expiresAt: window.end)
         if count > limit.count {
             try await store.decrementRateLimit(key: key, windowStart: window.start)
-            throw error(window.secondsLeft)
+            throw refusing(key, error(window.secondsLeft))
         }
         return Reservation(key: key, windowStart: window.start, count: count)
     }

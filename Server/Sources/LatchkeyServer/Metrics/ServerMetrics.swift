@@ -5,18 +5,35 @@ import Prometheus
 import Synchronization
 
 /// The server's Prometheus metrics (`GOTRUE_METRICS_ENABLED`): requests by route, method and
-/// status with their latency, and gauges sampled from the database at each scrape (the outbox's
-/// depth and the age of its oldest message). Rendered in Prometheus's text format by `GET /metrics`.
+/// status with their latency; what the use cases and the store count through swift-metrics
+/// (``auth``: sign-ins, codes sent, refusals, transactions, …); and gauges sampled from the
+/// database at each scrape (the outbox's depth and the age of its oldest message, the sessions
+/// stored). Rendered in Prometheus's text format by `GET /metrics`.
 public final class ServerMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
     private let series = Mutex<[String: (count: Counter, latency: DurationHistogram)]>([:])
     private let outboxDepth: Gauge
     private let outboxOldest: Gauge
+    private let sessions: Gauge
+    /// What the use cases and the store record, into this registry.
+    public let auth: AuthMetrics
 
     /// Latency buckets from a millisecond (a cached answer) to ten seconds (a slow provider).
     static let buckets: [Duration] = [1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10_000].map { .milliseconds($0) }
+    /// Buckets for a transaction or a wait for a thread: from a tenth of a millisecond.
+    static let storeBuckets: [Duration] =
+        [.microseconds(100), .microseconds(250), .microseconds(500)] + [1, 2, 5, 10, 25, 50, 100, 250, 1000].map { .milliseconds($0) }
 
     public init() {
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.defaultDurationHistogramBuckets = Self.buckets
+        factory.durationHistogramBuckets[AuthMetrics.Name.transactionDuration] = Self.storeBuckets
+        factory.durationHistogramBuckets[AuthMetrics.Name.hashQueueWait] = Self.storeBuckets
+        auth = AuthMetrics(factory: factory)
+        sessions = registry.makeGauge(
+            descriptor: .init(
+                namespace: "latchkey", metricName: "sessions", unitName: "active",
+                helpText: "Sessions stored (signed-in devices), sampled at each scrape."))
         outboxDepth = registry.makeGauge(
             descriptor: .init(
                 namespace: "latchkey", metricName: "outbox_pending", unitName: "messages",
@@ -57,6 +74,7 @@ public final class ServerMetrics: Sendable {
             outboxDepth.set(Double(backlog.count))
             outboxOldest.set(backlog.oldest.map { max(0, now.timeIntervalSince($0)) } ?? 0)
         }
+        if let count = try? await store.sessionCount() { sessions.set(Double(count)) }
         return registry.emitToString()
     }
 }

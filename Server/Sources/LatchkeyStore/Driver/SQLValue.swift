@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyCore
 
 /// A value bound to or read from a SQL statement, common to every driver.
 public enum SQLValue: Sendable, Equatable {
@@ -51,6 +52,13 @@ public protocol SQLExecutor: Sendable {
     /// Runs one statement with `?` placeholders and returns its rows.
     @discardableResult
     func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow]
+    /// Notes audit events this transaction stored, for whoever reports them once it commits
+    /// (``ObservedDatabase``); drivers keep no note.
+    func noteStored(_ events: [AuditEvent])
+}
+
+extension SQLExecutor {
+    public func noteStored(_ events: [AuditEvent]) {}
 }
 
 /// A database a store runs on.

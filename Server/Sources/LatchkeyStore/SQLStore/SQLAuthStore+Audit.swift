@@ -17,6 +17,7 @@ extension SQLAuthStore {
                     .text(encode(event.details)), SQLValue(event.createdAt), SQLValue(position),
                 ])
         }
+        db.noteStored(events)
     }
 
     static func auditEvent(from row: SQLRow) -> AuditEvent? {

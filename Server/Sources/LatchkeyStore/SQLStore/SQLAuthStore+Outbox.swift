@@ -139,6 +139,13 @@ extension SQLAuthStore {
         }
     }
 
+    /// How many sessions are stored, for the metrics' gauge.
+    public func sessionCount() async throws -> Int {
+        try await database.read { db in
+            Int(try await db.query("SELECT COUNT(*) AS n FROM sessions", []).first?.int("n") ?? 0)
+        }
+    }
+
     public func pendingOutbox(limit: Int) async throws -> [OutboxRecord] {
         try await database.read { db in
             try await db.query(

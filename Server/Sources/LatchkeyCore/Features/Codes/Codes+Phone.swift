@@ -64,6 +64,7 @@ extension Codes {
                 messageID = try await sms.send(to: phone, body: body, channel: channel)
             } catch {
                 try? await store.discardOneTimeToken(id: record.id)
+                metrics.deliveryFailed(channel: "sms", willRetry: false)
                 logger.error("SMS not sent", metadata: ["provider": "\(sms.providerName)", "error": "\(error)"])
                 if error is SMSProviderUnavailable { throw AuthError.smsProviderUnavailable }
                 throw AuthError.smsSendFailed

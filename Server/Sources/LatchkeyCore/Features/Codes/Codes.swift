@@ -59,11 +59,13 @@ public struct Codes: Sendable {
     let limiter: RateLimiter
     /// Sends SMS codes.
     public let sms: any SMSSender
+    /// Where an SMS the provider refused is counted.
+    let metrics: AuthMetrics
     let logger: Logger
 
     public init(
         store: any CodeStore, settings: Settings, records: Records, redirects: RedirectPolicy, limiter: RateLimiter, sms: any SMSSender,
-        logger: Logger
+        metrics: AuthMetrics = .disabled, logger: Logger
     ) {
         self.store = store
         self.settings = settings
@@ -71,6 +73,7 @@ public struct Codes: Sendable {
         self.redirects = redirects
         self.limiter = limiter
         self.sms = sms
+        self.metrics = metrics
         self.logger = logger
     }
 
