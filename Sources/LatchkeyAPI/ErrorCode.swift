@@ -201,3 +201,20 @@ extension ErrorCode {
     /// Too many wrong PINs destroyed the vault's server share: recover or re-create it (HTTP 423).
     public static let vaultLocked: ErrorCode = "vault_locked"
 }
+
+extension ErrorCode {
+    // Auth hooks (`GOTRUE_HOOK_*`)
+    /// A verification-attempt hook refused the second factor; the user's sessions are ended (HTTP 403).
+    public static let mfaVerificationRejected: ErrorCode = "mfa_verification_rejected"
+    /// The operator's hook did not answer in time (HTTP 422).
+    public static let hookTimeout: ErrorCode = "hook_timeout"
+    /// The operator's hook could not be reached, however often it was tried (HTTP 422).
+    public static let hookTimeoutAfterRetry: ErrorCode = "hook_timeout_after_retry"
+    /// The operator's hook answered more than the server reads (HTTP 422).
+    public static let hookPayloadOverSizeLimit: ErrorCode = "hook_payload_over_size_limit"
+    /// The operator's hook answered something other than JSON (HTTP 400).
+    public static let hookPayloadInvalidContentType: ErrorCode = "hook_payload_invalid_content_type"
+    /// The operator's hook refused the request with a message of its own; the status is the
+    /// hook's `http_code` (Latchkey extension: GoTrue sends these without a code).
+    public static let hookRejected: ErrorCode = "hook_rejected"
+}

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -48,6 +49,22 @@ extension LatchkeyApp {
             try await Task.sleep(for: .milliseconds(5))
         }
     }
+}
+
+/// The operator's hooks over HTTP, when any is on, and the HTTP client they use (to shut down).
+func operatorHooks(_ configuration: ServerConfiguration, store: SQLAuthStore, time: any TimeSource, logger: Logger) -> (
+    hooks: Hooks, client: HTTPClient?
+) {
+    let settings = configuration.hooks
+    guard !settings.endpoints.isEmpty else { return (.none, nil) }
+    let random = SystemRandomSource()
+    let client = HTTPHookCaller.makeClient()
+    let caller = HTTPHookCaller(
+        endpoints: settings.endpoints, client: client, timeout: .seconds(settings.timeout), time: time, random: random, logger: logger)
+    let hooks = Hooks(
+        enabled: Set(settings.endpoints.keys), caller: caller, store: store, time: time, random: random,
+        protectsClaims: settings.protectsClaims)
+    return (hooks, client)
 }
 
 /// The store's database: PostgreSQL when configured, else SQLite in the data folder.
@@ -107,10 +124,12 @@ public func buildApplication(
         try await checkServerSecret(serverSecret, configuration: configuration, store: SQLAuthStore(database: database))
         let metrics = configuration.metrics.enabled ? ServerMetrics() : nil
         let counted = metrics?.auth ?? .disabled
-        // With no SMTP server, mail is filed in the dev mailbox by the transaction that queues it.
+        let mailHook = configuration.hooks.endpoints[.sendEmail] != nil
+        // With no mail transport, mail is filed in the dev mailbox by the transaction that queues it.
         let store = SQLAuthStore(
             database: metrics == nil ? database : ObservedDatabase(database, metrics: counted),
-            devMailboxSealer: configuration.smtp == nil ? OutboxSealer(serverSecret: serverSecret) : nil)
+            devMailboxSealer: configuration.smtp == nil && !mailHook ? OutboxSealer(serverSecret: serverSecret) : nil)
+        let (hooks, hookClient) = operatorHooks(configuration, store: store, time: time, logger: logger)
         var material = TokenKeyMaterial(jwks: configuration.jwtKeys, hmacSecret: configuration.jwtSecret)
         if !material.isConfigured {
             material.stored = try await folder.storedSigningKeys(store: store, serverSecret: serverSecret, now: time.now())
@@ -123,11 +142,15 @@ public func buildApplication(
         let signal = OutboxSignal()
         let service = try await AuthService.make(
             configuration: configuration.auth, store: store, hasher: hasher, issuer: issuer, serverSecret: serverSecret, time: time,
-            renderer: configuration.templates, outboxSignal: signal, sms: smsSender(configuration), metrics: counted, logger: logger)
+            renderer: configuration.templates, outboxSignal: signal, sms: smsSender(configuration), metrics: counted, hooks: hooks,
+            logger: logger)
         let signingKeys = SigningKeys(
             store: store, issuer: issuer, serverSecret: serverSecret, settings: SigningKeys.Settings(configuration.auth), time: time,
             random: service.random)
-        let mailer: any Mailer = try configuration.smtp.map { try SMTPMailer(configuration: $0) } ?? DevMailbox(store: store, time: time)
+        let mailer: any Mailer =
+            mailHook
+            ? HookMailer(hooks: hooks)
+            : try configuration.smtp.map { try SMTPMailer(configuration: $0) } ?? DevMailbox(store: store, time: time)
         let delivery = OutboxDelivery(
             store: store, mailer: mailer, sealer: service.sealer, time: time, retry: configuration.mailRetry, metrics: counted,
             logger: logger)
@@ -261,7 +284,7 @@ public func buildApplication(
         MFAController(authenticator: authenticator, mfa: mfa).register(&routes)
         SSOController().register(&routes)
         if DevMailboxController.isEnabled(
-            smtpConfigured: configuration.smtp != nil, host: configuration.host, trustedIPHeader: trustedIPHeader,
+            smtpConfigured: configuration.smtp != nil || mailHook, host: configuration.host, trustedIPHeader: trustedIPHeader,
             public: configuration.devMailboxPublic)
         {
             DevMailboxController(
@@ -301,6 +324,7 @@ public func buildApplication(
         let shutdown: @Sendable () async throws -> Void = {
             try await database.close()
             try await pool.shutdownGracefully()
+            try await hookClient?.shutdown()
         }
         return LatchkeyApp(
             application: application, service: service, signingKeys: signingKeys, anonymousUsers: anonymousUsers,

@@ -37,9 +37,11 @@ public enum AuditAction: String, Sendable, CaseIterable, Codable {
     case keyImported = "key_imported"
     case keyRetired = "key_retired"
     case serviceTokenIssued = "service_token_issued"
+    // Hooks
+    case hookCalled = "hook_called"
 
     /// GoTrue's grouping of actions: `account`, `user` (linked identities), `token`,
-    /// `factor`, `team` (operators) or `key`.
+    /// `factor`, `team` (operators), `key` or `hook`.
     public var logType: String {
         switch self {
         case .userSignedUp, .login, .loginFailed, .logout, .codeSent, .codeFailed, .lockout, .passwordChanged, .emailChanged,
@@ -50,6 +52,7 @@ public enum AuditAction: String, Sendable, CaseIterable, Codable {
         case .factorEnrolled, .factorVerified, .factorUnenrolled, .mfaVerified, .deviceKeyRegistered, .deviceKeyRevoked: "factor"
         case .userCreated, .userModified, .userDeleted, .userInvited, .linkGenerated: "team"
         case .keyRotated, .keyImported, .keyRetired, .serviceTokenIssued: "key"
+        case .hookCalled: "hook"
         }
     }
 }

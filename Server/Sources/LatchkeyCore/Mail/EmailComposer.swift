@@ -9,13 +9,18 @@ public struct EmailComposer: Sendable {
     public let templates: any MessageRenderer
     /// How long codes and links stay valid, as messages say it.
     public let validMinutes: Int
+    /// Whether messages carry what the `send-email` hook gets (``EmailMessage/hookPayload``).
+    public let forHook: Bool
 
-    public init(appName: String, externalURL: String, siteURL: String, templates: any MessageRenderer, validMinutes: Int) {
+    public init(
+        appName: String, externalURL: String, siteURL: String, templates: any MessageRenderer, validMinutes: Int, forHook: Bool = false
+    ) {
         self.appName = appName
         self.externalURL = externalURL
         self.siteURL = siteURL
         self.templates = templates
         self.validMinutes = validMinutes
+        self.forHook = forHook
     }
 
     /// The link a message carries: `GET /verify` with the link secret.
@@ -41,7 +46,33 @@ public struct EmailComposer: Sendable {
             redirectTo: target, newEmail: newEmail, oldEmail: oldEmail, userEmail: user?.email ?? address,
             userPhone: user?.phone, userMetadata: user?.userMetadata ?? [:], expiresInMinutes: validMinutes)
         let rendered = templates.render(kind, values)
-        return EmailMessage(to: [address], subject: rendered.subject, text: rendered.text, html: rendered.html)
+        var message = EmailMessage(to: [address], subject: rendered.subject, text: rendered.text, html: rendered.html)
+        if forHook {
+            message.hookPayload = hookPayload(
+                kind, to: address, user: user, code: code, linkSecret: linkSecret, redirectTo: target, oldEmail: oldEmail)
+        }
+        return message
+    }
+
+    /// GoTrue's `send-email` payload: the user as the API shows it, and `email_data` with the
+    /// code (`token`), the link's secret (`token_hash`, what `/verify` takes), the kind
+    /// (`email_action_type`), where the link returns and the API's URL (`site_url`, as GoTrue
+    /// sends it). The message to a new address in an email change carries its code in `token_new`
+    /// and `token_hash_new`, as GoTrue's does. `recipient` (Latchkey's) names the address.
+    func hookPayload(
+        _ kind: MessageKind, to address: String, user: UserRecord?, code: String?, linkSecret: String?, redirectTo: String,
+        oldEmail: String?
+    ) -> [String: JSONValue] {
+        let toNewAddress = kind == .emailChange
+        var data: [String: JSONValue] = [
+            "email_action_type": .string(kind.hookActionType), "redirect_to": .string(redirectTo), "site_url": .string(externalURL),
+            "token": .string(toNewAddress ? "" : code ?? ""), "token_hash": .string(toNewAddress ? "" : linkSecret ?? ""),
+            "token_new": .string(toNewAddress ? code ?? "" : ""), "token_hash_new": .string(toNewAddress ? linkSecret ?? "" : ""),
+            "recipient": .string(address),
+        ]
+        if let oldEmail { data["old_email"] = .string(oldEmail) }
+        let wired = user.map { Hooks.json($0.wire(identities: [])) } ?? .object(["email": .string(address)])
+        return ["user": wired, "email_data": .object(data)]
     }
 
     /// The text of an SMS carrying `code`.

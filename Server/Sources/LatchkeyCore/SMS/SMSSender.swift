@@ -7,6 +7,37 @@ public protocol SMSSender: Sendable {
     /// Sends `body` to `phone` (E.164 digits without `+`) over `channel` (`sms` or `whatsapp`) and
     /// returns the provider's message id; throws when the provider refused or could not be reached.
     func send(to phone: String, body: String, channel: String) async throws -> String
+    /// Sends `message`; by default its text, through ``send(to:body:channel:)``. The `send-sms`
+    /// hook sends the code instead.
+    func send(_ message: SMSMessage) async throws -> String
+}
+
+extension SMSSender {
+    public func send(_ message: SMSMessage) async throws -> String {
+        try await send(to: message.phone, body: message.body, channel: message.channel)
+    }
+}
+
+/// An SMS carrying a code: its text, and what it is made of.
+public struct SMSMessage: Sendable {
+    /// E.164 digits without `+`.
+    public var phone: String
+    public var body: String
+    /// `sms` or `whatsapp`.
+    public var channel: String
+    public var code: String
+    /// What the code is for.
+    public var kind: OneTimeTokenKind
+    public var user: UserRecord?
+
+    public init(phone: String, body: String, channel: String, code: String, kind: OneTimeTokenKind, user: UserRecord?) {
+        self.phone = phone
+        self.body = body
+        self.channel = channel
+        self.code = code
+        self.kind = kind
+        self.user = user
+    }
 }
 
 /// Keeps SMS messages in the development mailbox (subject `SMS`), for when no provider is

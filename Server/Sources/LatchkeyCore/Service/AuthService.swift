@@ -29,7 +29,7 @@ public struct AuthService: Sendable {
         issuer: any TokenIssuing, serverSecret: [UInt8], time: any TimeSource = SystemTimeSource(),
         random: any RandomSource = SystemRandomSource(), renderer: any MessageRenderer,
         blocklist: Set<String> = PasswordPolicy.bundledBlocklist(), outboxSignal: OutboxSignal = OutboxSignal(),
-        sms: (any SMSSender)? = nil, metrics: AuthMetrics = .disabled,
+        sms: (any SMSSender)? = nil, metrics: AuthMetrics = .disabled, hooks: Hooks = .none,
         logger: Logger = Logger(label: "latchkey"), decoyHash: String
     ) {
         self.configuration = configuration
@@ -39,14 +39,15 @@ public struct AuthService: Sendable {
         self.redirects = RedirectPolicy(siteURL: configuration.siteURL, allowList: configuration.uriAllowList)
         let composer = EmailComposer(
             appName: configuration.appName, externalURL: configuration.externalURL, siteURL: configuration.siteURL,
-            templates: renderer, validMinutes: max(1, configuration.otp.expiry / 60))
+            templates: renderer, validMinutes: max(1, configuration.otp.expiry / 60), forHook: hooks.isEnabled(.sendEmail))
         self.records = Records(
             issuer: issuer, serverSecret: serverSecret, jwt: configuration.jwt, externalURL: configuration.externalURL, accounts: store,
-            composer: composer, signal: outboxSignal, time: time, random: random)
+            composer: composer, signal: outboxSignal, time: time, random: random, hooks: hooks)
         self.limiter = RateLimiter(store: store, time: time, metrics: metrics)
         self.codes = Codes(
             store: store, settings: Codes.Settings(configuration), records: records, redirects: redirects, limiter: limiter,
-            sms: sms ?? DevSMSOutbox(store: store, time: time, random: random), metrics: metrics, logger: logger)
+            sms: hooks.isEnabled(.sendSMS) ? HookSMSSender(hooks: hooks) : sms ?? DevSMSOutbox(store: store, time: time, random: random),
+            metrics: metrics, logger: logger)
         self.metrics = metrics
         self.logger = logger
     }
@@ -56,12 +57,14 @@ public struct AuthService: Sendable {
         configuration: AuthConfiguration, store: any AuthStore, hasher: any PasswordHasher,
         issuer: any TokenIssuing, serverSecret: [UInt8], time: any TimeSource = SystemTimeSource(),
         random: any RandomSource = SystemRandomSource(), renderer: any MessageRenderer, outboxSignal: OutboxSignal = OutboxSignal(),
-        sms: (any SMSSender)? = nil, metrics: AuthMetrics = .disabled, logger: Logger = Logger(label: "latchkey")
+        sms: (any SMSSender)? = nil, metrics: AuthMetrics = .disabled, hooks: Hooks = .none,
+        logger: Logger = Logger(label: "latchkey")
     ) async throws -> AuthService {
         let decoy = try await hasher.decoyHash()
         return AuthService(
             configuration: configuration, store: store, hasher: hasher, issuer: issuer, serverSecret: serverSecret, time: time,
-            random: random, renderer: renderer, outboxSignal: outboxSignal, sms: sms, metrics: metrics, logger: logger, decoyHash: decoy)
+            random: random, renderer: renderer, outboxSignal: outboxSignal, sms: sms, metrics: metrics, hooks: hooks, logger: logger,
+            decoyHash: decoy)
     }
 
     /// Reads who requests are, for the tokens this service issues.

@@ -28,6 +28,24 @@ public enum MessageKind: String, Sendable, CaseIterable {
     case sms
 
     /// The `type` its link carries to `GET /verify`.
+    /// GoTrue's `email_action_type` for the `send-email` hook.
+    public var hookActionType: String {
+        switch self {
+        case .confirmation: "signup"
+        case .magicLink: "magiclink"
+        case .recovery: "recovery"
+        case .invite: "invite"
+        case .emailChange, .emailChangeCurrent: "email_change"
+        case .reauthentication: "reauthentication"
+        case .passwordChanged: "password_changed_notification"
+        case .emailChanged: "email_changed_notification"
+        case .factorEnrolled: "mfa_factor_enrolled_notification"
+        case .factorUnenrolled: "mfa_factor_unenrolled_notification"
+        case .existingAccount: "existing_account_notification"
+        case .sms: "sms"
+        }
+    }
+
     public var verificationType: String {
         switch self {
         case .confirmation: "signup"

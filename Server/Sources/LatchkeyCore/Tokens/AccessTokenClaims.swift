@@ -22,6 +22,9 @@ public struct AccessTokenClaims: Codable, Sendable, Equatable {
     public var amr: [AuthenticationMethod]?
     public var sessionID: String?
     public var isAnonymous: Bool?
+    /// Every claim, as a custom access token hook answered them: signed as they are, in place of
+    /// the ones above (which hold the known ones, read from them).
+    public var custom: [String: JSONValue]?
 
     public init(
         iss: String? = nil, sub: String? = nil, aud: String? = nil, exp: Int? = nil, iat: Int? = nil,
@@ -75,6 +78,29 @@ public struct AccessTokenClaims: Codable, Sendable, Equatable {
         amr = try? c.decodeIfPresent([AuthenticationMethod].self, forKey: .amr)
         sessionID = try c.decodeIfPresent(String.self, forKey: .sessionID)
         isAnonymous = try c.decodeIfPresent(Bool.self, forKey: .isAnonymous)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        if let custom {
+            try JSONValue.object(custom).encode(to: encoder)
+            return
+        }
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(iss, forKey: .iss)
+        try c.encodeIfPresent(sub, forKey: .sub)
+        try c.encodeIfPresent(aud, forKey: .aud)
+        try c.encodeIfPresent(exp, forKey: .exp)
+        try c.encodeIfPresent(iat, forKey: .iat)
+        try c.encodeIfPresent(nbf, forKey: .nbf)
+        try c.encodeIfPresent(email, forKey: .email)
+        try c.encodeIfPresent(phone, forKey: .phone)
+        try c.encodeIfPresent(appMetadata, forKey: .appMetadata)
+        try c.encodeIfPresent(userMetadata, forKey: .userMetadata)
+        try c.encodeIfPresent(role, forKey: .role)
+        try c.encodeIfPresent(aal, forKey: .aal)
+        try c.encodeIfPresent(amr, forKey: .amr)
+        try c.encodeIfPresent(sessionID, forKey: .sessionID)
+        try c.encodeIfPresent(isAnonymous, forKey: .isAnonymous)
     }
 
     /// A time claim as whole seconds; one past what `Int` holds is an error, not a crash.

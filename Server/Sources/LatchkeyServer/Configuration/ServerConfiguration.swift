@@ -40,6 +40,8 @@ public struct ServerConfiguration: Sendable {
     public var logging = LogSettings()
     /// Prometheus metrics: off, or where `/metrics` is served.
     public var metrics = MetricsSettings()
+    /// The operator's hooks (`GOTRUE_HOOK_*`): none unless some are on.
+    public var hooks = HookSettings()
     /// The hosted pages and the operators' console.
     public var pages = PageSettings(
         enabled: true, adminConsole: false, adminSession: 900, renderer: .defaults(brand: .init(appName: "Latchkey")))

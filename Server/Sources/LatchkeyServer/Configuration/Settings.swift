@@ -10,7 +10,7 @@ public struct Setting: Sendable {
     public let defaultValue: String
     public let summary: String
 
-    public static let all: [Setting] = core + external + passkeys + pages + operations
+    public static let all: [Setting] = core + external + passkeys + pages + operations + hooks
 
     static let core: [Setting] = [
         .init(

@@ -67,3 +67,5 @@ extension SQLAuthStore {
         }
     }
 }
+
+extension SQLAuthStore: HookStore {}

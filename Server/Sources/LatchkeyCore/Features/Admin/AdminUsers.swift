@@ -112,7 +112,7 @@ public struct AdminUsers: Sendable {
             user.appMetadata["providers"] = ["email", "phone"]
         }
         try apply(request, to: &user, creating: true)
-        guard try await codes.insert(user, identity: identity, token: nil) else {
+        guard try await codes.insert(user, identity: identity, token: nil, askingHook: false) else {
             throw AuthError(.emailExists, "A user with this email address or id has already been registered")
         }
         return try await records.answers.wireUser(user)

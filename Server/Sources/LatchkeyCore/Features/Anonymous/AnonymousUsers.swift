@@ -72,6 +72,7 @@ public struct AnonymousUsers: Sendable {
             userMetadata: data, createdAt: now, updatedAt: now)
         user.isAnonymous = true
         user.lastSignInAt = now
+        try await records.hooks.beforeUserCreated(user)
         let session = records.answers.newSession(for: user, method: "anonymous", client: client, now: now)
         try await store.createAnonymousUser(
             user, session: session,

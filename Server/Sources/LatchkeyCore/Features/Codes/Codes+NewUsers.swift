@@ -42,11 +42,14 @@ extension Codes {
 
     /// Stores a new user with its first code and the messages carrying it, recording `audit`, by
     /// default the sign-up (`user_created` when an operator acts) and the code sent; `false` when
-    /// the address or number was taken meanwhile.
+    /// the address or number was taken meanwhile. The `before-user-created` hook is asked first
+    /// unless `askingHook` is false (an operator's `POST /admin/users`, which GoTrue does not ask
+    /// it about either).
     public func insert(
         _ user: UserRecord, identity: IdentityRecord, token: OneTimeTokenRecord?, outbox: [OutboxRecord] = [],
-        audit explicit: [AuditEvent]? = nil, limits: [RateLimitCounter] = []
+        audit explicit: [AuditEvent]? = nil, limits: [RateLimitCounter] = [], askingHook: Bool = true
     ) async throws -> Bool {
+        if askingHook { try await records.hooks.beforeUserCreated(user, identities: [identity]) }
         let action: AuditAction = AuditContext.current.operatorName != nil ? .userCreated : .userSignedUp
         let audit =
             explicit

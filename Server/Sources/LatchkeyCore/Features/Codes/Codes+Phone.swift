@@ -61,12 +61,14 @@ extension Codes {
         if test == nil {
             let body = records.notices.composer.sms(to: phone, user: user, code: code, validMinutes: max(1, settings.sms.expiry / 60))
             do {
-                messageID = try await sms.send(to: phone, body: body, channel: channel)
+                messageID = try await sms.send(
+                    SMSMessage(phone: phone, body: body, channel: channel, code: code, kind: kind, user: user))
             } catch {
                 try? await store.discardOneTimeToken(id: record.id)
                 metrics.deliveryFailed(channel: "sms", willRetry: false)
                 logger.error("SMS not sent", metadata: ["provider": "\(sms.providerName)", "error": "\(error)"])
                 if error is SMSProviderUnavailable { throw AuthError.smsProviderUnavailable }
+                if let error = error as? AuthError { throw error }  // the send-sms hook's own answer
                 throw AuthError.smsSendFailed
             }
         }

@@ -102,6 +102,7 @@ extension IDTokenSignIn {
             appMetadata: ["provider": .string(provider.name), "providers": [.string(provider.name)]], userMetadata: metadata,
             createdAt: now, updatedAt: now)
         let identity = newIdentity(external, provider: provider, userID: id, now: now)
+        try await records.hooks.beforeUserCreated(user, identities: [identity])
         let session = records.answers.newSession(for: user, method: "oauth", client: client, now: now)
         let audit = [records.events.event(.userSignedUp, user: user, details: details, client: client)]
         return (ExternalSignInWrite(user: .insert(user), identity: .insert(identity), session: session, audit: audit), user)

@@ -45,7 +45,9 @@ extension MFA {
         for _ in 0..<Self.maxRaces {
             let state = try await store.factorVerification(
                 factorID: factorID, userID: user.id, challengeID: challengeID, sessionID: current.id)
-            switch decide(code: code, challengeID: challengeID, state, user: user, client: client, now: time.now()) {
+            let decision = decide(code: code, challengeID: challengeID, state, user: user, client: client, now: time.now())
+            try await askHook(about: decision, factor: state.factor, user: user)
+            switch decision {
             case .reject(let error, let spend):
                 if spend { try await store.spendChallenge(id: challengeID, factorID: factorID) }
                 throw error
@@ -65,6 +67,24 @@ extension MFA {
             }
         }
         throw AuthError.requestRateLimit
+    }
+
+    /// The operator's `mfa-verification` hook, for a code that was checked (right or wrong): its
+    /// rejection ends the user's sessions and refuses the verification before anything is written.
+    func askHook(about decision: Decision, factor: FactorRecord?, user: UserRecord) async throws {
+        guard answers.hooks.isEnabled(.mfaVerificationAttempt), let factor else { return }
+        let valid: Bool
+        switch decision {
+        case .accept: valid = true
+        case .refuse: valid = false
+        case .reject: return
+        }
+        let verdict = try await answers.hooks.mfaAttempt(userID: user.id, factorID: factor.id, factorType: factor.factorType, valid: valid)
+        guard case .reject(let message, _) = verdict else { return }
+        try await answers.hooks.signOut(userID: user.id)
+        var error = AuthError(.mfaVerificationRejected, message)
+        error.status = 403
+        throw error
     }
 
     /// The verification rules, as a function of what was read.

@@ -106,6 +106,15 @@ public struct PasswordSignIn: Sendable {
         let user = try await account.lookup()
         // Verified before `user` is looked at: an unknown account costs what a known one does.
         let matched = try await passwords.verify(password, against: user?.passwordHash)
+        // The operator's hook sees every check of a known user's password, and may refuse it
+        // (the attempt then counts as a failure, whatever the password).
+        if let user, case .reject(let message, let signOut) = try await answers.hooks.passwordAttempt(userID: user.id, valid: matched) {
+            if signOut { try await answers.hooks.signOut(userID: user.id) }
+            try await store.appendAudit([
+                events.event(.loginFailed, user: user, details: ["method": "password", "reason": "hook_rejected"], client: client)
+            ])
+            throw AuthError(.invalidCredentials, message)
+        }
         guard let user, matched else {
             var refusals = [
                 events.event(

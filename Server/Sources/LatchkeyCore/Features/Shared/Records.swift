@@ -11,14 +11,17 @@ public struct Records: Sendable {
     /// Records whose answers and notices share one clock and one source of randomness.
     public init(
         issuer: any TokenIssuing, serverSecret: [UInt8], jwt: JWTSettings, externalURL: String, accounts: any AccountReading,
-        composer: EmailComposer, signal: OutboxSignal, time: any TimeSource, random: any RandomSource
+        composer: EmailComposer, signal: OutboxSignal, time: any TimeSource, random: any RandomSource, hooks: Hooks = .none
     ) {
         answers = SessionAnswers(
-            issuer: issuer, serverSecret: serverSecret, jwt: jwt, externalURL: externalURL, accounts: accounts, time: time, random: random)
+            issuer: issuer, serverSecret: serverSecret, jwt: jwt, externalURL: externalURL, accounts: accounts, time: time, random: random,
+            hooks: hooks)
         notices = Notices(
             composer: composer, sealer: OutboxSealer(serverSecret: serverSecret), signal: signal, time: time, random: random)
     }
 
+    /// The operator's hooks.
+    public var hooks: Hooks { answers.hooks }
     /// The clock.
     public var time: any TimeSource { answers.time }
     /// New ids and random bytes.

@@ -13,13 +13,15 @@ public struct SessionAnswers: Sendable {
     let accounts: any AccountReading
     let time: any TimeSource
     let random: any RandomSource
+    /// The operator's hooks; `customize-access-token` sees every access token's claims.
+    public let hooks: Hooks
 
     /// - Parameters:
     ///   - externalURL: the `iss` claim when `jwt.issuer` is empty (GoTrue's default).
     ///   - serverSecret: refresh tokens are MACed under a key derived from it.
     public init(
         issuer: any TokenIssuing, serverSecret: [UInt8], jwt: JWTSettings, externalURL: String, accounts: any AccountReading,
-        time: any TimeSource, random: any RandomSource
+        time: any TimeSource, random: any RandomSource, hooks: Hooks = .none
     ) {
         self.issuer = issuer
         self.refreshCodec = RefreshTokenCodec(serverSecret: serverSecret)
@@ -28,6 +30,7 @@ public struct SessionAnswers: Sendable {
         self.accounts = accounts
         self.time = time
         self.random = random
+        self.hooks = hooks
     }
 
     /// A new session record for `user`, proved by `method`.
@@ -41,6 +44,10 @@ public struct SessionAnswers: Sendable {
     /// The wire session for a stored session: a new access token and the current refresh token.
     /// The user's identities and factors come from `account` when the store read them with the
     /// session (in the transaction that stored it), else from a read of their own.
+    ///
+    /// With a `customize-access-token` hook, the hook's claims are signed. When the hook fails, so
+    /// does the sign-in: a session just made is discarded (no token of it ever left the server),
+    /// and a refreshed one keeps its previous refresh token, which the reuse interval still admits.
     public func answer(
         user: UserRecord, session: SessionRecord, account: AccountRecords? = nil, weakPassword: WeakPassword? = nil
     ) async throws -> Session {
@@ -51,7 +58,7 @@ public struct SessionAnswers: Sendable {
             iat: Int(now.timeIntervalSince1970), email: user.email ?? "", phone: user.phone ?? "",
             appMetadata: user.appMetadata, userMetadata: user.userMetadata, role: user.role, aal: session.aal,
             amr: session.amr, sessionID: session.id.uuidString.lowercased(), isAnonymous: user.isAnonymous)
-        let accessToken = try await issuer.sign(claims)
+        let accessToken = try await issuer.sign(try await customized(claims, user: user, session: session))
         let wired: User
         if let account {
             wired = Self.wire(user, identities: account.identities, factors: account.factors)
@@ -62,6 +69,17 @@ public struct SessionAnswers: Sendable {
         return Session(
             accessToken: accessToken, expiresIn: jwt.expiry, expiresAt: expiresAt, refreshToken: refreshToken, user: wired,
             weakPassword: weakPassword)
+    }
+
+    /// `claims` as the custom access token hook makes them, when it is on.
+    func customized(_ claims: AccessTokenClaims, user: UserRecord, session: SessionRecord) async throws -> AccessTokenClaims {
+        guard hooks.isEnabled(.customAccessToken) else { return claims }
+        do {
+            return try await hooks.customize(claims, userID: user.id, method: session.amr.last?.method ?? "")
+        } catch {
+            if session.refreshCounter == 0, session.refreshedAt == nil { try? await hooks.store?.deleteSession(id: session.id, audit: []) }
+            throw error
+        }
     }
 
     /// The wire user with its identities and its factors (unverified ones too, as GoTrue; left

@@ -1,0 +1,156 @@
+import AsyncHTTPClient
+import Foundation
+import LatchkeyAPI
+import LatchkeyCore
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// Calls hooks over HTTP as GoTrue does: a `POST` of the JSON payload signed as Standard Webhooks
+/// (`webhook-id`, `webhook-timestamp`, `webhook-signature`), within `timeout` for the whole call,
+/// tried again (after `backoff`) when the endpoint cannot be reached and when it answers 429 or
+/// 503 with a `Retry-After`, up to `attempts` tries. Answers are read up to `responseLimit` bytes
+/// and must be JSON objects; 204 is an empty answer.
+public struct HTTPHookCaller: HookCaller {
+    let endpoints: [HookName: HookEndpoint]
+    let client: HTTPClient
+    let timeout: Duration
+    let backoff: Duration
+    let attempts: Int
+    let responseLimit: Int
+    let time: any TimeSource
+    let random: any RandomSource
+    let logger: Logger
+
+    /// A client for hooks: a connection that cannot be made fails at once (to be tried again
+    /// after `backoff`), where the shared client would keep trying until the call's time is up.
+    /// Shut it down with the server.
+    public static func makeClient() -> HTTPClient {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.timeout.connect = .seconds(5)
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }
+
+    public init(
+        endpoints: [HookName: HookEndpoint], client: HTTPClient, timeout: Duration = .seconds(5),
+        backoff: Duration = .seconds(2), attempts: Int = 3, responseLimit: Int = 200 * 1024, time: any TimeSource,
+        random: any RandomSource, logger: Logger
+    ) {
+        self.endpoints = endpoints
+        self.client = client
+        self.timeout = timeout
+        self.backoff = backoff
+        self.attempts = max(1, attempts)
+        self.responseLimit = responseLimit
+        self.time = time
+        self.random = random
+        self.logger = logger
+    }
+
+    public func call(_ name: HookName, payload: [String: JSONValue]) async throws -> [String: JSONValue] {
+        guard let endpoint = endpoints[name] else { throw Self.failure("Hook \(name.rawValue) is not configured") }
+        guard let text = JSONText.encode(payload) else { throw Self.failure("Error marshaling JSON input.") }
+        let body = Array(text.utf8)
+        let deadline = ContinuousClock.now + timeout
+        for attempt in 1...attempts {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { throw timedOut() }
+            let id = random.uuid().uuidString.lowercased()
+            let timestamp = Int(time.now().timeIntervalSince1970)
+            var request = HTTPClientRequest(url: endpoint.url)
+            request.method = .POST
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.headers.add(name: "Accept-Encoding", value: "identity")
+            request.headers.add(name: "webhook-id", value: id)
+            request.headers.add(name: "webhook-timestamp", value: String(timestamp))
+            request.headers.add(
+                name: "webhook-signature", value: WebhookSecret.header(endpoint.secrets, id: id, timestamp: timestamp, body: body))
+            request.body = .bytes(ByteBuffer(bytes: body))
+            let response: HTTPClientResponse
+            do {
+                response = try await client.execute(request, timeout: .nanoseconds(Self.nanoseconds(left)))
+            } catch {
+                if Self.isTimeout(error) { throw timedOut() }
+                logger.warning("hook unreachable", metadata: ["hook": "\(name.rawValue)", "attempt": "\(attempt)", "error": "\(error)"])
+                guard attempt < attempts else { break }
+                guard deadline - ContinuousClock.now > backoff else { throw timedOut() }
+                try await Task.sleep(for: backoff)
+                continue
+            }
+            switch response.status.code {
+            case 204:
+                return [:]
+            case 200, 202:
+                return try await read(response)
+            case 429, 503:
+                if attempt < attempts, !(response.headers.first(name: "retry-after") ?? "").isEmpty { continue }
+                throw Self.failure("Service currently unavailable due to hook")
+            default:
+                // A refusal sent with an error status instead of GoTrue's 200 is read all the same.
+                if (400..<500).contains(response.status.code), let answer = try? await read(response), Hooks.refusal(in: answer) != nil {
+                    return answer
+                }
+                switch response.status.code {
+                case 400: throw Self.failure("Invalid payload sent to hook")
+                case 401: throw Self.failure("Hook requires authorization token")
+                default: throw Self.failure("Unexpected status code returned from hook: \(response.status.code)")
+                }
+            }
+        }
+        var error = AuthError(.hookTimeoutAfterRetry, "Failed to reach hook after maximum retries")
+        error.status = 422
+        throw error
+    }
+
+    /// The JSON object of a 200 or 202 answer.
+    func read(_ response: HTTPClientResponse) async throws -> [String: JSONValue] {
+        let type = response.headers.first(name: "content-type") ?? ""
+        let media = type.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        guard media == "application/json" else {
+            var error = AuthError(
+                .hookPayloadInvalidContentType,
+                type.isEmpty ? "Invalid Content-Type: Missing Content-Type header" : "Invalid JSON response. Received content-type: \(type)"
+            )
+            error.status = 400
+            throw error
+        }
+        let bytes: ByteBuffer
+        do {
+            bytes = try await response.body.collect(upTo: responseLimit)
+        } catch is NIOTooManyBytesError {
+            var error = AuthError(.hookPayloadOverSizeLimit, "Payload size exceeded size limit of \(responseLimit) bytes")
+            error.status = 422
+            throw error
+        } catch {
+            throw Self.isTimeout(error) ? timedOut() : Self.failure("Error reading the hook's answer")
+        }
+        guard let object = JSONText.decodeObject(String(decoding: bytes.readableBytesView, as: UTF8.self)) else {
+            throw Self.failure("Error unmarshaling JSON output.")
+        }
+        return object
+    }
+
+    func timedOut() -> AuthError {
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        var error = AuthError(.hookTimeout, "Failed to reach hook within maximum time of \(String(format: "%.6f", seconds)) seconds")
+        error.status = 422
+        return error
+    }
+
+    static func failure(_ message: String) -> AuthError {
+        var error = AuthError(.unexpectedFailure, message)
+        error.status = 500
+        return error
+    }
+
+    static func isTimeout(_ error: any Error) -> Bool {
+        guard let error = error as? HTTPClientError else { return false }
+        return error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout
+    }
+
+    static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}
