@@ -6,7 +6,9 @@ struct Latchkey: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "latchkey",
         abstract: "Self-hosted, passwordless-first authentication, wire compatible with Supabase Auth.",
-        subcommands: [Serve.self, Migrate.self, Mailbox.self, Users.self, Keys.self, Providers.self, Audit.self, Login.self])
+        subcommands: [
+            Serve.self, Migrate.self, Mailbox.self, Users.self, Keys.self, Providers.self, Webhooks.self, Audit.self, Login.self,
+        ])
 }
 
 /// Flags shared by the commands that open the data folder.

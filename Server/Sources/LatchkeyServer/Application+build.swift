@@ -29,6 +29,8 @@ public struct LatchkeyApp: Sendable {
     /// Custom OpenID providers (`latchkey providers`).
     public let customProviders: CustomProviders
     public let store: SQLAuthStore
+    /// Webhook endpoints and their deliveries (`/admin/webhooks`, `latchkey webhooks`).
+    public let webhooks: WebhookEndpoints
     /// Sends what the outbox holds; tests call it to deliver without waiting for the service.
     public let delivery: OutboxDelivery
     public let routes: RouteCatalog
@@ -51,20 +53,18 @@ extension LatchkeyApp {
     }
 }
 
-/// The operator's hooks over HTTP, when any is on, and the HTTP client they use (to shut down).
-func operatorHooks(_ configuration: ServerConfiguration, store: SQLAuthStore, time: any TimeSource, logger: Logger) -> (
-    hooks: Hooks, client: HTTPClient?
-) {
+/// The operator's hooks over HTTP, when any is on.
+func operatorHooks(
+    _ configuration: ServerConfiguration, store: SQLAuthStore, client: HTTPClient, time: any TimeSource, logger: Logger
+) -> Hooks {
     let settings = configuration.hooks
-    guard !settings.endpoints.isEmpty else { return (.none, nil) }
+    guard !settings.endpoints.isEmpty else { return .none }
     let random = SystemRandomSource()
-    let client = HTTPHookCaller.makeClient()
     let caller = HTTPHookCaller(
         endpoints: settings.endpoints, client: client, timeout: .seconds(settings.timeout), time: time, random: random, logger: logger)
-    let hooks = Hooks(
+    return Hooks(
         enabled: Set(settings.endpoints.keys), caller: caller, store: store, time: time, random: random,
         protectsClaims: settings.protectsClaims)
-    return (hooks, client)
 }
 
 /// The store's database: PostgreSQL when configured, else SQLite in the data folder.
@@ -114,6 +114,8 @@ public func buildApplication(
     let database = try await openDatabase(configuration, logger: logger)
     let pool = NIOThreadPool(numberOfThreads: max(1, configuration.hashingThreads))
     pool.start()
+    // Hooks and webhooks are posted with it.
+    let outbound = OutboundHTTP.makeClient()
     // Whatever fails from here on (a damaged key, an unreadable CA file) must not leave the
     // database open or the hashing threads running.
     do {
@@ -129,7 +131,7 @@ public func buildApplication(
         let store = SQLAuthStore(
             database: metrics == nil ? database : ObservedDatabase(database, metrics: counted),
             devMailboxSealer: configuration.smtp == nil && !mailHook ? OutboxSealer(serverSecret: serverSecret) : nil)
-        let (hooks, hookClient) = operatorHooks(configuration, store: store, time: time, logger: logger)
+        let hooks = operatorHooks(configuration, store: store, client: outbound, time: time, logger: logger)
         var material = TokenKeyMaterial(jwks: configuration.jwtKeys, hmacSecret: configuration.jwtSecret)
         if !material.isConfigured {
             material.stored = try await folder.storedSigningKeys(store: store, serverSecret: serverSecret, now: time.now())
@@ -151,9 +153,12 @@ public func buildApplication(
             mailHook
             ? HookMailer(hooks: hooks)
             : try configuration.smtp.map { try SMTPMailer(configuration: $0) } ?? DevMailbox(store: store, time: time)
+        let webhookEndpoints = WebhookEndpoints(store: store, serverSecret: serverSecret, time: time, random: service.random)
+        try await webhookEndpoints.configureFromEnvironment(
+            url: configuration.webhook.url, secret: configuration.webhook.secret, events: configuration.webhook.events)
         let delivery = OutboxDelivery(
             store: store, mailer: mailer, sealer: service.sealer, time: time, retry: configuration.mailRetry, metrics: counted,
-            logger: logger)
+            webhooks: HTTPWebhookSender(endpoints: webhookEndpoints, client: outbound, time: time), logger: logger)
 
         let openAPI =
             Bundle.module.url(forResource: "openapi", withExtension: "json", subdirectory: "Resources")
@@ -271,6 +276,7 @@ public func buildApplication(
         AdminController(
             users: adminUsers, authenticator: authenticator, audit: AuditLog(store: store), mfa: mfa, invitations: invitations
         ).register(&routes)
+        AdminWebhooksController(webhooks: webhookEndpoints, authenticator: authenticator).register(&routes)
         if configuration.pages.adminConsole {
             AdminConsoleController(
                 pages: configuration.pages.renderer,
@@ -324,17 +330,18 @@ public func buildApplication(
         let shutdown: @Sendable () async throws -> Void = {
             try await database.close()
             try await pool.shutdownGracefully()
-            try await hookClient?.shutdown()
+            try await outbound.shutdown()
         }
         return LatchkeyApp(
             application: application, service: service, signingKeys: signingKeys, anonymousUsers: anonymousUsers,
             verification: verification, adminUsers: adminUsers, invitations: invitations, customProviders: customProviders,
-            store: store,
+            store: store, webhooks: webhookEndpoints,
             delivery: delivery, routes: routes.catalog,
             shutdown: shutdown)
     } catch {
         try? await database.close()
         try? await pool.shutdownGracefully()
+        try? await outbound.shutdown()
         throw error
     }
 }

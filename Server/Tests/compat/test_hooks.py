@@ -37,6 +37,7 @@ class Receiver:
 
     def __init__(self):
         self.calls: list[tuple[str, dict, bool]] = []
+        self.ids: list[str] = []  # each call's webhook-id, in order
         self.answers: dict[str, object] = {}
         receiver = self
 
@@ -48,6 +49,7 @@ class Receiver:
                 verified = expected in self.headers.get("webhook-signature", "").split(" ")
                 fresh = abs(int(self.headers["webhook-timestamp"]) - time.time()) < 60
                 payload = json.loads(body)
+                receiver.ids.append(self.headers["webhook-id"])
                 receiver.calls.append((self.path, payload, verified and fresh))
                 answer = receiver.answers.get(self.path, lambda p: (200, {}))
                 status, reply = answer(payload)

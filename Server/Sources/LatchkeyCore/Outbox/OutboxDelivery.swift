@@ -17,11 +17,13 @@ public struct OutboxDelivery: Sendable {
     public let batchSize: Int
     /// Where failed attempts are counted.
     public let metrics: AuthMetrics
+    /// Posts webhook deliveries; `nil` leaves them queued.
+    public let webhooks: (any WebhookSender)?
     public let logger: Logger
 
     public init(
         store: any AuthStore, mailer: any Mailer, sealer: OutboxSealer, time: any TimeSource, retry: MailRetryPolicy = MailRetryPolicy(),
-        lease: TimeInterval = 120, batchSize: Int = 20, metrics: AuthMetrics = .disabled,
+        lease: TimeInterval = 120, batchSize: Int = 20, metrics: AuthMetrics = .disabled, webhooks: (any WebhookSender)? = nil,
         logger: Logger = Logger(label: "latchkey.outbox")
     ) {
         self.store = store
@@ -32,12 +34,29 @@ public struct OutboxDelivery: Sendable {
         self.lease = lease
         self.batchSize = max(1, batchSize)
         self.metrics = metrics
+        self.webhooks = webhooks
         self.logger = logger
     }
 
-    /// Delivers every message due now, batch by batch; returns how many attempts it made.
+    /// Delivers every message due now, batch by batch (emails, then webhook events); returns how
+    /// many attempts it made.
     @discardableResult
     public func deliverDue() async throws -> Int {
+        let mail = try await deliverDueMail()
+        guard webhooks != nil else { return mail }
+        var attempted = 0
+        while !Task.isCancelled {
+            let now = time.now()
+            let batch = try await store.claimOutbox(
+                now: now, leaseUntil: now.addingTimeInterval(lease), limit: batchSize, channel: .webhook)
+            for record in batch { try await attempt(record) }
+            attempted += batch.count
+            if batch.count < batchSize { break }
+        }
+        return mail + attempted
+    }
+
+    func deliverDueMail() async throws -> Int {
         var attempted = 0
         while !Task.isCancelled {
             let now = time.now()
@@ -96,10 +115,15 @@ public struct OutboxDelivery: Sendable {
     func attempt(_ record: OutboxRecord) async throws {
         let attempts = record.attempts + 1
         do {
-            let message = try sealer.open(record.payload)
-            try await mailer.send(message)
+            switch record.channel {
+            case .email: try await mailer.send(try sealer.open(record.payload))
+            case .webhook:
+                guard let webhooks else { throw WebhookFailure(isPermanent: false, reason: "webhooks are not delivered here") }
+                try await webhooks.send(record)
+            }
             try await store.finishOutbox(id: record.id, outcome: .sent(at: time.now()))
-            logger.debug("message sent", metadata: ["id": "\(record.id)", "attempts": "\(attempts)"])
+            logger.debug(
+                "message sent", metadata: ["id": "\(record.id)", "channel": "\(record.channel.rawValue)", "attempts": "\(attempts)"])
         } catch {
             let now = time.now()
             let reason = String(describing: error)

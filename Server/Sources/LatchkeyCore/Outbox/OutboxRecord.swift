@@ -9,13 +9,18 @@ public struct OutboxRecord: Sendable, Equatable {
     /// How the message travels.
     public enum Channel: String, Sendable {
         case email
+        /// An event for a webhook endpoint: ``recipient`` is the endpoint's id, ``payload`` the
+        /// event's JSON (kept after delivery, for replays).
+        case webhook
     }
 
     public var id: UUID
     public var channel: Channel
-    /// Who receives it, for logs and operators; the content is sealed in ``payload``.
+    /// Who receives it, for logs and operators (a webhook endpoint's id); an email's content is
+    /// sealed in ``payload``.
     public var recipient: String
-    /// The message, sealed by ``OutboxSealer``: it carries codes and links, which are secrets.
+    /// The message, sealed by ``OutboxSealer`` (it carries codes and links, which are secrets), or
+    /// a webhook event's JSON.
     public var payload: String
     /// Delivery attempts made so far.
     public var attempts: Int

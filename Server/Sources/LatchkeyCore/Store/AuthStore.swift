@@ -12,7 +12,8 @@ import Foundation
 public protocol AuthStore:
     KeyVaultStore, SignerBackupStore, DeviceKeyStore, DeviceKeySignInStore, AuditLogStore, FactorStore, RateLimitStore,
     SessionRefreshStore, SigningKeyStore, PasswordSignInStore, AuthCodeExchangeStore, AnonymousUserStore, VerificationStore,
-    CodeStore, UserAccountStore, SignUpStore, AdminUserStore, ExternalIdentityStore, CustomProviderStore, PasskeyStore, AccountReading
+    CodeStore, UserAccountStore, SignUpStore, AdminUserStore, ExternalIdentityStore, CustomProviderStore, PasskeyStore, AccountReading,
+    WebhookStore
 {
     /// Creates or upgrades the schema.
     func migrate() async throws
@@ -27,9 +28,10 @@ public protocol AuthStore:
 
     // MARK: Outbox
 
-    /// Reserves up to `limit` pending messages due at `now` whose lease (if any) has ended, until
-    /// `leaseUntil`, oldest due first. Two callers never get the same message while its lease runs.
-    func claimOutbox(now: Date, leaseUntil: Date, limit: Int) async throws -> [OutboxRecord]
+    /// Reserves up to `limit` pending messages of `channel` due at `now` whose lease (if any) has
+    /// ended, until `leaseUntil`, oldest due first. Two callers never get the same message while
+    /// its lease runs.
+    func claimOutbox(now: Date, leaseUntil: Date, limit: Int, channel: OutboxRecord.Channel) async throws -> [OutboxRecord]
     /// Records how an attempt at a claimed message ended, and ends its lease.
     func finishOutbox(id: UUID, outcome: OutboxOutcome) async throws
     /// When the earliest pending message is due or its lease ends, if any is pending.
@@ -86,6 +88,11 @@ extension AuthStore {
     /// Replaces tokens with nothing for the audit log.
     public func replaceOneTimeTokens(_ tokens: [OneTimeTokenRecord], user: UserRecord, outbox: [OutboxRecord]) async throws {
         try await replaceOneTimeTokens(tokens, user: user, outbox: outbox, audit: [])
+    }
+
+    /// Reserves pending emails (``claimOutbox(now:leaseUntil:limit:channel:)`` on `email`).
+    public func claimOutbox(now: Date, leaseUntil: Date, limit: Int) async throws -> [OutboxRecord] {
+        try await claimOutbox(now: now, leaseUntil: leaseUntil, limit: limit, channel: .email)
     }
 
     /// Deletes sessions with nothing for the audit log.

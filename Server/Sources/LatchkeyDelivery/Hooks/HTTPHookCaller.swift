@@ -22,16 +22,7 @@ public struct HTTPHookCaller: HookCaller {
     let random: any RandomSource
     let logger: Logger
 
-    /// A client for hooks: a connection that cannot be made fails at once (to be tried again
-    /// after `backoff`), where the shared client would keep trying until the call's time is up.
-    /// Shut it down with the server.
-    public static func makeClient() -> HTTPClient {
-        var configuration = HTTPClient.Configuration()
-        configuration.connectionPool.retryConnectionEstablishment = false
-        configuration.timeout.connect = .seconds(5)
-        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-    }
-
+    /// - Parameter client: ``OutboundHTTP/makeClient()``'s.
     public init(
         endpoints: [HookName: HookEndpoint], client: HTTPClient, timeout: Duration = .seconds(5),
         backoff: Duration = .seconds(2), attempts: Int = 3, responseLimit: Int = 200 * 1024, time: any TimeSource,
@@ -58,15 +49,7 @@ public struct HTTPHookCaller: HookCaller {
             guard left > .zero else { throw timedOut() }
             let id = random.uuid().uuidString.lowercased()
             let timestamp = Int(time.now().timeIntervalSince1970)
-            var request = HTTPClientRequest(url: endpoint.url)
-            request.method = .POST
-            request.headers.add(name: "Content-Type", value: "application/json")
-            request.headers.add(name: "Accept-Encoding", value: "identity")
-            request.headers.add(name: "webhook-id", value: id)
-            request.headers.add(name: "webhook-timestamp", value: String(timestamp))
-            request.headers.add(
-                name: "webhook-signature", value: WebhookSecret.header(endpoint.secrets, id: id, timestamp: timestamp, body: body))
-            request.body = .bytes(ByteBuffer(bytes: body))
+            let request = OutboundHTTP.signedPost(url: endpoint.url, body: body, id: id, timestamp: timestamp, secrets: endpoint.secrets)
             let response: HTTPClientResponse
             do {
                 response = try await client.execute(request, timeout: .nanoseconds(Self.nanoseconds(left)))

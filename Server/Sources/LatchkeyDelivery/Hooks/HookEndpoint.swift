@@ -1,4 +1,3 @@
-import Foundation
 import LatchkeyCore
 
 /// Where a hook is called and what it is signed with, checked once at start as GoTrue checks it:
@@ -14,27 +13,7 @@ public struct HookEndpoint: Sendable, Equatable {
     }
 
     public init(uri: String, secrets: String) throws {
-        guard let components = URLComponents(string: uri), let scheme = components.scheme?.lowercased(),
-            let host = components.host, !host.isEmpty
-        else {
-            if uri.lowercased().hasPrefix("pg-functions:") {
-                throw Invalid(description: "Postgres function hooks (pg-functions://) are not supported: serve the hook over HTTPS")
-            }
-            throw Invalid(description: "'\(uri)' is not an http(s) URL")
-        }
-        switch scheme {
-        case "https":
-            break
-        case "http":
-            let local = ["localhost", "127.0.0.1", "::1", "[::1]", "host.docker.internal"]
-            guard local.contains(host.lowercased()) else {
-                throw Invalid(description: "only localhost, 127.0.0.1, ::1 and host.docker.internal are supported with http; use https")
-            }
-        case "pg-functions":
-            throw Invalid(description: "Postgres function hooks (pg-functions://) are not supported: serve the hook over HTTPS")
-        default:
-            throw Invalid(description: "'\(scheme)' hooks are not supported: serve the hook over HTTPS")
-        }
+        if let problem = EndpointURL.problem(uri) { throw Invalid(description: problem) }
         guard let parsed = WebhookSecret.list(secrets) else {
             throw Invalid(
                 description: "a secret is not of the form v1,whsec_<base64> (asymmetric v1a secrets are not supported)")

@@ -41,3 +41,32 @@ extension ServerConfiguration {
         return settings
     }
 }
+
+/// The webhook endpoint the environment names (`LATCHKEY_WEBHOOK_*`); others live in the database.
+public struct WebhookSettings: Sendable {
+    public var url: String?
+    public var secret: String?
+    public var events: [String] = []
+
+    public init() {}
+}
+
+extension ServerConfiguration {
+    /// Reads the environment's webhook endpoint; an unusable URL or secret, or events that are not
+    /// event types, refuse to start.
+    static func webhookSettings(_ reader: SettingReader) throws -> WebhookSettings {
+        var settings = WebhookSettings()
+        settings.events = reader.list("webhook-events")
+        guard let url = reader.string("webhook-url") else { return settings }
+        if let problem = EndpointURL.problem(url) { throw ConfigurationError("LATCHKEY_WEBHOOK_URL: \(problem)") }
+        guard let secret = reader.string("webhook-secret"), WebhookSecret(secret) != nil else {
+            throw ConfigurationError("LATCHKEY_WEBHOOK_SECRET must be a v1,whsec_<base64> secret when LATCHKEY_WEBHOOK_URL is set")
+        }
+        if let unknown = settings.events.first(where: { WebhookEventType(rawValue: $0) == nil }) {
+            throw ConfigurationError("LATCHKEY_WEBHOOK_EVENTS: '\(unknown)' is not an event type")
+        }
+        settings.url = url
+        settings.secret = secret
+        return settings
+    }
+}

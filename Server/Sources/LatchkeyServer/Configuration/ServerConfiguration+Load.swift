@@ -270,6 +270,7 @@ extension ServerConfiguration {
         configuration.logging = try Self.logSettings(reader)
         configuration.metrics = try Self.metricsSettings(reader)
         configuration.hooks = try Self.hookSettings(reader)
+        configuration.webhook = try Self.webhookSettings(reader)
         configuration.trustedProxies = try reader.list("trusted-proxies").map { text in
             guard let network = IPNetwork(text) else {
                 throw ConfigurationError("trusted-proxies must be addresses or networks like 10.0.0.0/8 or fd00::/8, not '\(text)'")

@@ -42,6 +42,8 @@ public struct ServerConfiguration: Sendable {
     public var metrics = MetricsSettings()
     /// The operator's hooks (`GOTRUE_HOOK_*`): none unless some are on.
     public var hooks = HookSettings()
+    /// The webhook endpoint from the environment, if any.
+    public var webhook = WebhookSettings()
     /// The hosted pages and the operators' console.
     public var pages = PageSettings(
         enabled: true, adminConsole: false, adminSession: 900, renderer: .defaults(brand: .init(appName: "Latchkey")))

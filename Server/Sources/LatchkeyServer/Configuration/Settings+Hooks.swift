@@ -99,5 +99,18 @@ extension Setting {
             summary:
                 "The custom access token hook may add claims and change the user's own (`role`, `email`, `phone`, the metadata) but not `iss`, `sub`, `aud`, `iat`, `session_id`, `aal`, `amr`, `is_anonymous`, nor make `exp` later. `false`: any change GoTrue's schema allows."
         ),
+        .init(
+            key: "webhook-url", environment: ["LATCHKEY_WEBHOOK_URL"], defaultValue: "",
+            summary:
+                "An endpoint that gets every event (`user.created`, `user.signed_in`, `user.email_changed`, `user.phone_changed`, `user.deleted`, `factor.added`, `factor.removed`) as a signed Standard Webhooks `POST`, queued with the change and retried with back-off. `https://`, or `http://` to this machine. More endpoints: `POST /admin/webhooks`, `latchkey webhooks add`."
+        ),
+        .init(
+            key: "webhook-secret", environment: ["LATCHKEY_WEBHOOK_SECRET"], defaultValue: "",
+            summary: "The Standard Webhooks secret (`v1,whsec_<base64>`) `webhook-url`'s deliveries are signed with; required with it."
+        ),
+        .init(
+            key: "webhook-events", environment: ["LATCHKEY_WEBHOOK_EVENTS"], defaultValue: "",
+            summary: "The event types `webhook-url` gets, comma-separated; empty: all of them."
+        ),
     ]
 }

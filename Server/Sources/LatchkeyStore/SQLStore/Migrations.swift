@@ -371,5 +371,20 @@ enum Migrations {
             statements: [
                 "ALTER TABLE flow_states ADD COLUMN session_id TEXT REFERENCES sessions (id) ON DELETE CASCADE"
             ]),
+        Migration(
+            version: 18, name: "webhook endpoints; their deliveries ride the outbox",
+            statements: [
+                """
+                CREATE TABLE webhook_endpoints (
+                    id TEXT PRIMARY KEY,
+                    url TEXT NOT NULL,
+                    sealed_secret TEXT NOT NULL,
+                    events TEXT NOT NULL,
+                    source TEXT NOT NULL,
+                    created_at BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX outbox_webhook_idx ON outbox (recipient, created_at) WHERE channel = 'webhook'",
+            ]),
     ]
 }

@@ -4,7 +4,8 @@ import LatchkeyCore
 extension SQLAuthStore {
     static let auditColumns = "id, action, log_type, actor_id, actor_name, user_id, ip, user_agent, details, created_at"
 
-    /// Writes audit events inside the caller's transaction.
+    /// Writes audit events inside the caller's transaction, with the webhook deliveries that
+    /// announce them.
     static func insert(_ events: [AuditEvent], _ db: any SQLExecutor) async throws {
         for (position, event) in events.enumerated() {
             try await db.query(
@@ -17,6 +18,7 @@ extension SQLAuthStore {
                     .text(encode(event.details)), SQLValue(event.createdAt), SQLValue(position),
                 ])
         }
+        try await queueWebhooks(for: events, db)
         db.noteStored(events)
     }
 

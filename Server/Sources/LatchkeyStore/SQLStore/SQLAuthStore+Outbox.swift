@@ -47,9 +47,9 @@ extension SQLAuthStore {
         try await database.transaction { db in try await insertOutbox(records, db) }
     }
 
-    public func claimOutbox(now: Date, leaseUntil: Date, limit: Int) async throws -> [OutboxRecord] {
+    public func claimOutbox(now: Date, leaseUntil: Date, limit: Int, channel: OutboxRecord.Channel) async throws -> [OutboxRecord] {
         try await database.claimTransaction { db in
-            try await Self.claimOutbox(now: now, leaseUntil: leaseUntil, limit: limit, claim: database.claimClause, db)
+            try await Self.claimOutbox(now: now, leaseUntil: leaseUntil, limit: limit, channel: channel, claim: database.claimClause, db)
         }
     }
 
@@ -58,7 +58,9 @@ extension SQLAuthStore {
     ) async throws -> ClaimedDelivery {
         try await database.claimTransaction { db in
             var delivery = ClaimedDelivery(delivered: 0, unread: [])
-            for record in try await Self.claimOutbox(now: now, leaseUntil: leaseUntil, limit: limit, claim: database.claimClause, db) {
+            for record in try await Self.claimOutbox(
+                now: now, leaseUntil: leaseUntil, limit: limit, channel: .email, claim: database.claimClause, db)
+            {
                 guard let message = open(record) else {
                     delivery.unread.append(record)
                     continue
@@ -71,14 +73,14 @@ extension SQLAuthStore {
         }
     }
 
-    static func claimOutbox(now: Date, leaseUntil: Date, limit: Int, claim: String, _ db: any SQLExecutor) async throws
-        -> [OutboxRecord]
-    {
+    static func claimOutbox(
+        now: Date, leaseUntil: Date, limit: Int, channel: OutboxRecord.Channel, claim: String, _ db: any SQLExecutor
+    ) async throws -> [OutboxRecord] {
         let due = try await db.query(
             """
             SELECT id FROM outbox WHERE \(Self.pendingOutbox) AND next_attempt_at <= ?
-            AND (locked_until IS NULL OR locked_until <= ?) ORDER BY next_attempt_at, created_at LIMIT ?\(claim)
-            """, [SQLValue(now), SQLValue(now), SQLValue(limit)])
+            AND (locked_until IS NULL OR locked_until <= ?) AND channel = ? ORDER BY next_attempt_at, created_at LIMIT ?\(claim)
+            """, [SQLValue(now), SQLValue(now), .text(channel.rawValue), SQLValue(limit)])
         var claimed: [OutboxRecord] = []
         for row in due {
             // The condition is checked again: another instance may have claimed it meanwhile.
@@ -103,7 +105,10 @@ extension SQLAuthStore {
                     [SQLValue(attempts), SQLValue(next), .text(String(error.prefix(1000))), SQLValue(id)])
             case .failed(let attempts, let at, let error):
                 try await db.query(
-                    "UPDATE outbox SET attempts = ?, failed_at = ?, payload = '', last_error = ?, locked_until = NULL WHERE id = ?",
+                    """
+                    UPDATE outbox SET attempts = ?, failed_at = ?, payload = \(Self.erasedPayload), last_error = ?, locked_until = NULL
+                    WHERE id = ?
+                    """,
                     [SQLValue(attempts), SQLValue(at), .text(String(error.prefix(1000))), SQLValue(id)])
             }
         }
@@ -112,9 +117,16 @@ extension SQLAuthStore {
     /// A message handed over: its sealed payload erased, its lease ended.
     static func markSent(_ id: UUID, at date: Date, _ db: any SQLExecutor) async throws {
         try await db.query(
-            "UPDATE outbox SET sent_at = ?, payload = '', attempts = attempts + 1, locked_until = NULL, last_error = NULL WHERE id = ?",
+            """
+            UPDATE outbox SET sent_at = ?, payload = \(Self.erasedPayload), attempts = attempts + 1, locked_until = NULL,
+            last_error = NULL WHERE id = ?
+            """,
             [SQLValue(date), SQLValue(id)])
     }
+
+    /// What a finished message keeps of its payload: nothing for an email (it carries codes), the
+    /// event for a webhook (to replay it).
+    static let erasedPayload = "CASE WHEN channel = 'webhook' THEN payload ELSE '' END"
 
     public func nextOutboxAttempt() async throws -> Date? {
         try await database.read { db in
