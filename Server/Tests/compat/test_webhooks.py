@@ -104,6 +104,11 @@ def test_events_are_delivered_signed_retried_and_survive_a_restart(tmp_path):
         assert listing.returncode == 0, listing.stderr
         shown = json.loads(listing.stdout)
         assert len(shown["webhooks"]) == 2
+        # A command run without the server's webhook variables leaves the environment's endpoint alone.
+        bare = {k: v for k, v in env.items() if not k.startswith("LATCHKEY_WEBHOOK_")}
+        again = subprocess.run([str(binary_path()), "webhooks", "list", "--json", "--data-dir", str(data)],
+                               capture_output=True, text=True, timeout=60, env={**bare, "PATH": "/usr/bin:/bin"})
+        assert again.returncode == 0 and {w["source"] for w in json.loads(again.stdout)["webhooks"]} == {"env", "api"}
         done = [d for d in shown["deliveries"] if d["state"] == "delivered" and d["type"] == "user.signed_in"]
         assert done, shown["deliveries"]
         before = receiver.ids.count(done[0]["id"])

@@ -36,12 +36,11 @@ public struct WebhookEndpoints: Sendable {
         return added
     }
 
-    /// Writes the endpoint `LATCHKEY_WEBHOOK_URL` names (or removes it when none is named now).
+    /// Writes the endpoint `LATCHKEY_WEBHOOK_URL` names. Without one nothing changes: an instance
+    /// (or a CLI command) started without the variable does not take the endpoint away from the
+    /// instances that have it; `latchkey webhooks remove` does.
     public func configureFromEnvironment(url: String?, secret: String?, events: [String]) async throws {
-        guard let url else {
-            _ = try await store.deleteWebhookEndpoint(id: Self.environmentID)
-            return
-        }
+        guard let url else { return }
         guard let secret else { throw AuthError.validation("LATCHKEY_WEBHOOK_SECRET is required with LATCHKEY_WEBHOOK_URL") }
         try await store.saveWebhookEndpoint(
             make(id: Self.environmentID, url: url, secret: secret, events: events, source: .environment).endpoint)

@@ -62,11 +62,13 @@ public struct HTTPHookCaller: HookCaller {
                 continue
             }
             switch response.status.code {
-            case 204:
-                return [:]
             case 200, 202:
                 return try await read(response)
+            case 204:
+                _ = try? await response.body.collect(upTo: responseLimit)
+                return [:]
             case 429, 503:
+                _ = try? await response.body.collect(upTo: responseLimit)
                 if attempt < attempts, !(response.headers.first(name: "retry-after") ?? "").isEmpty { continue }
                 throw Self.failure("Service currently unavailable due to hook")
             default:
@@ -74,6 +76,7 @@ public struct HTTPHookCaller: HookCaller {
                 if (400..<500).contains(response.status.code), let answer = try? await read(response), Hooks.refusal(in: answer) != nil {
                     return answer
                 }
+                _ = try? await response.body.collect(upTo: responseLimit)
                 switch response.status.code {
                 case 400: throw Self.failure("Invalid payload sent to hook")
                 case 401: throw Self.failure("Hook requires authorization token")
