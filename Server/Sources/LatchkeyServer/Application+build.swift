@@ -10,7 +10,9 @@ import LatchkeyProviders
 import LatchkeyStore
 import Logging
 import NIOPosix
+import OTel
 import ServiceLifecycle
+import Tracing
 
 /// What `buildApplication` assembled, for the CLI and tests.
 public struct LatchkeyApp: Sendable {
@@ -51,6 +53,22 @@ extension LatchkeyApp {
             try await Task.sleep(for: .milliseconds(5))
         }
     }
+}
+
+/// The OpenTelemetry tracer and its exporting service, when traces are on (`OTEL_*`): OTLP over
+/// HTTP, the `OTEL_*` variables applied over these defaults. An instance tracer, not the global
+/// one: tests start many servers in one process.
+func tracingBackend(_ configuration: ServerConfiguration) throws -> (tracer: any Tracer, service: any Service)? {
+    guard configuration.tracing else { return nil }
+    var otel = OTel.Configuration.default
+    otel.serviceName = "latchkey"
+    otel.metrics.enabled = false
+    otel.logs.enabled = false
+    otel.traces.enabled = true
+    otel.traces.exporter = .otlp
+    otel.traces.otlpExporter.protocol = .httpProtobuf
+    let backend = try OTel.makeTracingBackend(configuration: otel)
+    return (backend.factory, backend.service)
 }
 
 /// The operator's hooks over HTTP, when any is on.
@@ -128,8 +146,9 @@ public func buildApplication(
         let counted = metrics?.auth ?? .disabled
         let mailHook = configuration.hooks.endpoints[.sendEmail] != nil
         // With no mail transport, mail is filed in the dev mailbox by the transaction that queues it.
+        let tracing = try tracingBackend(configuration)
         let store = SQLAuthStore(
-            database: metrics == nil ? database : ObservedDatabase(database, metrics: counted),
+            database: metrics == nil && tracing == nil ? database : ObservedDatabase(database, metrics: counted, tracer: tracing?.tracer),
             devMailboxSealer: configuration.smtp == nil && !mailHook ? OutboxSealer(serverSecret: serverSecret) : nil)
         let hooks = operatorHooks(configuration, store: store, client: outbound, time: time, logger: logger)
         var material = TokenKeyMaterial(jwks: configuration.jwtKeys, hmacSecret: configuration.jwtSecret)
@@ -158,7 +177,8 @@ public func buildApplication(
             url: configuration.webhook.url, secret: configuration.webhook.secret, events: configuration.webhook.events)
         let delivery = OutboxDelivery(
             store: store, mailer: mailer, sealer: service.sealer, time: time, retry: configuration.mailRetry, metrics: counted,
-            webhooks: HTTPWebhookSender(endpoints: webhookEndpoints, client: outbound, time: time), logger: logger)
+            webhooks: HTTPWebhookSender(endpoints: webhookEndpoints, client: outbound, time: time), tracer: tracing?.tracer,
+            logger: logger)
 
         let openAPI =
             Bundle.module.url(forResource: "openapi", withExtension: "json", subdirectory: "Resources")
@@ -167,6 +187,7 @@ public func buildApplication(
         let router = Router(context: APIRequestContext.self)
         let allowed = AllowedMethods()
         router.add(middleware: RequestLogMiddleware(level: configuration.logging.requests ? .info : .debug))
+        if let tracing { router.add(middleware: RequestTracingMiddleware(tracer: tracing.tracer)) }
         if let metrics { router.add(middleware: RequestMetricsMiddleware(metrics: metrics)) }
         router.add(middleware: ErrorMiddleware(allowed: allowed))
         router.add(middleware: RepeatedQueryMiddleware())
@@ -183,7 +204,7 @@ public func buildApplication(
                 ],
                 allowMethods: [.get, .post, .put, .patch, .delete, .options],
                 exposedHeaders: ["X-Total-Count", "Link", "X-Supabase-Api-Version"]))
-        var routes = RouteRegistrar(router: router, allowed: allowed)
+        var routes = RouteRegistrar(router: router, allowed: allowed, tracer: tracing?.tracer)
         let readiness = Readiness()
         MetaController(service: service, openAPI: openAPI, databaseAnswers: { await database.ping() }, readiness: readiness).register(
             &routes)
@@ -324,7 +345,7 @@ public func buildApplication(
                     logger: logger),
                 SigningKeyReloadService(keys: signingKeys, interval: .seconds(configuration.keyReloadInterval), logger: logger),
                 OutboxDeliveryService(delivery: delivery, signal: signal, idle: .seconds(5), logger: logger),
-            ] + (metricsService.map { [$0] } ?? []),
+            ] + (metricsService.map { [$0] } ?? []) + (tracing.map { [$0.service] } ?? []),
             logger: logger)
         application.beforeServerStarts {}
         let shutdown: @Sendable () async throws -> Void = {

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Tracing
 
 /// Sends what the outbox holds: claims due messages (with a lease, so several instances never
 /// send one message twice at once), hands each to the ``Mailer``, and records the outcome:
@@ -19,12 +20,14 @@ public struct OutboxDelivery: Sendable {
     public let metrics: AuthMetrics
     /// Posts webhook deliveries; `nil` leaves them queued.
     public let webhooks: (any WebhookSender)?
+    /// Where each attempt gets a span (`outbox.deliver`), when traces are on.
+    public let tracer: (any Tracer)?
     public let logger: Logger
 
     public init(
         store: any AuthStore, mailer: any Mailer, sealer: OutboxSealer, time: any TimeSource, retry: MailRetryPolicy = MailRetryPolicy(),
         lease: TimeInterval = 120, batchSize: Int = 20, metrics: AuthMetrics = .disabled, webhooks: (any WebhookSender)? = nil,
-        logger: Logger = Logger(label: "latchkey.outbox")
+        tracer: (any Tracer)? = nil, logger: Logger = Logger(label: "latchkey.outbox")
     ) {
         self.store = store
         self.mailer = mailer
@@ -35,6 +38,7 @@ public struct OutboxDelivery: Sendable {
         self.batchSize = max(1, batchSize)
         self.metrics = metrics
         self.webhooks = webhooks
+        self.tracer = tracer
         self.logger = logger
     }
 
@@ -113,6 +117,13 @@ public struct OutboxDelivery: Sendable {
     }
 
     func attempt(_ record: OutboxRecord) async throws {
+        try await TracedWork.run(
+            tracer, "outbox.deliver", kind: .producer,
+            attributes: ["latchkey.outbox.channel": record.channel.rawValue, "latchkey.outbox.attempt": String(record.attempts + 1)]
+        ) { _ in try await deliver(record) }
+    }
+
+    func deliver(_ record: OutboxRecord) async throws {
         let attempts = record.attempts + 1
         do {
             switch record.channel {

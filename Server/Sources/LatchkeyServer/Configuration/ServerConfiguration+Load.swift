@@ -271,6 +271,7 @@ extension ServerConfiguration {
         configuration.metrics = try Self.metricsSettings(reader)
         configuration.hooks = try Self.hookSettings(reader)
         configuration.webhook = try Self.webhookSettings(reader)
+        configuration.tracing = try Self.tracingEnabled(reader, environment: environment)
         configuration.trustedProxies = try reader.list("trusted-proxies").map { text in
             guard let network = IPNetwork(text) else {
                 throw ConfigurationError("trusted-proxies must be addresses or networks like 10.0.0.0/8 or fd00::/8, not '\(text)'")
@@ -385,5 +386,25 @@ extension ServerConfiguration {
             )
         }
         return MetricsSettings(enabled: enabled, token: token, port: port, host: reader.string("metrics-host") ?? "127.0.0.1")
+    }
+}
+
+extension ServerConfiguration {
+    /// Traces are on with `OTEL_TRACES_EXPORTER=otlp` or an OTLP endpoint, off with
+    /// `OTEL_SDK_DISABLED=true`; only OTLP over HTTP is built in.
+    static func tracingEnabled(_ reader: SettingReader, environment: [String: String]) throws -> Bool {
+        if environment["OTEL_SDK_DISABLED"]?.lowercased() == "true" { return false }
+        let exporter = reader.string("traces-exporter")?.lowercased()
+        guard exporter == "otlp" || (exporter == nil && reader.string("traces-endpoint") != nil) else {
+            guard exporter == nil || exporter == "none" else {
+                throw ConfigurationError("OTEL_TRACES_EXPORTER must be otlp or none, not '\(exporter ?? "")'")
+            }
+            return false
+        }
+        let otlpProtocol = environment["OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"] ?? environment["OTEL_EXPORTER_OTLP_PROTOCOL"]
+        if let otlpProtocol, !["http/protobuf", "http/json"].contains(otlpProtocol) {
+            throw ConfigurationError("OTEL_EXPORTER_OTLP_PROTOCOL must be http/protobuf or http/json (OTLP over gRPC is not built in)")
+        }
+        return true
     }
 }

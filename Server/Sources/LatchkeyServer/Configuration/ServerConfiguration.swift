@@ -44,6 +44,8 @@ public struct ServerConfiguration: Sendable {
     public var hooks = HookSettings()
     /// The webhook endpoint from the environment, if any.
     public var webhook = WebhookSettings()
+    /// Whether spans are exported (`OTEL_TRACES_EXPORTER=otlp` or an OTLP endpoint).
+    public var tracing = false
     /// The hosted pages and the operators' console.
     public var pages = PageSettings(
         enabled: true, adminConsole: false, adminSession: 900, renderer: .defaults(brand: .init(appName: "Latchkey")))

@@ -31,6 +31,15 @@ extension Setting {
             summary: "A port of their own for `/metrics`, without a token, on `metrics-host`."
         ),
         .init(
+            key: "traces-exporter", environment: ["OTEL_TRACES_EXPORTER"], defaultValue: "none",
+            summary:
+                "`otlp`: a span per request (continuing a W3C `traceparent`) with a child per store transaction, sent over OTLP/HTTP to `OTEL_EXPORTER_OTLP_ENDPOINT`; the other `OTEL_*` variables (service name, sampler, batching, headers, `OTEL_EXPORTER_OTLP_PROTOCOL` `http/protobuf` or `http/json`) are read as the OpenTelemetry specification says. Off unless this is `otlp` or an OTLP endpoint is set."
+        ),
+        .init(
+            key: "traces-endpoint", environment: ["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_ENDPOINT"], defaultValue: "",
+            summary: "Where spans go (`http://collector:4318`; `/v1/traces` is added to the general endpoint); setting one turns traces on."
+        ),
+        .init(
             key: "metrics-host", environment: ["LATCHKEY_METRICS_HOST"], defaultValue: "127.0.0.1",
             summary: "The address `metrics-port` listens on (loopback unless set: a scraper on the same machine or network namespace)."
         ),

@@ -1,5 +1,7 @@
 import HTTPTypes
 import Hummingbird
+import LatchkeyCore
+import Tracing
 
 /// The routes the app serves, recorded as they are added, so a test can hold them against
 /// `openapi.json`.
@@ -24,6 +26,9 @@ struct RouteRegistrar {
     let router: Router<APIRequestContext>
     /// Shared with the error middleware, which answers other methods on these paths with 405.
     let allowed: AllowedMethods
+    /// With traces on, every handler (the controller and the use case it calls) runs in a span of
+    /// its own (`handle <METHOD> <path>`) beneath the request's.
+    var tracer: (any Tracer)? = nil
     var catalog = RouteCatalog()
 
     mutating func on(
@@ -32,6 +37,13 @@ struct RouteRegistrar {
     ) {
         catalog.add(method, path)
         allowed.add(method, path)
-        router.on(RouterPath(path), method: method, use: handler)
+        guard let tracer else {
+            router.on(RouterPath(path), method: method, use: handler)
+            return
+        }
+        let name = "handle \(method.rawValue) \(path)"
+        router.on(RouterPath(path), method: method) { request, context in
+            try await TracedWork.run(tracer, name) { _ in try await handler(request, context) }
+        }
     }
 }

@@ -1,21 +1,25 @@
 import LatchkeyCore
 import Synchronization
+import Tracing
 
-/// A ``SQLDatabase`` that reports every write transaction to ``AuthMetrics`` when it ends: how
+/// A ``SQLDatabase`` that runs every write transaction in a span of `tracer` (`db.transaction`),
+/// and reports it to ``AuthMetrics`` when it ends: how
 /// long it took, how many times its driver ran it (PostgreSQL runs one again after a
 /// serialization failure or a deadlock), and, once it has committed, the audit events it stored.
 /// A transaction that rolled back reports none of its events, and a retried one only those of its
 /// last run, so the counters built on them count only what happened.
 ///
-/// The server wraps its database in one when metrics are on; reads pass straight through.
+/// The server wraps its database in one when metrics or traces are on; reads pass straight through.
 public struct ObservedDatabase: SQLDatabase {
     /// The database underneath.
     public let base: any SQLDatabase
     let metrics: AuthMetrics
+    let tracer: (any Tracer)?
 
-    public init(_ base: any SQLDatabase, metrics: AuthMetrics) {
+    public init(_ base: any SQLDatabase, metrics: AuthMetrics, tracer: (any Tracer)? = nil) {
         self.base = base
         self.metrics = metrics
+        self.tracer = tracer
     }
 
     public func read<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
@@ -53,9 +57,13 @@ public struct ObservedDatabase: SQLDatabase {
         let journal = Journal()
         let start = ContinuousClock.now
         do {
-            let value = try await run { db in
-                journal.begin()
-                return try await body(JournalingExecutor(base: db, journal: journal))
+            let value = try await TracedWork.run(tracer, "db.transaction", kind: .client) { span in
+                let value = try await run { db in
+                    journal.begin()
+                    return try await body(JournalingExecutor(base: db, journal: journal))
+                }
+                span?.attributes["db.attempts"] = journal.ended().attempts
+                return value
             }
             let (attempts, events) = journal.ended()
             metrics.transaction(duration: ContinuousClock.now - start, attempts: attempts, committed: true)
