@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import LatchkeyCore
 import NIOCore
 import NIOHTTP1
 
@@ -18,7 +19,7 @@ public struct HTTPDocumentFetcher: DocumentFetching {
 
     public init(client: HTTPClient = .shared, timeout: Duration = .seconds(5), maxBytes: Int = 1 << 20) {
         self.client = client
-        self.timeout = .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)
+        self.timeout = .nanoseconds(timeout.nanoseconds)
         self.maxBytes = maxBytes
     }
 

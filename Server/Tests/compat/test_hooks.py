@@ -52,12 +52,12 @@ class Receiver:
                 receiver.ids.append(self.headers["webhook-id"])
                 receiver.calls.append((self.path, payload, verified and fresh))
                 answer = receiver.answers.get(self.path, lambda p: (200, {}))
-                status, reply = answer(payload)
-                data = b"" if reply is None else json.dumps(reply).encode()
+                status, reply, *kind = answer(payload)  # (status, JSON or None) or (status, bytes, content type)
+                data = reply if isinstance(reply, bytes) else b"" if reply is None else json.dumps(reply).encode()
                 try:
                     self.send_response(status)
                     if reply is not None:
-                        self.send_header("Content-Type", "application/json")
+                        self.send_header("Content-Type", kind[0] if kind else "application/json")
                     self.send_header("Content-Length", str(len(data)))
                     self.end_headers()
                     self.wfile.write(data)
@@ -261,6 +261,33 @@ def test_a_slow_hook_times_out_and_an_unreachable_one_is_retried(tmp_path, recei
         answer = client.post("/signup", json={})
         assert answer.status_code == 422 and answer.json()["error_code"] == "hook_timeout_after_retry", answer.text
         assert 3.5 < time.monotonic() - started < 6  # three tries, two pauses of 2 s, within GoTrue's 5 s
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+        log.close()
+
+
+def test_a_broken_answer_fails_the_request_with_gotrues_error_and_stores_nothing(tmp_path, receiver):
+    mode = {"answer": None}
+    receiver.answers = {"/before": lambda p: mode["answer"]}
+    env = {"GOTRUE_JWT_SECRET": SECRET, "LATCHKEY_PASSWORD_SCRYPT_LOG_N": "10", **hook_env(receiver, BEFORE_USER_CREATED="/before")}
+    process, url, log = _start_server(tmp_path, env=env)
+    try:
+        client = httpx.Client(base_url=url, trust_env=False, timeout=20)
+        for answer, status, code, message in [
+            ((200, b"allowed", "text/plain"), 400, "hook_payload_invalid_content_type", "text/plain"),
+            ((200, b"{" + b" " * 300_000 + b"}", "application/json"), 422, "hook_payload_over_size_limit", "size limit"),
+            ((200, b"{{", "application/json"), 500, "unexpected_failure", "Error unmarshaling JSON output."),
+            ((401, {}), 500, "unexpected_failure", "Hook requires authorization token"),
+            ((418, {}), 500, "unexpected_failure", "Unexpected status code returned from hook: 418"),
+        ]:
+            mode["answer"] = answer
+            email = f"broken-{uuid.uuid4().hex[:6]}@example.com"
+            refused = client.post("/signup", json={"email": email, "password": PASSWORD})
+            assert refused.status_code == status and refused.json()["error_code"] == code, refused.text
+            assert message in refused.json()["msg"]
+            users = client.get("/admin/users", headers=service_headers()).json()["users"]
+            assert all(u["email"] != email for u in users)
     finally:
         process.terminate()
         process.wait(timeout=20)

@@ -120,8 +120,7 @@ public struct Hooks: Sendable {
         async throws
     {
         guard let store else { return }
-        let elapsed = ContinuousClock.now - start
-        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        let milliseconds = (ContinuousClock.now - start).milliseconds
         var details: [String: JSONValue] = [
             "hook": .string(name.rawValue), "outcome": .string(outcome), "duration_ms": .number((milliseconds * 10).rounded() / 10),
         ]

@@ -93,7 +93,7 @@ public struct AuthMetrics: Sendable {
     public func transaction(duration: Duration, attempts: Int, committed: Bool) {
         guard isEnabled else { return }
         Timer(label: Name.transactionDuration, dimensions: [("outcome", committed ? "committed" : "failed")], factory: factory)
-            .recordNanoseconds(Self.nanoseconds(duration))
+            .recordNanoseconds(duration.nanoseconds)
         if attempts > 1 {
             Counter(label: Name.transactionRetries, dimensions: [], factory: factory).increment(by: attempts - 1)
         }
@@ -102,7 +102,7 @@ public struct AuthMetrics: Sendable {
     /// How long a password hash waited for a hashing thread.
     public func hashQueueWait(_ duration: Duration) {
         guard isEnabled else { return }
-        Timer(label: Name.hashQueueWait, dimensions: [], factory: factory).recordNanoseconds(Self.nanoseconds(duration))
+        Timer(label: Name.hashQueueWait, dimensions: [], factory: factory).recordNanoseconds(duration.nanoseconds)
     }
 
     // MARK: Helpers
@@ -126,10 +126,5 @@ public struct AuthMetrics: Sendable {
     static func isWord(_ text: String) -> Bool {
         !text.isEmpty && text.utf8.count <= 40
             && text.utf8.allSatisfy { (97...122).contains($0) || (48...57).contains($0) || $0 == 95 || $0 == 45 }
-    }
-
-    static func nanoseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }

@@ -52,7 +52,7 @@ public struct HTTPHookCaller: HookCaller {
             let request = OutboundHTTP.signedPost(url: endpoint.url, body: body, id: id, timestamp: timestamp, secrets: endpoint.secrets)
             let response: HTTPClientResponse
             do {
-                response = try await client.execute(request, timeout: .nanoseconds(Self.nanoseconds(left)))
+                response = try await client.execute(request, timeout: .nanoseconds(left.nanoseconds))
             } catch {
                 if Self.isTimeout(error) { throw timedOut() }
                 logger.warning("hook unreachable", metadata: ["hook": "\(name.rawValue)", "attempt": "\(attempt)", "error": "\(error)"])
@@ -73,10 +73,9 @@ public struct HTTPHookCaller: HookCaller {
                 throw Self.failure("Service currently unavailable due to hook")
             default:
                 // A refusal sent with an error status instead of GoTrue's 200 is read all the same.
-                if (400..<500).contains(response.status.code), let answer = try? await read(response), Hooks.refusal(in: answer) != nil {
-                    return answer
-                }
-                _ = try? await response.body.collect(upTo: responseLimit)
+                // (`read` takes the body whatever it finds: a body is read once.)
+                let answer = try? await read(response)
+                if (400..<500).contains(response.status.code), let answer, Hooks.refusal(in: answer) != nil { return answer }
                 switch response.status.code {
                 case 400: throw Self.failure("Invalid payload sent to hook")
                 case 401: throw Self.failure("Hook requires authorization token")
@@ -89,11 +88,12 @@ public struct HTTPHookCaller: HookCaller {
         throw error
     }
 
-    /// The JSON object of a 200 or 202 answer.
+    /// The JSON object of an answer; its body is taken in every case (a body may be read only once).
     func read(_ response: HTTPClientResponse) async throws -> [String: JSONValue] {
         let type = response.headers.first(name: "content-type") ?? ""
         let media = type.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
         guard media == "application/json" else {
+            _ = try? await response.body.collect(upTo: responseLimit)
             var error = AuthError(
                 .hookPayloadInvalidContentType,
                 type.isEmpty ? "Invalid Content-Type: Missing Content-Type header" : "Invalid JSON response. Received content-type: \(type)"
@@ -118,8 +118,8 @@ public struct HTTPHookCaller: HookCaller {
     }
 
     func timedOut() -> AuthError {
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        var error = AuthError(.hookTimeout, "Failed to reach hook within maximum time of \(String(format: "%.6f", seconds)) seconds")
+        var error = AuthError(
+            .hookTimeout, "Failed to reach hook within maximum time of \(String(format: "%.6f", timeout.milliseconds / 1000)) seconds")
         error.status = 422
         return error
     }
@@ -133,10 +133,5 @@ public struct HTTPHookCaller: HookCaller {
     static func isTimeout(_ error: any Error) -> Bool {
         guard let error = error as? HTTPClientError else { return false }
         return error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout
-    }
-
-    static func nanoseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }

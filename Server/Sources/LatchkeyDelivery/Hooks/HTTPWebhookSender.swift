@@ -33,7 +33,7 @@ public struct HTTPWebhookSender: WebhookSender {
         let request = OutboundHTTP.signedPost(url: endpoint.url, body: body, id: messageID, timestamp: timestamp, secrets: [secret])
         let response: HTTPClientResponse
         do {
-            response = try await client.execute(request, timeout: .nanoseconds(HTTPHookCaller.nanoseconds(timeout)))
+            response = try await client.execute(request, timeout: .nanoseconds(timeout.nanoseconds))
             _ = try? await response.body.collect(upTo: 64 * 1024)
         } catch {
             throw WebhookFailure(isPermanent: false, reason: "\(endpoint.url) could not be reached: \(error)")

@@ -37,8 +37,7 @@ struct RequestLogMiddleware: RouterMiddleware {
             var metadata: Logger.Metadata = [
                 "method": .string(request.method.rawValue), "route": .string(context.endpointPath ?? "unmatched"),
                 "status": .stringConvertible(status),
-                "duration_ms": .stringConvertible(
-                    Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds / 1_000_000_000_000) / 1000),
+                "duration_ms": .stringConvertible((elapsed.milliseconds * 1000).rounded(.down) / 1000),
             ]
             if let user = facts.userID { metadata["user_id"] = .string(user.uuidString.lowercased()) }
             context.logger.log(level: level, "request", metadata: metadata)
