@@ -10,20 +10,27 @@ public protocol DocumentFetching: Sendable {
     func document(at url: String) async throws -> Data
 }
 
-/// ``DocumentFetching`` over AsyncHTTPClient: bounded in time and size (the shared client follows
-/// at most five redirects).
+/// ``DocumentFetching`` over AsyncHTTPClient: bounded in time and size, and on a client that
+/// follows no redirect (``OutboundHTTP``'s): a provider's answer cannot send Latchkey to another
+/// address than the one its URL rule accepted.
 public struct HTTPDocumentFetcher: DocumentFetching {
     let client: HTTPClient
     let timeout: TimeAmount
     let maxBytes: Int
+    /// Where a document may be fetched from.
+    let policy: OutboundPolicy
 
-    public init(client: HTTPClient = .shared, timeout: Duration = .seconds(5), maxBytes: Int = 1 << 20) {
+    public init(
+        client: HTTPClient = .shared, timeout: Duration = .seconds(5), maxBytes: Int = 1 << 20, policy: OutboundPolicy = OutboundPolicy()
+    ) {
         self.client = client
+        self.policy = policy
         self.timeout = .nanoseconds(timeout.nanoseconds)
         self.maxBytes = maxBytes
     }
 
     public func document(at url: String) async throws -> Data {
+        if let problem = await policy.problem(url) { throw FetchError(url: url, detail: problem) }
         var request = HTTPClientRequest(url: url)
         request.headers.add(name: "Accept", value: "application/json")
         let response = try await client.execute(request, timeout: timeout)

@@ -18,10 +18,15 @@ public actor HTTPOAuthProviderClient: OAuthProviderClient {
     let fetcher: any DocumentFetching
     let client: HTTPClient
     let time: any TimeSource
+    /// Where the token and user endpoints may be.
+    let policy: OutboundPolicy
     private var endpoints: [String: Endpoints] = [:]
     private var appleSecrets: [String: AppleClientSecret] = [:]
 
-    public init(fetcher: any DocumentFetching, client: HTTPClient = .shared, time: any TimeSource) {
+    public init(
+        fetcher: any DocumentFetching, client: HTTPClient = .shared, time: any TimeSource, policy: OutboundPolicy = OutboundPolicy()
+    ) {
+        self.policy = policy
         self.fetcher = fetcher
         self.client = client
         self.time = time
@@ -40,6 +45,7 @@ public actor HTTPOAuthProviderClient: OAuthProviderClient {
             ("client_secret", try await secret(oauth.secret, clientID: clientID)),
         ]
         if oauth.pkce, let verifier { form.append(("code_verifier", verifier)) }
+        if let problem = await policy.problem(endpoint) { throw ProviderExchangeError(problem) }
         var request = HTTPClientRequest(url: endpoint)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
@@ -64,6 +70,7 @@ public actor HTTPOAuthProviderClient: OAuthProviderClient {
 
     /// A JSON document from the provider's API, with the user's access token.
     func get(_ url: String, accessToken: String) async throws -> JSONValue {
+        if let problem = await policy.problem(url) { throw ProviderExchangeError(problem) }
         var request = HTTPClientRequest(url: url)
         request.headers.add(name: "Authorization", value: "Bearer \(accessToken)")
         request.headers.add(name: "Accept", value: "application/vnd.github+json")
@@ -98,8 +105,9 @@ public actor HTTPOAuthProviderClient: OAuthProviderClient {
         guard IssuerURL.isAcceptable(issuer) else { throw ProviderExchangeError("\(issuer) is not HTTPS") }
         let data = try await fetcher.document(at: IssuerURL.discovery(for: issuer))
         let document = try JSONDecoder().decode([String: JSONValue].self, from: data)
-        guard let authorization = document["authorization_endpoint"]?.stringValue, IssuerURL.isAcceptable(authorization),
-            let token = document["token_endpoint"]?.stringValue, IssuerURL.isAcceptable(token)
+        guard let authorization = document["authorization_endpoint"]?.stringValue,
+            IssuerURL.isAcceptable(authorization, namedBy: issuer),
+            let token = document["token_endpoint"]?.stringValue, IssuerURL.isAcceptable(token, namedBy: issuer)
         else { throw ProviderExchangeError("\(issuer): the discovery document lacks acceptable endpoints") }
         let found = Endpoints(authorization: authorization, token: token, fetchedAt: now)
         endpoints[issuer] = found

@@ -9,6 +9,11 @@ import LatchkeyCore
 /// sooner than ``refetchFloor`` after the last fetch, so tokens with made-up key ids cannot make
 /// Latchkey hammer a provider. Concurrent fetches for one issuer are one fetch. When a refresh
 /// fails, the keys fetched before are served until a fetch succeeds.
+///
+/// Where a provider accepts many issuers (every Entra tenant), forged tokens can name a new one
+/// each time: the cache keeps at most ``maxIssuers`` (the least recently used go first), and
+/// fetches for issuers it has never had are limited to ``newIssuersPerWindow`` per
+/// ``refetchFloor``, so such tokens neither grow memory nor turn Latchkey into a fetcher.
 public actor OpenIDKeyCache {
     struct Entry {
         var keys: [JWK]
@@ -22,11 +27,22 @@ public actor OpenIDKeyCache {
     public let ttl: TimeInterval
     /// The shortest time between two fetches for one issuer.
     public let refetchFloor: TimeInterval
+    /// The most issuers kept (keys and last attempts).
+    public let maxIssuers: Int
+    /// First fetches of issuers not in the cache allowed per ``refetchFloor``.
+    public let newIssuersPerWindow: Int
     private var entries: [String: Entry] = [:]
     private var lastAttempt: [String: Date] = [:]
+    private var lastUsed: [String: Date] = [:]
     private var inFlight: [String: Task<[JWK], any Error>] = [:]
+    private var newFetches: [Date] = []
 
-    public init(fetcher: any DocumentFetching, time: any TimeSource, ttl: TimeInterval = 3600, refetchFloor: TimeInterval = 30) {
+    public init(
+        fetcher: any DocumentFetching, time: any TimeSource, ttl: TimeInterval = 3600, refetchFloor: TimeInterval = 30,
+        maxIssuers: Int = 1024, newIssuersPerWindow: Int = 20
+    ) {
+        self.maxIssuers = max(1, maxIssuers)
+        self.newIssuersPerWindow = max(1, newIssuersPerWindow)
         self.fetcher = fetcher
         self.time = time
         self.ttl = ttl
@@ -38,6 +54,7 @@ public actor OpenIDKeyCache {
     func keys(issuer: String, refreshing: Bool = false) async throws -> [JWK] {
         let now = time.now()
         if let entry = entries[issuer] {
+            lastUsed[issuer] = now
             let stale = now.timeIntervalSince(entry.fetchedAt) >= ttl
             let mayFetch = now.timeIntervalSince(lastAttempt[issuer] ?? .distantPast) >= refetchFloor
             guard (stale || refreshing) && mayFetch else { return entry.keys }
@@ -50,12 +67,36 @@ public actor OpenIDKeyCache {
         guard now.timeIntervalSince(lastAttempt[issuer] ?? .distantPast) >= refetchFloor || inFlight[issuer] != nil else {
             throw IDTokenRefusal(.unreachable, "\(issuer): the last fetch failed less than \(Int(refetchFloor)) s ago")
         }
+        if inFlight[issuer] == nil, lastAttempt[issuer] == nil {
+            newFetches.removeAll { now.timeIntervalSince($0) >= refetchFloor }
+            guard newFetches.count < newIssuersPerWindow else {
+                throw IDTokenRefusal(.unreachable, "\(issuer): too many new issuers in the last \(Int(refetchFloor)) s")
+            }
+            newFetches.append(now)
+        }
         return try await fetch(issuer)
+    }
+
+    /// How many issuers the cache holds anything for (keys or a recent attempt).
+    public var issuerCount: Int { Set(entries.keys).union(lastAttempt.keys).count }
+
+    /// Keeps at most ``maxIssuers``: the least recently used (or attempted) go first.
+    private func evict() {
+        let known = Set(entries.keys).union(lastAttempt.keys)
+        guard known.count > maxIssuers else { return }
+        let order = known.sorted { (lastUsed[$0] ?? lastAttempt[$0] ?? .distantPast) < (lastUsed[$1] ?? lastAttempt[$1] ?? .distantPast) }
+        for issuer in order.prefix(known.count - maxIssuers) where inFlight[issuer] == nil {
+            entries[issuer] = nil
+            lastAttempt[issuer] = nil
+            lastUsed[issuer] = nil
+        }
     }
 
     private func fetch(_ issuer: String) async throws -> [JWK] {
         if let running = inFlight[issuer] { return try await running.value }
         lastAttempt[issuer] = time.now()
+        lastUsed[issuer] = time.now()
+        evict()
         let fetcher = self.fetcher
         let task = Task { try await Self.download(issuer, fetcher: fetcher) }
         inFlight[issuer] = task
@@ -81,7 +122,7 @@ public actor OpenIDKeyCache {
         guard let named = discovery["issuer"]?.stringValue, trimmed(named) == trimmed(issuer) else {
             throw IDTokenRefusal(.unreachable, "\(issuer): the discovery document names another issuer")
         }
-        guard let jwksURI = discovery["jwks_uri"]?.stringValue, IssuerURL.isAcceptable(jwksURI) else {
+        guard let jwksURI = discovery["jwks_uri"]?.stringValue, IssuerURL.isAcceptable(jwksURI, namedBy: issuer) else {
             throw IDTokenRefusal(.unreachable, "\(issuer): no acceptable jwks_uri")
         }
         let set: [String: JSONValue]

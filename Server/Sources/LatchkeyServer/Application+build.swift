@@ -79,10 +79,11 @@ func operatorHooks(
     guard !settings.endpoints.isEmpty else { return .none }
     let random = SystemRandomSource()
     let caller = HTTPHookCaller(
-        endpoints: settings.endpoints, client: client, timeout: .seconds(settings.timeout), time: time, random: random, logger: logger)
+        endpoints: settings.endpoints, client: client, timeout: .seconds(settings.timeout), time: time, random: random, logger: logger,
+        policy: configuration.outbound)
     return Hooks(
         enabled: Set(settings.endpoints.keys), caller: caller, store: store, time: time, random: random,
-        protectsClaims: settings.protectsClaims)
+        protectsClaims: settings.protectsClaims, operatorRoles: Set(configuration.auth.jwt.adminRoles))
 }
 
 /// The store's database: PostgreSQL when configured, else SQLite in the data folder.
@@ -177,7 +178,7 @@ public func buildApplication(
             url: configuration.webhook.url, secret: configuration.webhook.secret, events: configuration.webhook.events)
         let delivery = OutboxDelivery(
             store: store, mailer: mailer, sealer: service.sealer, time: time, retry: configuration.mailRetry, metrics: counted,
-            webhooks: HTTPWebhookSender(endpoints: webhookEndpoints, client: outbound, time: time), tracer: tracing?.tracer,
+            webhooks: HTTPWebhookSender(endpoints: webhookEndpoints, client: outbound, time: time, policy: configuration.outbound), tracer: tracing?.tracer,
             logger: logger)
 
         let openAPI =
@@ -223,7 +224,7 @@ public func buildApplication(
             store: store, limiter: service.limiter, settings: AnonymousUsers.Settings(configuration.auth), records: service.records)
         let authCodeExchange = AuthCodeExchange(
             store: store, limiter: service.limiter, tokenPerIP: configuration.auth.rateLimits.tokenPerIP, records: service.records)
-        let fetcher = HTTPDocumentFetcher()
+        let fetcher = HTTPDocumentFetcher(client: outbound, policy: configuration.outbound)
         let customProviders = CustomProviders(
             store: store, serverSecret: serverSecret, externalURL: configuration.auth.externalURL, time: time, random: service.random)
         CustomProviderController(authenticator: authenticator, providers: customProviders).register(&routes)
@@ -233,9 +234,14 @@ public func buildApplication(
             limiter: service.limiter, settings: IDTokenSignIn.Settings(configuration.auth), records: service.records, logger: logger,
             directory: customProviders)
         let flows = OAuthRedirects(
-            signIn: idTokenSignIn, client: HTTPOAuthProviderClient(fetcher: fetcher, time: time), limits: store,
-            serverSecret: serverSecret, redirects: service.redirects, lifetime: TimeInterval(configuration.auth.flowStateExpiry))
-        OAuthController(flows: flows).register(&routes)
+            signIn: idTokenSignIn, client: HTTPOAuthProviderClient(fetcher: fetcher, client: outbound, time: time, policy: configuration.outbound),
+            limits: store,
+            serverSecret: serverSecret, redirects: service.redirects, lifetime: TimeInterval(configuration.auth.flowStateExpiry),
+            externalURL: configuration.auth.externalURL)
+        OAuthController(
+            flows: flows,
+            binding: BrowserBinding(externalURL: configuration.auth.externalURL, lifetime: configuration.auth.flowStateExpiry)
+        ).register(&routes)
         IdentityController(
             authenticator: authenticator,
             links: IdentityLinks(
@@ -305,7 +311,7 @@ public func buildApplication(
                 useCases: .init(
                     users: adminUsers, mfa: mfa, passkeys: passkeys, audit: AuditLog(store: store), codes: oneTimeCodes,
                     authenticator: authenticator),
-                sessionLength: configuration.pages.adminSession, time: time
+                sessionLength: configuration.pages.adminSession, time: time, revocations: store
             ).register(&routes)
         }
         MFAController(authenticator: authenticator, mfa: mfa).register(&routes)
@@ -335,7 +341,7 @@ public func buildApplication(
             anonymousCleanup = { try await anonymousUsers.deleteStale(olderThanDays: retentionDays) }
         }
         var application = Application(
-            router: router,
+            router: router, server: .http1(timeouts: configuration.httpTimeouts),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Latchkey"),
             services: [
                 ReadinessService(readiness: readiness),

@@ -119,4 +119,20 @@ import Testing
         let principal = try await f.authenticator.authenticate(authorization: forUser)
         #expect(principal.isAdmin && principal.user.id == f.user.id && principal.session == nil)
     }
+
+    /// A token that names a user's session is that user's token whatever its `role` says: a hook
+    /// (or a bug) that put `service_role` in it does not make an operator. A service key names
+    /// no session.
+    @Test func aTokenOfAUserSessionIsNeverAnOperators() async throws {
+        let f = Fixture()
+        var minted = f.claims
+        minted.role = "service_role"
+        let principal = try await f.authenticator.authenticate(authorization: try await f.header(minted))
+        #expect(!principal.isAdmin && principal.user.id == f.user.id)
+        await #expect(throws: AuthError.notAdmin) { try await f.authenticator.authenticateAdmin(authorization: try await f.header(minted)) }
+        var key = AccessTokenClaims(iss: "supabase", sub: nil, aud: nil, exp: nil, role: "service_role", sessionID: nil)
+        #expect(try await f.authenticator.authenticateAdmin(authorization: try await f.header(key)) == "service_role")
+        key.sessionID = f.session.id.uuidString.lowercased()
+        await #expect(throws: AuthError.notAdmin) { try await f.authenticator.authenticateAdmin(authorization: try await f.header(key)) }
+    }
 }

@@ -84,4 +84,40 @@ import Testing
                 IDTokenGrantRequest(provider: "custom:acme", idToken: token("acme-ios")), client: IDTokenSignInTests.client)
         }
     }
+
+    /// A subject is unique within its issuer only: after the operator points the provider at
+    /// another issuer, that issuer's user with the same `sub` does not get the old account.
+    @Test func anotherIssuersUserWithTheSameSubjectDoesNotGetTheAccount() async throws {
+        let f = Fixture()
+        _ = try await f.providers.create(Fixture.acme)
+        func token(_ issuer: String) -> String {
+            f.base.reader.issue(f.base.claims("same-sub", email: "same@acme.example", aud: "acme-web", iss: issuer), by: issuer)
+        }
+        let first = try await f.signIn.signIn(
+            IDTokenGrantRequest(provider: "custom:acme", idToken: token("https://sso.acme.example")), client: IDTokenSignInTests.client)
+        _ = try await f.providers.update("custom:acme", CustomProviderRequest(providerType: nil, issuer: "https://evil.example"))
+        await #expect(throws: AuthError.self) {
+            try await f.signIn.signIn(
+                IDTokenGrantRequest(provider: "custom:acme", idToken: token("https://evil.example")), client: IDTokenSignInTests.client)
+        }
+        #expect(f.base.store.sessions(userID: first.user.id).count == 1)
+    }
+
+    /// A custom provider vouching for an address does not hand its user the confirmed account of
+    /// that address unless the operator says so; a built-in provider's does, and the owner is told.
+    @Test func aCustomProviderDoesNotLinkByEmailUnlessAllowed() async throws {
+        let f = Fixture()
+        _ = try await f.providers.create(Fixture.acme)
+        let owner = f.base.owner("grace@example.com", confirmed: true)
+        let token = f.base.reader.issue(
+            f.base.claims("acme-grace", email: "grace@example.com", aud: "acme-web", iss: "https://sso.acme.example"),
+            by: "https://sso.acme.example")
+        let session = try await f.signIn.signIn(
+            IDTokenGrantRequest(provider: "custom:acme", idToken: token), client: IDTokenSignInTests.client)
+        #expect(session.user.id != owner.id && session.user.email != "grace@example.com")
+        #expect(f.base.store.outbox.isEmpty)
+        let google = try await f.base.attempt(f.base.claims("g-grace", email: "grace@example.com"))
+        #expect(google.user.id == owner.id)
+        #expect(f.base.store.outbox.map(\.recipient) == ["grace@example.com"])
+    }
 }

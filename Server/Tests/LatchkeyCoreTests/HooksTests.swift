@@ -162,6 +162,53 @@ import Testing
         #expect(signed.custom?[name] == value)
     }
 
+    /// A role-mapping hook copying `user_metadata.role` (which the user writes) into `role` must
+    /// not mint operators, with claim protection on or off; another role is the hook's to give.
+    @Test(arguments: [true, false])
+    func anOperatorRoleIsNeverGivenToAUsersToken(_ protects: Bool) async throws {
+        for role in ["service_role", "supabase_admin"] {
+            let f = Fixture(protectsClaims: protects) { _, payload in
+                var claims = try #require(payload["claims"]?.objectValue)
+                claims["role"] = .string(role)
+                return ["claims": .object(claims)]
+            }
+            await #expect { try await f.hooks.customize(Self.claims(), userID: Self.userID, method: "password") } throws: { error in
+                (error as? AuthError).map { $0.status == 500 && $0.message.contains("role may not be changed") } ?? false
+            }
+        }
+        let premium = Fixture(protectsClaims: protects) { _, payload in
+            var claims = try #require(payload["claims"]?.objectValue)
+            claims["role"] = "premium"
+            return ["claims": .object(claims)]
+        }
+        #expect(try await premium.hooks.customize(Self.claims(), userID: Self.userID, method: "password").role == "premium")
+    }
+
+    /// A wrong password for an unknown account takes as long as the password hook has been
+    /// taking for known ones: no hook call, the same wait.
+    @Test func anUnknownAccountWaitsAsLongAsTheHookTakes() async throws {
+        let waits = Mutex<[Duration]>([])
+        let timings = HookTimings()
+        #expect(timings.typical(.passwordVerificationAttempt) == nil)
+        timings.record(.passwordVerificationAttempt, .milliseconds(160))
+        timings.record(.passwordVerificationAttempt, .milliseconds(80))
+        #expect(timings.typical(.passwordVerificationAttempt) == .milliseconds(150))
+        let hooks = Hooks(
+            enabled: [.passwordVerificationAttempt], caller: ScriptedHookCaller { _, _ in
+                try await Task.sleep(for: .milliseconds(40))
+                return ["decision": "continue"]
+            }, store: nil, time: SystemTimeSource(), random: SystemRandomSource(), pause: { duration in waits.withLock { $0.append(duration) } })
+        // Before any call there is nothing to match.
+        await hooks.passwordAttemptOfUnknownAccount()
+        #expect(waits.withLock { $0.isEmpty })
+        _ = try await hooks.passwordAttempt(userID: UUID(), valid: false)
+        await hooks.passwordAttemptOfUnknownAccount()
+        let waited = try #require(waits.withLock { $0.first })
+        #expect(waited >= .milliseconds(40))
+        // Off, nothing waits.
+        await Hooks.none.passwordAttemptOfUnknownAccount()
+    }
+
     static let claimlessAnswers: [([String: JSONValue], String)] = [
         (["claims": "text"], "must be an object"),
         ([:], "claims field is missing"),

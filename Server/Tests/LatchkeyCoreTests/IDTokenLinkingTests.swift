@@ -15,7 +15,7 @@ import Testing
             id: UUID(), aud: "authenticated", role: "authenticated", email: nil, passwordHash: nil, appMetadata: [:], userMetadata: [:],
             isAnonymous: true, createdAt: now, updatedAt: now)
         f.store.add(user)
-        return Principal(claims: AccessTokenClaims(sub: user.id.uuidString), user: user, session: nil, isAdmin: false)
+        return f.principal(user)
     }
 
     func link(_ f: Fixture, _ claims: [String: JSONValue], as principal: Principal?) async throws -> Session {
@@ -42,9 +42,7 @@ import Testing
         await #expect(throws: AuthError(.identityAlreadyExists, "Identity is already linked to another user")) {
             try await link(f, f.claims(), as: guest)
         }
-        let principal = Principal(
-            claims: AccessTokenClaims(sub: owner.user.id.uuidString), user: try #require(try await f.store.user(id: owner.user.id)),
-            session: nil, isAdmin: false)
+        let principal = f.principal(try #require(try await f.store.user(id: owner.user.id)))
         await #expect(throws: AuthError(.identityAlreadyExists, "Identity is already linked")) {
             try await link(f, f.claims(), as: principal)
         }
@@ -58,6 +56,39 @@ import Testing
             try await link(f, f.claims("g-other", email: "new@example.com"), as: nil)
         }
         #expect(try await f.store.user(id: guest.user.id)?.isAnonymous == true)
-        #expect(f.store.sessions(userID: guest.user.id).isEmpty)
+        #expect(f.store.sessions(userID: guest.user.id).map(\.id) == [guest.session?.id])
+    }
+
+    /// A stolen password alone (an `aal1` session of a user with a verified factor) adds no
+    /// provider account; the same user at `aal2` does, and is told by email. With manual
+    /// linking off, `link_identity` is refused as the redirect form is.
+    @Test func linkingNeedsTheSecondFactorAndTheSwitch() async throws {
+        let f = Fixture()
+        let owner = f.owner("grace@example.com", confirmed: true)
+        f.store.add(
+            FactorRecord(
+                id: UUID(), userID: owner.id, friendlyName: nil, factorType: "totp", status: .verified, sealedSecret: "x",
+                createdAt: f.time.now(), updatedAt: f.time.now()))
+        await #expect(throws: SecondFactorGate.refusal(to: "link an identity")) {
+            try await link(f, f.claims("g-thief", email: "thief@example.com"), as: f.principal(owner))
+        }
+        #expect(try await f.store.identities(userID: owner.id).isEmpty && f.store.outbox.isEmpty)
+        let linked = try await link(f, f.claims("g-grace", email: "grace@example.com"), as: f.principal(owner, aal: "aal2"))
+        #expect(linked.user.id == owner.id && linked.user.identities?.map(\.provider) == ["google"])
+        #expect(f.store.outbox.map(\.recipient) == ["grace@example.com"])
+        #expect(f.store.outbox.first?.message?.subject == "identityLinked")
+        let off = Fixture(manualLinking: false)
+        let guest = Self.anonymous(in: off)
+        await #expect(throws: IdentityLinks.disabled) { try await link(off, off.claims(), as: guest) }
+    }
+
+    /// The session the link is asked under must still be there when the link is written: signed
+    /// out meanwhile, nothing is linked.
+    @Test func aLinkAfterItsSessionEndedStoresNothing() async throws {
+        let f = Fixture()
+        let guest = Self.anonymous(in: f)
+        f.store.removeSession(id: try #require(guest.session?.id))
+        await #expect(throws: AuthError.sessionNotFound) { try await link(f, f.claims(), as: guest) }
+        #expect(try await f.store.identities(userID: guest.user.id).isEmpty)
     }
 }

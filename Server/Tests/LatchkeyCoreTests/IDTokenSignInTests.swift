@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import LatchkeyAPI
 import Logging
+import Synchronization
 import Testing
 
 @testable import LatchkeyCore
@@ -26,14 +27,14 @@ import Testing
         init(
             providers: [IdentityProvider] = [IDTokenSignInTests.google, IDTokenSignInTests.apple], disableSignup: Bool = false,
             allowUnverified: Bool = false, store wrap: ((InMemoryStore) -> any ExternalIdentityStore)? = nil,
-            memory: InMemoryStore = InMemoryStore()
+            memory: InMemoryStore = InMemoryStore(), manualLinking: Bool = true
         ) {
             store = memory
             signIn = IDTokenSignIn(
                 store: wrap?(memory) ?? memory, tokens: reader, limiter: RateLimiter(store: memory, time: time),
                 settings: IDTokenSignIn.Settings(
                     providers: providers, tokenPerIP: RateLimit(count: 1000, period: 300), disableSignup: disableSignup,
-                    allowUnverifiedEmailSignIns: allowUnverified),
+                    allowUnverifiedEmailSignIns: allowUnverified, manualLinking: manualLinking),
                 records: TestSessionParts.records(accounts: memory, time: time, random: SeededRandomSource(seed: 17)),
                 logger: Logger(label: "test"))
         }
@@ -64,6 +65,17 @@ import Testing
         }
 
         /// A user signed up with a password at `email`, confirmed or not.
+        /// A principal for `user` with a new session at `aal` (what a bearer token of it gives).
+        func principal(_ user: UserRecord, aal: String = "aal1") -> Principal {
+            var session = SessionRecord(
+                id: UUID(), userID: user.id, amr: [], refreshSalt: [9], createdAt: time.now(), updatedAt: time.now())
+            session.aal = aal
+            store.add(session)
+            return Principal(
+                claims: AccessTokenClaims(sub: user.id.uuidString), user: user, session: session, isAdmin: false,
+                factors: store.state.withLock { $0.factors(userID: user.id) })
+        }
+
         func owner(_ email: String, confirmed: Bool) -> UserRecord {
             let now = time.now()
             let user = UserRecord(
@@ -336,8 +348,14 @@ final class LandingFirstExternalStore: ExternalIdentityStore {
     }
 
     func identities(userID: UUID) async throws -> [IdentityRecord] { try await base.identities(userID: userID) }
-    func unlinkIdentity(id: UUID, user: UserRecord, audit: [AuditEvent]) async throws -> Bool {
-        try await base.unlinkIdentity(id: id, user: user, audit: audit)
+    func unlinkIdentity(id: UUID, user: UserRecord, held: SessionRecord?, audit: [AuditEvent], outbox: [OutboxRecord])
+        async throws -> Bool
+    {
+        try await base.unlinkIdentity(id: id, user: user, held: held, audit: audit, outbox: outbox)
+    }
+
+    func account(userID: UUID, sessionID: UUID?) async throws -> AccountRecords {
+        try await base.account(userID: userID, sessionID: sessionID)
     }
 
     func applyExternalSignIn(_ write: ExternalSignInWrite) async throws {

@@ -26,9 +26,7 @@ import Testing
             _ = try await oauth.base.attempt(oauth.base.claims())
             let identities = try await store.identities(userID: owner.id)
             let google = try #require(identities.first { $0.provider == "google" })
-            let principal = Principal(
-                claims: AccessTokenClaims(sub: owner.id.uuidString), user: try #require(try await store.user(id: owner.id)),
-                session: nil, isAdmin: false)
+            let principal = oauth.base.principal(try #require(try await store.user(id: owner.id)))
             return (principal, email, google)
         }
     }
@@ -47,6 +45,7 @@ import Testing
         #expect(user.appMetadata["providers"] == ["email"] && user.appMetadata["provider"] == "email" && user.email == "ada@example.com")
         #expect(try await f.store.identities(userID: user.id).map(\.id) == [email.id])
         #expect(try await f.oauth.base.actions().last == .identityUnlinked)
+        #expect(f.store.outbox.last?.message?.subject == "identityUnlinked")
         await #expect(throws: AuthError(.singleIdentityNotDeletable, "User must have at least 1 identity after unlinking")) {
             try await f.links().unlink(email.id.uuidString, principal: principal, client: OAuthRedirectsTests.client)
         }
@@ -67,5 +66,30 @@ import Testing
         }
         #expect(succeeded == 1)
         #expect(try await f.store.identities(userID: principal.user.id).count == 1)
+    }
+
+    /// Unlinking at `aal1` with a verified factor is refused; the user's own sign-out landing
+    /// first is `session_not_found`; a start of linking at `aal1` too.
+    @Test func unlinkingAndLinkingNeedTheSecondFactor() async throws {
+        let f = Fixture()
+        let (principal, _, google) = try await f.user()
+        f.store.add(
+            FactorRecord(
+                id: UUID(), userID: principal.user.id, friendlyName: nil, factorType: "totp", status: .verified, sealedSecret: "x",
+                createdAt: f.oauth.base.time.now(), updatedAt: f.oauth.base.time.now()))
+        let aal1 = f.oauth.base.principal(principal.user)
+        await #expect(throws: SecondFactorGate.refusal(to: "unlink an identity")) {
+            try await f.links().unlink(google.id.uuidString, principal: aal1, client: OAuthRedirectsTests.client)
+        }
+        await #expect(throws: SecondFactorGate.refusal(to: "link an identity")) {
+            try await f.links().authorize(provider: "google", redirectTo: nil, scopes: nil, principal: aal1)
+        }
+        let aal2 = f.oauth.base.principal(principal.user, aal: "aal2")
+        #expect(try await f.links().authorize(provider: "google", redirectTo: nil, scopes: nil, principal: aal2).contains("/user/identities/continue?ticket="))
+        f.store.removeSession(id: try #require(aal2.session?.id))
+        await #expect(throws: AuthError.sessionNotFound) {
+            try await f.links().unlink(google.id.uuidString, principal: aal2, client: OAuthRedirectsTests.client)
+        }
+        #expect(try await f.store.identities(userID: principal.user.id).count == 2)
     }
 }

@@ -1,3 +1,4 @@
+import LatchkeyAPI
 import Testing
 
 @testable import LatchkeyCore
@@ -27,5 +28,23 @@ import Testing
             name: "apple", enabled: true, issuers: .exact(IdentityProvider.appleIssuers), claims: .apple, clientIDs: ["app"])
         #expect(apple.accepts(issuer: "https://appleid.apple.com") && apple.accepts(issuer: "https://account.apple.com"))
         #expect(!apple.accepts(issuer: "https://appleid.apple.com/") && !apple.accepts(issuer: "appleid.apple.com"))
+    }
+
+    /// nOAuth: with every tenant accepted, any tenant's administrator can put any address in
+    /// `email`; only `xms_edov: true` vouches for it. With the operator's own tenant, an absent
+    /// `xms_edov` is taken as verified, as GoTrue takes it.
+    @Test(arguments: [
+        (JSONValue?.none, IdentityProvider.Claims.azureAnyTenant, false),
+        (JSONValue?.none, IdentityProvider.Claims.azure, true),
+        (JSONValue.bool(true), IdentityProvider.Claims.azureAnyTenant, true),
+        (JSONValue.string("1"), IdentityProvider.Claims.azureAnyTenant, true),
+        (JSONValue.bool(false), IdentityProvider.Claims.azure, false),
+        (JSONValue.bool(false), IdentityProvider.Claims.azureAnyTenant, false),
+    ])
+    func anyTenantsAddressIsVerifiedOnlyByXmsEdov(_ edov: JSONValue?, _ kind: IdentityProvider.Claims, _ verified: Bool) throws {
+        var claims: [String: JSONValue] = ["sub": "s", "iss": "https://login.microsoftonline.com/t/v2.0", "email": "ada@example.com"]
+        if let edov { claims["xms_edov"] = edov }
+        let user = try #require(ProviderUser(claims: claims, as: kind))
+        #expect(user.emailVerified == verified)
     }
 }

@@ -155,6 +155,29 @@ import Testing
         #expect(f.provider.fetches == 3)
     }
 
+    /// Forged tokens naming a new issuer each time (every Entra tenant is accepted) neither grow
+    /// the cache without bound nor make a fetch each: at most `newIssuersPerWindow` new issuers are
+    /// fetched per floor, and at most `maxIssuers` are kept.
+    @Test func madeUpIssuersNeitherGrowTheCacheNorFetchEach() async throws {
+        let provider = Provider()
+        let time = ManualTimeSource()
+        let cache = OpenIDKeyCache(fetcher: provider, time: time, ttl: 3600, refetchFloor: 30, maxIssuers: 8, newIssuersPerWindow: 5)
+        for round in 0..<4 {
+            for n in 0..<50 { _ = try? await cache.keys(issuer: "https://login.example/\(round)-\(n)/v2.0") }
+            time.advance(by: 31)
+        }
+        #expect(provider.fetches == 20)
+        #expect(await cache.issuerCount <= 8)
+    }
+
+    /// A provider's discovery document naming an internal address as its key set is not followed.
+    @Test func aKeySetOnAnInternalAddressIsNotFetched() async throws {
+        let f = Fixture()
+        f.publish()
+        f.provider.state.withLock { $0.jwksURI = "https://169.254.169.254/latest/meta-data" }
+        #expect(await refusal(f, try await f.sign(kid: "rsa-1")) == .unreachable)
+    }
+
     @Test func aProviderThatCannotBeReadIsUnreachable() async throws {
         let down = Fixture()
         down.provider.state.withLock { $0.down = true }

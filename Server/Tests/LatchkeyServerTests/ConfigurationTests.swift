@@ -53,6 +53,33 @@ import Testing
         #expect(configuration.trustedIPHeader == nil)
         #expect(configuration.auditRetentionDays == 0)
         #expect(configuration.auth.mfa.maxAttempts == 5 && configuration.auth.mfa.totpEnrollEnabled)
+        #expect(configuration.httpTimeouts == HTTPTimeouts(header: .seconds(2), body: .seconds(30), idle: .seconds(30)))
+        #expect(!configuration.outbound.allowInternal)
+        #expect(!configuration.auth.external.customLinkByEmail && !configuration.auth.external.manualLinking)
+    }
+
+    /// #34: HTTP timeouts, internal addresses for outbound calls, the Azure and custom-provider
+    /// switches, read from the environment; a timeout of 0 refuses to start.
+    @Test func securitySwitchesAreRead() throws {
+        let configuration = try ServerConfiguration.load(environment: [
+            "LATCHKEY_HTTP_HEADER_TIMEOUT": "5", "LATCHKEY_HTTP_BODY_TIMEOUT": "1m", "LATCHKEY_HTTP_IDLE_TIMEOUT": "7",
+            "LATCHKEY_OUTBOUND_ALLOW_PRIVATE": "true", "LATCHKEY_EXTERNAL_CUSTOM_LINK_BY_EMAIL": "true",
+            "GOTRUE_EXTERNAL_AZURE_ENABLED": "true", "GOTRUE_EXTERNAL_AZURE_CLIENT_ID": "app",
+        ])
+        #expect(configuration.httpTimeouts == HTTPTimeouts(header: .seconds(5), body: .seconds(60), idle: .seconds(7)))
+        #expect(configuration.outbound.allowInternal && configuration.auth.external.customLinkByEmail)
+        #expect(configuration.auth.external.providers.first { $0.name == "azure" }?.claims == .azureAnyTenant)
+        let trusting = try ServerConfiguration.load(environment: [
+            "GOTRUE_EXTERNAL_AZURE_ENABLED": "true", "GOTRUE_EXTERNAL_AZURE_CLIENT_ID": "app",
+            "LATCHKEY_EXTERNAL_AZURE_TRUST_EMAIL_WITHOUT_EDOV": "true",
+        ])
+        #expect(trusting.auth.external.providers.first { $0.name == "azure" }?.claims == .azure)
+        let oneTenant = try ServerConfiguration.load(environment: [
+            "GOTRUE_EXTERNAL_AZURE_ENABLED": "true", "GOTRUE_EXTERNAL_AZURE_CLIENT_ID": "app",
+            "GOTRUE_EXTERNAL_AZURE_URL": "https://login.microsoftonline.com/9188040d-6c67-4c5b-b112-36a304b66dad/v2.0",
+        ])
+        #expect(oneTenant.auth.external.providers.first { $0.name == "azure" }?.claims == .azure)
+        #expect(throws: ConfigurationError.self) { try ServerConfiguration.load(environment: ["LATCHKEY_HTTP_HEADER_TIMEOUT": "0"]) }
     }
 
     @Test(arguments: [

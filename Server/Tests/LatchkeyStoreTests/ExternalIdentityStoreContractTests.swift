@@ -115,12 +115,51 @@ import Testing
             let other = Self.firstSignIn(sub: "other-\(sub)", email: nil)
             try await store.applyExternalSignIn(other)
             guard case .insert(let stranger) = other.user else { return }
-            #expect(try await !store.unlinkIdentity(id: first.id, user: try #require(try await store.user(id: stranger.id)), audit: []))
-            #expect(try await store.unlinkIdentity(id: first.id, user: current, audit: []))
+            #expect(try await !store.unlinkIdentity(id: first.id, user: try #require(try await store.user(id: stranger.id)), held: nil, audit: [], outbox: []))
+            #expect(try await store.unlinkIdentity(id: first.id, user: current, held: nil, audit: [], outbox: []))
             #expect(try await store.identities(userID: user.id).map(\.id) == [second.id])
             let now = try #require(try await store.user(id: user.id))
             #expect(now.version == current.version + 1)
-            #expect(try await !store.unlinkIdentity(id: second.id, user: now, audit: []))
+            #expect(try await !store.unlinkIdentity(id: second.id, user: now, held: nil, audit: [], outbox: []))
+            #expect(try await store.identities(userID: user.id).count == 1)
+        }
+    }
+
+    /// A link or unlink made under a session lands only while that session still exists at the
+    /// level it was read at: a sign-out, or a first factor raising or ending it, landing first
+    /// makes the write a conflict that stores nothing (the use case then decides again).
+    @Test func aLinkOrUnlinkNeedsItsSessionStillThere() async throws {
+        try await Self.eachStore { store in
+            let sub = "sub-\(Self.tag())"
+            let first = Self.firstSignIn(sub: sub, email: "\(sub)@example.com")
+            try await store.applyExternalSignIn(first)
+            let (identity, user) = try #require(try await store.identity(provider: "google", providerID: sub))
+            let held = try #require(first.session)
+            let apple = IdentityRecord(
+                id: UUID(), userID: user.id, provider: "apple", providerID: "apple-\(sub)", identityData: [:], email: nil,
+                createdAt: Self.now.addingTimeInterval(1), updatedAt: Self.now)
+            var raised = held
+            raised.aal = "aal2"
+            let newSession = SessionRecord(id: UUID(), userID: user.id, amr: [], refreshSalt: [5], createdAt: Self.now, updatedAt: Self.now)
+            // Read at aal2, but the session is aal1 now: nothing is written.
+            await #expect(throws: StoreError.self) {
+                try await store.applyExternalSignIn(
+                    ExternalSignInWrite(user: .update(user), identity: .insert(apple), session: newSession, audit: [], held: raised))
+            }
+            #expect(try await store.identities(userID: user.id).map(\.id) == [identity.id])
+            #expect(try await store.user(id: user.id)?.version == user.version)
+            // At the level read: linked, with the session still there.
+            try await store.applyExternalSignIn(
+                ExternalSignInWrite(user: .update(user), identity: .insert(apple), session: newSession, audit: [], held: held))
+            #expect(try await store.identities(userID: user.id).count == 2)
+            // The session ended: the unlink under it stores nothing.
+            let current = try #require(try await store.user(id: user.id))
+            let stranger = SessionRecord(id: UUID(), userID: user.id, amr: [], refreshSalt: [6], createdAt: Self.now, updatedAt: Self.now)
+            await #expect(throws: StoreError.self) {
+                try await store.unlinkIdentity(id: apple.id, user: current, held: stranger, audit: [], outbox: [])
+            }
+            #expect(try await store.identities(userID: user.id).count == 2)
+            #expect(try await store.unlinkIdentity(id: apple.id, user: current, held: held, audit: [], outbox: []))
             #expect(try await store.identities(userID: user.id).count == 1)
         }
     }

@@ -20,7 +20,9 @@ extension Hooks {
             userID: userID)
         guard let output = answer["claims"] else { throw Self.claimsError("output claims field is missing") }
         guard case .object(let changed) = output else { throw Self.claimsError("output claims must be an object") }
-        let problems = Self.schemaProblems(changed) + (protectsClaims ? Self.protectionProblems(changed, original: original) : [])
+        let problems =
+            Self.schemaProblems(changed) + (protectsClaims ? Self.protectionProblems(changed, original: original) : [])
+            + Self.roleProblems(changed, original: original, operatorRoles: operatorRoles)
         guard problems.isEmpty else {
             throw Self.claimsError("output claims do not conform to the expected schema: \n" + problems.map { "- \($0)\n" }.joined())
         }
@@ -58,6 +60,14 @@ extension Hooks {
             if !fits { problems.append("\(name): invalid type") }
         }
         return problems.sorted()
+    }
+
+    /// A user's token made an operator's: a `role` among the operator roles that the original
+    /// claims did not have. Always refused: a hook mapping `user_metadata.role` (which the user
+    /// writes) to `role` would otherwise let any user call the admin API.
+    static func roleProblems(_ claims: [String: JSONValue], original: [String: JSONValue], operatorRoles: Set<String>) -> [String] {
+        guard let role = claims["role"]?.stringValue, operatorRoles.contains(role), claims["role"] != original["role"] else { return [] }
+        return ["role may not be changed to the operator role \(role)"]
     }
 
     /// The protected claims `claims` changed from `original`, and an `exp` moved later.

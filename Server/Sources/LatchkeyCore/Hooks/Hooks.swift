@@ -21,11 +21,23 @@ public struct Hooks: Sendable {
     /// Whether `customize-access-token` may only add claims and change the user's own ones
     /// (``customize(_:userID:method:)``); off, it may change any claim, as GoTrue lets it.
     let protectsClaims: Bool
+    /// The roles that make a token an operator's (`GOTRUE_JWT_ADMIN_ROLES`): a hook may not give
+    /// one to a user's token, whatever ``protectsClaims`` says.
+    let operatorRoles: Set<String>
+    /// How long each hook has been taking (``HookTimings``), so a check that calls no hook can take
+    /// as long as one that does.
+    let timings: HookTimings
+    /// Waits (``passwordAttemptOfUnknownAccount()``); a test's records the waits instead.
+    let pause: @Sendable (Duration) async -> Void
 
     public init(
         enabled: Set<HookName>, caller: any HookCaller, store: (any HookStore)?, time: any TimeSource, random: any RandomSource,
-        protectsClaims: Bool = true
+        protectsClaims: Bool = true, operatorRoles: Set<String> = ["service_role", "supabase_admin"],
+        pause: @escaping @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) }
     ) {
+        self.operatorRoles = operatorRoles
+        self.timings = HookTimings()
+        self.pause = pause
         self.enabled = enabled
         self.caller = caller
         self.store = store
@@ -69,6 +81,14 @@ public struct Hooks: Sendable {
             signOut: answer["should_logout_user"] == .bool(true))
     }
 
+    /// A password check of an account that does not exist: no hook is called (GoTrue's hook is
+    /// about a user), but the check takes as long as a hook call has been taking, so a slow hook
+    /// does not tell known addresses from unknown ones by the time a wrong password takes.
+    public func passwordAttemptOfUnknownAccount() async {
+        guard isEnabled(.passwordVerificationAttempt), let typical = timings.typical(.passwordVerificationAttempt) else { return }
+        await pause(typical)
+    }
+
     /// `mfa-verification`: every second-factor code check, right or wrong; a rejection ends the
     /// user's sessions, as GoTrue's does.
     public func mfaAttempt(userID: UUID, factorID: UUID, factorType: String, valid: Bool) async throws -> Verdict {
@@ -103,6 +123,7 @@ public struct Hooks: Sendable {
         let answer: [String: JSONValue]
         do {
             answer = try await caller.call(name, payload: payload)
+            timings.record(name, ContinuousClock.now - start)
         } catch {
             let failure = error as? AuthError ?? AuthError(.unexpectedFailure, "Error running hook \(name.rawValue)")
             try? await record(name, outcome: "failed", code: failure.code, userID: userID, since: start)

@@ -37,19 +37,21 @@ public struct EmailComposer: Sendable {
     /// (by default the kind's own verification type).
     public func email(
         _ kind: MessageKind, to address: String, user: UserRecord?, code: String? = nil, linkSecret: String? = nil,
-        linkType: String? = nil, redirectTo: String? = nil, newEmail: String? = nil, oldEmail: String? = nil
+        linkType: String? = nil, redirectTo: String? = nil, newEmail: String? = nil, oldEmail: String? = nil,
+        provider: String? = nil
     ) -> EmailMessage {
         let target = redirectTo ?? siteURL
         let link = linkSecret.map { self.link(secret: $0, type: linkType ?? kind.verificationType, redirectTo: target) }
         let values = TemplateValues(
             appName: appName, recipient: address, code: code, link: link, tokenHash: linkSecret, siteURL: siteURL,
-            redirectTo: target, newEmail: newEmail, oldEmail: oldEmail, userEmail: user?.email ?? address,
+            redirectTo: target, newEmail: newEmail, oldEmail: oldEmail, provider: provider, userEmail: user?.email ?? address,
             userPhone: user?.phone, userMetadata: user?.userMetadata ?? [:], expiresInMinutes: validMinutes)
         let rendered = templates.render(kind, values)
         var message = EmailMessage(to: [address], subject: rendered.subject, text: rendered.text, html: rendered.html)
         if forHook {
             message.hookPayload = hookPayload(
-                kind, to: address, user: user, code: code, linkSecret: linkSecret, redirectTo: target, oldEmail: oldEmail)
+                kind, to: address, user: user, code: code, linkSecret: linkSecret, redirectTo: target, oldEmail: oldEmail,
+                provider: provider)
         }
         return message
     }
@@ -61,7 +63,7 @@ public struct EmailComposer: Sendable {
     /// and `token_hash_new`, as GoTrue's does. `recipient` (Latchkey's) names the address.
     func hookPayload(
         _ kind: MessageKind, to address: String, user: UserRecord?, code: String?, linkSecret: String?, redirectTo: String,
-        oldEmail: String?
+        oldEmail: String?, provider: String? = nil
     ) -> [String: JSONValue] {
         let toNewAddress = kind == .emailChange
         var data: [String: JSONValue] = [
@@ -71,6 +73,7 @@ public struct EmailComposer: Sendable {
             "recipient": .string(address),
         ]
         if let oldEmail { data["old_email"] = .string(oldEmail) }
+        if let provider { data["provider"] = .string(provider) }
         let wired = user.map { Hooks.json($0.wire(identities: [])) } ?? .object(["email": .string(address)])
         return ["user": wired, "email_data": .object(data)]
     }

@@ -80,6 +80,6 @@ public struct RateLimitExceeded: Error, Sendable, Equatable {
 extension LimitBudget.Limit {
     /// The client's `/token` budget, one for every grant (password, refresh, PKCE, device key).
     public static func tokenRequests(from client: ClientInfo, _ limit: RateLimit) -> Self {
-        Self("ip:token:\(client.ip)", limit)
+        Self("ip:token:\(client.limitKey)", limit)
     }
 }

@@ -22,6 +22,10 @@ public enum MessageKind: String, Sendable, CaseIterable {
     case factorEnrolled = "mfa_factor_enrolled"
     /// Tells the user a second factor was removed from their account.
     case factorUnenrolled = "mfa_factor_unenrolled"
+    /// Tells the user a provider's identity was linked to their account (a new way in).
+    case identityLinked = "identity_linked"
+    /// Tells the user a provider's identity was unlinked from their account.
+    case identityUnlinked = "identity_unlinked"
     /// Tells the owner of an address that someone tried to sign up with it again.
     case existingAccount = "existing_account"
     /// A code by SMS (text part only).
@@ -41,6 +45,8 @@ public enum MessageKind: String, Sendable, CaseIterable {
         case .emailChanged: "email_changed_notification"
         case .factorEnrolled: "mfa_factor_enrolled_notification"
         case .factorUnenrolled: "mfa_factor_unenrolled_notification"
+        case .identityLinked: "identity_linked_notification"
+        case .identityUnlinked: "identity_unlinked_notification"
         case .existingAccount: "existing_account_notification"
         case .sms: "sms"
         }
@@ -53,7 +59,9 @@ public enum MessageKind: String, Sendable, CaseIterable {
         case .emailChange, .emailChangeCurrent: "email_change"
         case .invite: "invite"
         case .recovery: "recovery"
-        case .reauthentication, .passwordChanged, .emailChanged, .existingAccount, .sms, .factorEnrolled, .factorUnenrolled: "email"
+        case .reauthentication, .passwordChanged, .emailChanged, .existingAccount, .sms, .factorEnrolled, .factorUnenrolled,
+            .identityLinked, .identityUnlinked:
+            "email"
         }
     }
 

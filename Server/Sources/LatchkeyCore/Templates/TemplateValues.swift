@@ -5,7 +5,7 @@ import LatchkeyAPI
 ///
 /// Names, as templates use them: `application.name`, `code` (also `token`), `link` (also
 /// `confirmation_url`), `token_hash`, `email`, `new_email`, `old_email`, `phone`, `site_url`,
-/// `redirect_to`, `expires_in_minutes`, `data` (the user's metadata; also `user.metadata`) and
+/// `redirect_to`, `provider` (an identity notice's provider), `expires_in_minutes`, `data` (the user's metadata; also `user.metadata`) and
 /// `user.email`, `user.phone`.
 public struct TemplateValues: Sendable {
     public var appName: String
@@ -18,6 +18,8 @@ public struct TemplateValues: Sendable {
     public var redirectTo: String?
     public var newEmail: String?
     public var oldEmail: String?
+    /// The provider an identity notice is about (`google`, `apple`, …).
+    public var provider: String?
     public var userEmail: String?
     public var userPhone: String?
     public var userMetadata: [String: JSONValue]
@@ -25,9 +27,10 @@ public struct TemplateValues: Sendable {
 
     public init(
         appName: String, recipient: String, code: String? = nil, link: String? = nil, tokenHash: String? = nil, siteURL: String,
-        redirectTo: String? = nil, newEmail: String? = nil, oldEmail: String? = nil, userEmail: String? = nil,
-        userPhone: String? = nil, userMetadata: [String: JSONValue] = [:], expiresInMinutes: Int = 10
+        redirectTo: String? = nil, newEmail: String? = nil, oldEmail: String? = nil, provider: String? = nil,
+        userEmail: String? = nil, userPhone: String? = nil, userMetadata: [String: JSONValue] = [:], expiresInMinutes: Int = 10
     ) {
+        self.provider = provider
         self.appName = appName
         self.recipient = recipient
         self.code = code
@@ -53,7 +56,7 @@ public struct TemplateValues: Sendable {
         ]
         let optional: [String: String?] = [
             "code": code, "token": code, "link": link, "confirmation_url": link, "token_hash": tokenHash, "redirect_to": redirectTo,
-            "new_email": newEmail, "old_email": oldEmail, "phone": userPhone,
+            "new_email": newEmail, "old_email": oldEmail, "phone": userPhone, "provider": provider,
         ]
         for (key, value) in optional { if let value { values[key] = value } }
         values["email"] = userEmail ?? recipient

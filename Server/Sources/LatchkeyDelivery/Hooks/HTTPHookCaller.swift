@@ -21,13 +21,16 @@ public struct HTTPHookCaller: HookCaller {
     let time: any TimeSource
     let random: any RandomSource
     let logger: Logger
+    /// Where a hook may be.
+    let policy: OutboundPolicy
 
     /// - Parameter client: ``OutboundHTTP/makeClient()``'s.
     public init(
         endpoints: [HookName: HookEndpoint], client: HTTPClient, timeout: Duration = .seconds(5),
         backoff: Duration = .seconds(2), attempts: Int = 3, responseLimit: Int = 200 * 1024, time: any TimeSource,
-        random: any RandomSource, logger: Logger
+        random: any RandomSource, logger: Logger, policy: OutboundPolicy = OutboundPolicy()
     ) {
+        self.policy = policy
         self.endpoints = endpoints
         self.client = client
         self.timeout = timeout
@@ -43,6 +46,10 @@ public struct HTTPHookCaller: HookCaller {
         guard let endpoint = endpoints[name] else { throw Self.failure("Hook \(name.rawValue) is not configured") }
         guard let text = JSONText.encode(payload) else { throw Self.failure("Error marshaling JSON input.") }
         let body = Array(text.utf8)
+        if let problem = await policy.problem(endpoint.url) {
+            logger.error("hook endpoint refused", metadata: ["hook": "\(name.rawValue)", "reason": "\(problem)"])
+            throw Self.failure("Hook endpoint is not allowed: \(problem)")
+        }
         let deadline = ContinuousClock.now + timeout
         for attempt in 1...attempts {
             let left = deadline - ContinuousClock.now

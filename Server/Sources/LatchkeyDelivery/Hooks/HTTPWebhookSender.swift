@@ -13,9 +13,15 @@ public struct HTTPWebhookSender: WebhookSender {
     let client: HTTPClient
     let time: any TimeSource
     let timeout: Duration
+    /// Where an endpoint may be: one on an internal address is given up on.
+    let policy: OutboundPolicy
 
     /// - Parameter client: ``OutboundHTTP/makeClient()``'s.
-    public init(endpoints: WebhookEndpoints, client: HTTPClient, time: any TimeSource, timeout: Duration = .seconds(10)) {
+    public init(
+        endpoints: WebhookEndpoints, client: HTTPClient, time: any TimeSource, timeout: Duration = .seconds(10),
+        policy: OutboundPolicy = OutboundPolicy()
+    ) {
+        self.policy = policy
         self.endpoints = endpoints
         self.client = client
         self.time = time
@@ -26,6 +32,7 @@ public struct HTTPWebhookSender: WebhookSender {
         guard let id = UUID(uuidString: delivery.recipient), let endpoint = try await endpoints.endpoint(id: id) else {
             throw WebhookFailure(isPermanent: true, reason: "endpoint removed")
         }
+        if let problem = await policy.problem(endpoint.url) { throw WebhookFailure(isPermanent: true, reason: problem) }
         let secret = try endpoints.secret(of: endpoint)
         let body = Array(delivery.payload.utf8)
         let messageID = delivery.id.uuidString.lowercased()

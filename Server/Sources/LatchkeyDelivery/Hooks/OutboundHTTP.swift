@@ -3,13 +3,17 @@ import LatchkeyCore
 import NIOCore
 import NIOHTTP1
 
-/// The HTTP client hooks and webhooks are posted with.
+/// The HTTP client every outbound call is made with: hooks, webhooks, and providers' documents,
+/// keys and token endpoints.
 public enum OutboundHTTP {
-    /// A client on which a connection that cannot be made fails at once (the caller tries again
-    /// after its own pause), where the shared client would keep trying until the call's time is
-    /// up. Shut it down with the server.
+    /// A client that follows no redirect (a `3xx` is answered as it came, and callers take only
+    /// a `2xx`): a URL accepted by its rule (HTTPS, loopback only where configured so) cannot send
+    /// Latchkey on to an internal address through a `302`. A connection that cannot be made fails
+    /// at once (the caller tries again after its own pause), where the shared client would keep
+    /// trying until the call's time is up. Shut it down with the server.
     public static func makeClient() -> HTTPClient {
         var configuration = HTTPClient.Configuration()
+        configuration.redirectConfiguration = .disallow
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.timeout.connect = .seconds(5)
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)

@@ -265,6 +265,8 @@ extension ServerConfiguration {
             twilio: twilio, keyReloadInterval: max(1, try reader.seconds("keys-reload-interval") ?? 30),
             auditRetentionDays: auditRetention)
         configuration.serverSecret = try serverSecret(reader)
+        configuration.httpTimeouts = try Self.httpTimeouts(reader)
+        configuration.outbound = OutboundPolicy(allowInternal: try reader.bool("outbound-allow-private") ?? false)
         configuration.templates = templates
         configuration.pages = try Self.pageSettings(reader, appName: auth.appName)
         configuration.logging = try Self.logSettings(reader)
@@ -311,6 +313,12 @@ struct SettingReader {
 
     /// Seconds, as a number or a Go duration as GoTrue reads them (`90s`, `5m`, `1h30m`, `1.5h`,
     /// `500ms`, `1ns`), rounded up to whole seconds.
+    func positiveSeconds(_ key: String, default value: Int) throws -> Duration {
+        let seconds = try self.seconds(key) ?? value
+        guard seconds >= 1 else { throw ConfigurationError("\(key) must be at least 1 second, not \(seconds)") }
+        return .seconds(seconds)
+    }
+
     func seconds(_ key: String) throws -> Int? {
         guard let text = string(key)?.trimmingCharacters(in: .whitespaces) else { return nil }
         if let value = Int(text), value >= 0 { return value }
@@ -406,5 +414,15 @@ extension ServerConfiguration {
             throw ConfigurationError("OTEL_EXPORTER_OTLP_PROTOCOL must be http/protobuf or http/json (OTLP over gRPC is not built in)")
         }
         return true
+    }
+}
+
+extension ServerConfiguration {
+    /// `http-header-timeout`, `http-body-timeout`, `http-idle-timeout`: whole seconds, at least 1.
+    static func httpTimeouts(_ reader: SettingReader) throws -> HTTPTimeouts {
+        HTTPTimeouts(
+            header: try reader.positiveSeconds("http-header-timeout", default: 2),
+            body: try reader.positiveSeconds("http-body-timeout", default: 30),
+            idle: try reader.positiveSeconds("http-idle-timeout", default: 30))
     }
 }

@@ -23,7 +23,10 @@ extension ServerConfiguration {
                 claims = .google
             case "azure":
                 issuers = try overriding("external-azure-url", reader).map { .exact($0) } ?? .azureTenants
-                claims = .azure
+                // Any tenant: an address without `xms_edov` is not taken as verified unless the
+                // operator says so (GoTrue takes it as verified).
+                let trusted = try reader.bool("external-azure-trust-email-without-edov") ?? false
+                claims = issuers == .azureTenants && !trusted ? .azureAnyTenant : .azure
             default:
                 let url = try overriding("external-keycloak-url", reader)
                 if enabled && url == nil {
@@ -44,11 +47,13 @@ extension ServerConfiguration {
                     oauth: try oauthClient(name, reader, externalURL: externalURL)))
         }
         providers.append(try github(reader, externalURL: externalURL))
-        return ExternalSettings(
+        var settings = ExternalSettings(
             providers: providers,
             allowUnverifiedEmailSignIns: try reader.bool("mailer-allow-unverified-email-sign-ins") ?? false,
             keyCacheTTL: TimeInterval(try reader.seconds("external-oidc-cache-ttl") ?? 3600),
             manualLinking: try reader.bool("security-manual-linking-enabled") ?? false)
+        settings.customLinkByEmail = try reader.bool("external-custom-link-by-email") ?? false
+        return settings
     }
 
     /// GitHub (or GitHub Enterprise Server at `external-github-url`): the redirect flow only.

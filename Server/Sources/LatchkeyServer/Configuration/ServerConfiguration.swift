@@ -65,6 +65,10 @@ public struct ServerConfiguration: Sendable {
     public var keyReloadInterval: Int
     /// Days the audit log keeps events; 0 keeps them for ever.
     public var auditRetentionDays: Int
+    /// How long a connection may take over each part of a request.
+    public var httpTimeouts = HTTPTimeouts()
+    /// Where hooks, webhooks and providers' endpoints may be.
+    public var outbound = OutboundPolicy()
 
     public init(
         host: String = "127.0.0.1", port: Int = 9999, dataDirectory: String = "./latchkey-data", databasePath: String? = nil,

@@ -77,6 +77,12 @@ extension Setting {
                 "Sign in with Microsoft (Azure) identities that carry no address (the user then has none)."
         ),
         .init(
+            key: "external-azure-trust-email-without-edov", environment: ["LATCHKEY_EXTERNAL_AZURE_TRUST_EMAIL_WITHOUT_EDOV"],
+            defaultValue: "false",
+            summary:
+                "With every Entra tenant accepted (no `external-azure-url`), take a token's `email` as verified when it carries no `xms_edov` claim, as GoTrue does. Off: only `xms_edov: true` vouches for the address, because any tenant's administrator can set any `email` (the \"nOAuth\" takeover of a confirmed account by auto-linking). Add `xms_edov` as an optional claim in the app registration instead of turning this on. With one tenant configured, an absent `xms_edov` counts as verified either way."
+        ),
+        .init(
             key: "external-azure-url", environment: ["LATCHKEY_EXTERNAL_AZURE_URL", "GOTRUE_EXTERNAL_AZURE_URL"], defaultValue: "",
             summary:
                 "One tenant's issuer (`https://login.microsoftonline.com/TENANT/v2.0`) to accept only that tenant; unset, any tenant's v2.0 issuer."
@@ -185,7 +191,12 @@ extension Setting {
             key: "security-manual-linking-enabled",
             environment: ["LATCHKEY_SECURITY_MANUAL_LINKING_ENABLED", "GOTRUE_SECURITY_MANUAL_LINKING_ENABLED"], defaultValue: "false",
             summary:
-                "Signed-in users link providers themselves (`GET /user/identities/authorize`) and unlink identities (`DELETE /user/identities/{id}`, never the last). Off: both answer 404 `manual_linking_disabled`."
+                "Signed-in users link providers themselves (`GET /user/identities/authorize`, `link_identity` on the id-token grant) and unlink identities (`DELETE /user/identities/{id}`, never the last); a user with a verified factor needs an `aal2` session for each, and the owner is emailed. Off: all answer 404 `manual_linking_disabled`."
+        ),
+        .init(
+            key: "external-custom-link-by-email", environment: ["LATCHKEY_EXTERNAL_CUSTOM_LINK_BY_EMAIL"], defaultValue: "false",
+            summary:
+                "A custom OpenID provider's (`custom:…`) user whose address the provider vouches for joins the confirmed account of that address, as built-in providers' users do. Off: the user is made without the address (its owner can link the provider from their account), so an identity provider an operator adds cannot hand out the accounts of the addresses it vouches for."
         ),
         .init(
             key: "external-github-enabled", environment: ["LATCHKEY_EXTERNAL_GITHUB_ENABLED", "GOTRUE_EXTERNAL_GITHUB_ENABLED"],

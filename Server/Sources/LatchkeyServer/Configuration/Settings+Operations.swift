@@ -43,5 +43,24 @@ extension Setting {
             key: "metrics-host", environment: ["LATCHKEY_METRICS_HOST"], defaultValue: "127.0.0.1",
             summary: "The address `metrics-port` listens on (loopback unless set: a scraper on the same machine or network namespace)."
         ),
+            .init(
+            key: "outbound-allow-private", environment: ["LATCHKEY_OUTBOUND_ALLOW_PRIVATE"], defaultValue: "false",
+            summary:
+                "Let hooks, webhooks and identity providers' documents and endpoints be on internal addresses (private, link-local such as 169.254.169.254, shared), named literally or through DNS. Off: refused, so a provider's document or a DNS answer cannot point Latchkey at the machines behind it. Loopback names and literals (`localhost`, `127.0.0.1`, `::1`) and `host.docker.internal` are allowed either way, where their URL rules allow them (configured hooks, loopback issuers); redirects are never followed."
+        ),
+        .init(
+            key: "http-header-timeout", environment: ["LATCHKEY_HTTP_HEADER_TIMEOUT"], defaultValue: "2",
+            summary:
+                "Seconds from a request's first byte to the end of its headers (GoTrue's header-read timeout); a connection that takes longer is closed (Slowloris)."
+        ),
+        .init(
+            key: "http-body-timeout", environment: ["LATCHKEY_HTTP_BODY_TIMEOUT"], defaultValue: "30",
+            summary: "Seconds from the end of a request's headers to the end of its body; a connection that takes longer is closed."
+        ),
+        .init(
+            key: "http-idle-timeout", environment: ["LATCHKEY_HTTP_IDLE_TIMEOUT"], defaultValue: "30",
+            summary:
+                "Seconds a connection may wait with no request in progress (a new one that sends nothing, or a kept-alive one between requests) before it is closed."
+        ),
     ]
 }

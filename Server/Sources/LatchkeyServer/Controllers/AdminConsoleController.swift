@@ -5,7 +5,9 @@ import LatchkeyAPI
 import LatchkeyCore
 
 /// The operators' console (`/ui/admin/…`, off unless `LATCHKEY_ADMIN_CONSOLE=true`): an operator
-/// signs in with a service token, exchanged once for a short sealed cookie session, finds users
+/// signs in with a service token, exchanged for a short sealed cookie session that ends at
+/// sign-out (its id is revoked for every instance) and as soon as the token would no longer be
+/// accepted (its key retired, or the token expired), finds users
 /// and acts on them through the same use cases as the admin API. Every action is recorded with
 /// the operator's role as actor, like the API's.
 struct AdminConsoleController {
@@ -24,12 +26,20 @@ struct AdminConsoleController {
     /// Seconds a console session lasts.
     let sessionLength: Int
     let time: any TimeSource
+    /// Where signed-out console sessions are recorded until they would have ended.
+    let revocations: any RateLimitStore
 
-    /// A console session: the operator's role and when it ends.
+    /// A console session: the operator's role, when it ends, its id (revoked at sign-out) and the
+    /// service token it was opened with (checked again on every request; the cookie is sealed).
     struct Operator: Codable {
         var role: String
         var expiresAt: Double
+        var id: String
+        var token: String
     }
+
+    /// The revocation record of console session `id`.
+    static func revocationKey(_ id: String) -> String { "console:revoked:" + id }
 
     static let cookie = "lk_admin"
 
@@ -53,7 +63,9 @@ struct AdminConsoleController {
                 } catch {
                     return signInPage(request, error: "That token is not an operator's.", status: .forbidden)
                 }
-                let session = Operator(role: role, expiresAt: time.now().timeIntervalSince1970 + Double(sessionLength))
+                let session = Operator(
+                    role: role, expiresAt: time.now().timeIntervalSince1970 + Double(sessionLength),
+                    id: Base64URL.encode(SecureRandom.bytes(16)), token: fields["token"] ?? "")
                 let cookie = security.setCookie(Self.cookie, try security.seal(session, name: Self.cookie), maxAge: sessionLength)
                 var response = BrowserRedirect.seeOther("users")
                 response.headers[.setCookie] = cookie
@@ -64,6 +76,13 @@ struct AdminConsoleController {
         }
         routes.on(.post, "/ui/admin/sign-out") { request, context in
             try await action(request, context) { _, _ in
+                // A copy of the cookie must not outlive the sign-out: the id is revoked for every
+                // instance on this database until the session would have ended.
+                if let session = await operatorSession(request) {
+                    _ = try await revocations.incrementRateLimit(
+                        key: Self.revocationKey(session.id), windowStart: Date(timeIntervalSince1970: 0),
+                        expiresAt: Date(timeIntervalSince1970: session.expiresAt))
+                }
                 var response = BrowserRedirect.seeOther("sign-in")
                 response.headers[.setCookie] = security.setCookie(Self.cookie, "", maxAge: 0)
                 return response
@@ -165,17 +184,23 @@ struct AdminConsoleController {
         _ = try await useCases.users.update(id: id, AdminUserAttributes(banDuration: duration))
     }
 
-    /// The operator of a console request, or `nil` when the session is missing or over.
-    func operatorSession(_ request: Request) -> Operator? {
+    /// The operator of a console request, or `nil` when the session is missing, over, signed
+    /// out, or its service token would no longer be accepted.
+    func operatorSession(_ request: Request) async -> Operator? {
         guard let session = security.open(Operator.self, cookie: Self.cookie, in: request),
-            session.expiresAt > time.now().timeIntervalSince1970
+            session.expiresAt > time.now().timeIntervalSince1970,
+            let role = try? await useCases.authenticator.authenticateAdmin(authorization: "Bearer \(session.token)"),
+            role == session.role,
+            let revoked = try? await revocations.rateLimitCount(
+                key: Self.revocationKey(session.id), windowStart: Date(timeIntervalSince1970: 0)),
+            revoked == 0
         else { return nil }
         return session
     }
 
     /// A console page for a signed-in operator; the sign-in page otherwise.
     func signedIn(_ request: Request, _ body: (Operator, String) async throws -> Response) async throws -> Response {
-        guard let session = operatorSession(request) else { return BrowserRedirect.seeOther("sign-in") }
+        guard let session = await operatorSession(request) else { return BrowserRedirect.seeOther("sign-in") }
         var context = AuditContext.current
         context.operatorName = session.role
         return try await AuditContext.$current.withValue(context) { try await body(session, security.csrf(for: request).token) }

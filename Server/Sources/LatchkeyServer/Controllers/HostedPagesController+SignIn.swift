@@ -90,7 +90,9 @@ extension HostedPagesController {
 
     /// Sends a sign-in code (or a link carrying the app's PKCE challenge). Unknown addresses get
     /// the same page as known ones: with sign-ups on, the code makes the account; with them off,
-    /// the refusal is not shown, so the page never tells whether an address has an account.
+    /// the refusal is not shown, so the page never tells whether an address has an account. The
+    /// per-address cooldown is not shown either (only a known address has one): a code went to
+    /// that address moments ago, and the page says to check the inbox, as for any address.
     func sendCode(to email: String, flow: HostedFlow, link: Bool, client: ClientInfo) async throws {
         var request = OTPRequest(email: email, createUser: !options.disableSignup)
         if link {
@@ -99,8 +101,8 @@ extension HostedPagesController {
         }
         do {
             _ = try await useCases.codes.sendOTP(request, redirectTo: flow.redirectTo, client: client)
-        } catch let error as AuthError where [.otpDisabled, .signupDisabled, .userNotFound].contains(error.code) {
-            // Said for unknown addresses only: the page stays the same.
+        } catch let error as AuthError where [.otpDisabled, .signupDisabled, .userNotFound, .overEmailSendRateLimit].contains(error.code) {
+            // Said for unknown addresses only (or, the cooldown, for known ones only): the page stays the same.
         }
     }
 

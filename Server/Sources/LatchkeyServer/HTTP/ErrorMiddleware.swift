@@ -42,7 +42,11 @@ struct ErrorMiddleware: RouterMiddleware {
             case .badRequest: mapped = AuthError(.badJSON, error.body ?? "Bad request")
             default: mapped = AuthError(.unexpectedFailure, "Unexpected failure")
             }
-            return APIErrorResponder.response(for: mapped, status: error.status, request: request, requestID: context.requestID)
+            var response = APIErrorResponder.response(for: mapped, status: error.status, request: request, requestID: context.requestID)
+            // The rest of a body too large to read is not read: the connection ends with this
+            // answer, rather than staying open while the client goes on sending.
+            if error.status == .contentTooLarge { response.headers[.connection] = "close" }
+            return response
         } catch {
             context.logger.error("request failed", metadata: ["error": "\(error)", "path": "\(request.uri.path)"])
             return APIErrorResponder.response(

@@ -7,7 +7,9 @@ import LatchkeyCore
 
 /// The hosted pages' cookies: the CSRF secret every form's token is a MAC of, and sealed state
 /// (a signed-in page's session, an operator's console session). Every cookie is `HttpOnly`,
-/// `SameSite=Strict`, scoped to `/ui`, and `Secure` when the server is reached over HTTPS.
+/// `SameSite=Strict`, scoped to `/ui`, and over HTTPS `Secure` and named with the `__Secure-`
+/// prefix, so a page on another subdomain (or a plain-HTTP response) cannot plant one the browser
+/// would send back.
 struct PageSecurity: Sendable {
     let box: SecretBox
     /// `Secure` on cookies: the external URL is HTTPS.
@@ -38,14 +40,17 @@ struct PageSecurity: Sendable {
         return nil
     }
 
+    /// The name cookie `name` has on the wire: `__Secure-name` over HTTPS.
+    func wireName(_ name: String) -> String { secure ? "__Secure-" + name : name }
+
     /// A `Set-Cookie` value for `name`; `maxAge` 0 deletes it.
     func setCookie(_ name: String, _ value: String, maxAge: Int) -> String {
-        "\(name)=\(value); Path=\(path); Max-Age=\(maxAge); HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "")
+        "\(wireName(name))=\(value); Path=\(path); Max-Age=\(maxAge); HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "")
     }
 
     /// The form token for this browser, and the cookie to set when it has no CSRF secret yet.
     func csrf(for request: Request) -> (token: String, cookie: String?) {
-        if let secret = Self.cookie(Self.csrfCookie, in: request), Base64URL.decode(secret)?.count == 32 {
+        if let secret = Self.cookie(wireName(Self.csrfCookie), in: request), Base64URL.decode(secret)?.count == 32 {
             return (token(for: secret), nil)
         }
         let secret = Base64URL.encode(SecureRandom.bytes(32))
@@ -61,7 +66,7 @@ struct PageSecurity: Sendable {
             status: .forbidden, title: "This form has expired",
             text: "The page was open too long or came from another site. Go back, reload the page and try again.")
         if let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!], site != "same-origin", site != "none" { throw refusal }
-        guard let secret = Self.cookie(Self.csrfCookie, in: request), let token,
+        guard let secret = Self.cookie(wireName(Self.csrfCookie), in: request), let token,
             ConstantTime.equal(Array(token.utf8), Array(self.token(for: secret).utf8))
         else { throw refusal }
     }
@@ -73,7 +78,7 @@ struct PageSecurity: Sendable {
 
     /// The sealed value of the request's cookie `name`, when it opens and decodes.
     func open<T: Decodable>(_ type: T.Type, cookie name: String, in request: Request) -> T? {
-        guard let sealed = Self.cookie(name, in: request), let bytes = try? box.open(sealed, context: "cookie:\(name)") else { return nil }
+        guard let sealed = Self.cookie(wireName(name), in: request), let bytes = try? box.open(sealed, context: "cookie:\(name)") else { return nil }
         return try? JSONDecoder().decode(T.self, from: Data(bytes))
     }
 }

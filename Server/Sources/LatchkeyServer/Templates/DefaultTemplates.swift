@@ -68,6 +68,20 @@ enum DefaultTemplates {
                     An authenticator app was removed from the second factors of your {{application.name}} account.
                     If you did not do this, reset your password and contact the app's support at once.
                     """)
+        case .identityLinked:
+            notice(
+                subject: "A sign-in method was linked to your account",
+                body: """
+                    A {{provider}} account was linked to your {{application.name}} account: it can now be used to sign in.
+                    If you did not do this, remove it from your account, reset your password and contact the app's support at once.
+                    """)
+        case .identityUnlinked:
+            notice(
+                subject: "A sign-in method was removed from your account",
+                body: """
+                    A {{provider}} account was removed from the ways to sign in to your {{application.name}} account.
+                    If you did not do this, reset your password and contact the app's support at once.
+                    """)
         case .existingAccount:
             notice(
                 subject: "You already have an account",

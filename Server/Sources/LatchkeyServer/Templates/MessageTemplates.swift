@@ -100,7 +100,7 @@ public struct MessageTemplates: MessageRenderer {
         let names = [
             "Token": "code", "Code": "code", "ConfirmationURL": "link", "TokenHash": "token_hash", "SiteURL": "site_url",
             "RedirectTo": "redirect_to", "Email": "email", "NewEmail": "new_email", "OldEmail": "old_email", "Phone": "phone",
-            "SendingTo": "email",
+            "SendingTo": "email", "Provider": "provider",
         ]
         return source.replacing(/\{\{\s*\.([A-Za-z]+)((?:\.[A-Za-z_]+)*)\s*\}\}/) { match in
             let name = String(match.output.1)

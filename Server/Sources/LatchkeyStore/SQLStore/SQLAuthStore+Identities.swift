@@ -51,6 +51,7 @@ extension SQLAuthStore {
                 case .insert(let user): try await Self.insert(user, db)
                 case .update(let user): try await Self.update(user, db)
                 }
+                if let held = write.held { try await Self.hold(held, db) }
                 switch write.identity {
                 case .insert(let identity): try await Self.insert(identity, db)
                 case .update(let identity):
@@ -68,20 +69,35 @@ extension SQLAuthStore {
                 if let session = write.session { try await Self.insert(session, db) }
                 if let flow = write.flow { try await Self.insert(flow, db) }
                 try await Self.insert(write.audit, db)
+                try await insertOutbox(write.outbox, db)
             }
         }
     }
 
-    public func unlinkIdentity(id: UUID, user: UserRecord, audit: [AuditEvent]) async throws -> Bool {
+    /// Holds the session a change is made under: ``StoreError/conflict(_:)`` when it is gone or
+    /// no longer at the level read. The row stays locked (PostgreSQL) until the transaction ends,
+    /// so a sign-out or a level change waits for this write, or this write sees it.
+    static func hold(_ session: SessionRecord, _ db: any SQLExecutor) async throws {
+        let held = try await db.query(
+            "UPDATE sessions SET updated_at = updated_at WHERE id = ? AND user_id = ? AND aal = ? RETURNING id",
+            [SQLValue(session.id), SQLValue(session.userID), .text(session.aal)])
+        if held.isEmpty { throw StoreError.conflict("session \(session.id) ended or changed level") }
+    }
+
+    public func unlinkIdentity(id: UUID, user: UserRecord, held: SessionRecord?, audit: [AuditEvent], outbox: [OutboxRecord])
+        async throws -> Bool
+    {
         do {
             try await database.transaction { db in
                 // The user's row first: its version serialises this with every other write of the user.
                 try await Self.update(user, db)
+                if let held { try await Self.hold(held, db) }
                 let deleted = try await db.query(
                     "DELETE FROM identities WHERE id = ? AND user_id = ? RETURNING id", [SQLValue(id), SQLValue(user.id)])
                 // Not the user's, or its last: the transaction rolls back, nothing written.
                 guard !deleted.isEmpty, try await Self.count("identities", userID: user.id, db) > 0 else { throw UnlinkRefused() }
                 try await Self.insert(audit, db)
+                try await insertOutbox(outbox, db)
             }
             return true
         } catch is UnlinkRefused {

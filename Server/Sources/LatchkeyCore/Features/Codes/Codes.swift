@@ -154,8 +154,8 @@ public struct Codes: Sendable {
     /// and Latchkey's per hour.
     public func sendLimits(_ client: ClientInfo) -> [LimitBudget.Limit] {
         [
-            LimitBudget.Limit("ip:otp:\(client.ip)", settings.rateLimits.otpPerIP),
-            LimitBudget.Limit("ip:otp-hour:\(client.ip)", settings.rateLimits.otpPerIPHourly),
+            LimitBudget.Limit("ip:otp:\(client.limitKey)", settings.rateLimits.otpPerIP),
+            LimitBudget.Limit("ip:otp-hour:\(client.limitKey)", settings.rateLimits.otpPerIPHourly),
         ]
     }
 

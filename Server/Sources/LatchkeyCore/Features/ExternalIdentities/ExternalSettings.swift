@@ -12,6 +12,8 @@ public struct ExternalSettings: Sendable, Equatable {
     public var keyCacheTTL: TimeInterval
     /// Signed-in users link and unlink identities themselves (`GOTRUE_SECURITY_MANUAL_LINKING_ENABLED`).
     public var manualLinking: Bool
+    /// Custom providers' users join the confirmed account of their vouched address.
+    public var customLinkByEmail: Bool = false
 
     public init(
         providers: [IdentityProvider] = [], allowUnverifiedEmailSignIns: Bool = false, keyCacheTTL: TimeInterval = 3600,

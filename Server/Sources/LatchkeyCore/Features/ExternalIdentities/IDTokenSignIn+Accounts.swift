@@ -33,6 +33,7 @@ extension IDTokenSignIn {
                         expiresAt: session.createdAt.addingTimeInterval(flow.lifetime))
                 }
                 try await store.applyExternalSignIn(write)
+                if !write.outbox.isEmpty { records.notices.notify() }
                 guard let session = write.session else { return nil }
                 return try await records.answers.answer(user: signedIn, session: session)
             } catch let error as StoreError where (error.isConflict || error.isDuplicate) && tries < 4 {
@@ -53,6 +54,7 @@ extension IDTokenSignIn {
         let vouched = external.email != nil && (external.emailVerified || settings.mailerAutoconfirm)
         let details: [String: JSONValue] = ["method": "id_token", "provider": .string(provider.name)]
         if let (identity, user) = try await store.identity(provider: provider.name, providerID: external.subject) {
+            try Self.refuseIfIssuerChanged(identity, external, provider: provider)
             try await refuseIfBanned(user, provider: provider, client: client)
             var updated = user
             if updated.email != nil, !updated.isEmailConfirmed {
@@ -76,8 +78,10 @@ extension IDTokenSignIn {
         guard external.email != nil || provider.emailOptional else { throw Self.needsVerification(provider) }
         guard external.email == nil || vouched || settings.allowUnverifiedEmailSignIns else { throw Self.needsVerification(provider) }
         let owner = try await external.email.asyncMap { try await store.user(email: $0) } ?? nil
-        if let owner, vouched, owner.isEmailConfirmed {
-            // The provider vouches for the address and its owner proved it: the same person.
+        let linksByEmail = !provider.name.hasPrefix("custom:") || settings.customLinkByEmail
+        if let owner, vouched, linksByEmail, owner.isEmailConfirmed {
+            // The provider vouches for the address and its owner proved it: the same person. A
+            // new way into the account, so the owner is told.
             try await refuseIfBanned(owner, provider: provider, client: client)
             var linked = owner
             linked.signedIn(with: external.identityData.merging(data) { _, given in given }, provider: provider.name, at: now)
@@ -87,7 +91,11 @@ extension IDTokenSignIn {
                 records.events.event(.identityLinked, user: linked, details: Self.linked(identity), client: client),
                 records.events.event(.login, user: linked, details: details, client: client),
             ]
-            return (ExternalSignInWrite(user: .update(linked), identity: .insert(identity), session: session, audit: audit), linked)
+            let notice = try records.notices.notice(.identityLinked, to: linked, provider: provider.name)
+            return (
+                ExternalSignInWrite(user: .update(linked), identity: .insert(identity), session: session, audit: audit, outbox: notice),
+                linked
+            )
         }
         guard !settings.disableSignup else { throw AuthError.signupDisabled }
         // An address another account holds (unconfirmed, or not vouched for here) stays with it:
@@ -156,5 +164,19 @@ extension Optional {
     fileprivate func asyncMap<U>(_ transform: (Wrapped) async throws -> U) async rethrows -> U? {
         guard let self else { return nil }
         return try await transform(self)
+    }
+}
+
+extension IDTokenSignIn {
+    /// A custom provider's identities are the issuer's and the subject's together: a subject is
+    /// unique only within its issuer, so after an operator points the provider at another issuer,
+    /// that issuer's user with the same `sub` must not get the account the old issuer's user made.
+    /// (Built-in providers keep their issuers; Google's two spellings are one issuer.)
+    static func refuseIfIssuerChanged(_ identity: IdentityRecord, _ external: ProviderUser, provider: IdentityProvider) throws {
+        guard provider.name.hasPrefix("custom:"), let stored = identity.identityData["iss"]?.stringValue,
+            let presented = external.identityData["iss"]?.stringValue, stored != presented
+        else { return }
+        throw AuthError(
+            .identityAlreadyExists, "This identity was made by another issuer of \(provider.name): sign in another way and link it again")
     }
 }

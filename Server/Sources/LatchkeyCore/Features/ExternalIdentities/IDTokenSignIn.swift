@@ -33,12 +33,22 @@ public struct IDTokenSignIn: Sendable {
         public var userMetadataMaxBytes: Int
         /// How far a token's `exp`, `iat` and `nbf` may be off the server's clock.
         public var leeway: TimeInterval
+        /// `link_identity` is allowed (`GOTRUE_SECURITY_MANUAL_LINKING_ENABLED`), as the redirect
+        /// form of linking is.
+        public var manualLinking: Bool
+        /// A custom provider's user joins the confirmed account of the address it vouches for
+        /// (`LATCHKEY_EXTERNAL_CUSTOM_LINK_BY_EMAIL`). Off: an operator's own IdP vouching for an
+        /// address does not give its users the accounts of those addresses; the user is made
+        /// without it, and the owner can link the provider themselves.
+        public var customLinkByEmail: Bool
 
         public init(
             providers: [IdentityProvider], tokenPerIP: RateLimit, disableSignup: Bool = false, mailerAutoconfirm: Bool = false,
             allowUnverifiedEmailSignIns: Bool = false, audience: String = "authenticated", userMetadataMaxBytes: Int = 16_384,
-            leeway: TimeInterval = 30
+            leeway: TimeInterval = 30, manualLinking: Bool = false, customLinkByEmail: Bool = false
         ) {
+            self.manualLinking = manualLinking
+            self.customLinkByEmail = customLinkByEmail
             self.providers = providers
             self.tokenPerIP = tokenPerIP
             self.disableSignup = disableSignup
@@ -55,7 +65,8 @@ public struct IDTokenSignIn: Sendable {
                 providers: configuration.external.providers, tokenPerIP: configuration.rateLimits.tokenPerIP,
                 disableSignup: configuration.disableSignup, mailerAutoconfirm: configuration.mailerAutoconfirm,
                 allowUnverifiedEmailSignIns: configuration.external.allowUnverifiedEmailSignIns, audience: configuration.jwt.audience,
-                userMetadataMaxBytes: configuration.userMetadataMaxBytes)
+                userMetadataMaxBytes: configuration.userMetadataMaxBytes, manualLinking: configuration.external.manualLinking,
+                customLinkByEmail: configuration.external.customLinkByEmail)
         }
     }
 
@@ -93,14 +104,20 @@ public struct IDTokenSignIn: Sendable {
         try await limiter.hit([.tokenRequests(from: client, settings.tokenPerIP)])
         guard let idToken = request.idToken, !idToken.isEmpty else { throw Self.invalidRequest("id_token required") }
         let linking = request.linkIdentity == true
-        if linking, principal == nil {
-            throw Self.invalidRequest("Linking requires a valid user access token in Authorization")
+        if linking {
+            guard settings.manualLinking else { throw IdentityLinks.disabled }
+            guard let principal else { throw Self.invalidRequest("Linking requires a valid user access token in Authorization") }
+            guard principal.session != nil else { throw AuthError.sessionNotFound }
+            // Refused before the provider's token is checked: a stolen password alone adds no way in.
+            guard SecondFactorGate.allows(principal.session, factors: principal.factors) else {
+                throw SecondFactorGate.refusal(to: "link an identity")
+            }
         }
         let (provider, issuer) = try await resolve(request, idToken: idToken)
         try UserMetadata.check(request.data ?? [:], maxBytes: settings.userMetadataMaxBytes)
         let user = try await verify(idToken, request: request, provider: provider, issuer: issuer, client: client)
-        if linking, let principal {
-            return try await link(user, provider: provider, to: principal.user.id, client: client)
+        if linking, let principal, let session = LinkingSession(principal) {
+            return try await link(user, provider: provider, to: session, client: client)
         }
         return try await signIn(user, provider: provider, data: request.data ?? [:], client: client)
     }

@@ -18,8 +18,14 @@ public struct IdentityProvider: Sendable, Equatable {
         case apple
         /// Google: `email_verified`, `hd` kept as a custom claim, `picture` as the avatar.
         case google
-        /// Microsoft: the address is verified unless `xms_edov` says otherwise.
+        /// Microsoft, one tenant (`GOTRUE_EXTERNAL_AZURE_URL`): the address is verified unless
+        /// `xms_edov` says otherwise, as GoTrue reads it.
         case azure
+        /// Microsoft, any tenant: the address is verified only when `xms_edov` says so. Any tenant's
+        /// administrator can put any address in `email` unverified; taking it as verified when
+        /// `xms_edov` is absent would link that tenant's user to the address's confirmed account
+        /// ("nOAuth").
+        case azureAnyTenant
         /// Any other OpenID provider: standard claims, strictly typed.
         case standard
         /// GitHub: no id token; the user and its emails come from its REST API.

@@ -43,9 +43,10 @@ public struct ProviderUser: Sendable, Equatable {
             if let name = claims["name"]?.stringValue { data["full_name"] = .string(name) }
             if let picture = claims["picture"]?.stringValue { data["avatar_url"] = .string(picture) }
             if let domain = claims["hd"] { custom["hd"] = domain }
-        case .azure:
+        case .azure, .azureAnyTenant:
             let edov = claims["xms_edov"]
-            verified = email != nil && (edov == nil || edov?.boolValue == true || edov?.stringValue == "1" || edov?.stringValue == "true")
+            let vouched = edov?.boolValue == true || edov?.stringValue == "1" || edov?.stringValue == "true"
+            verified = email != nil && (vouched || (edov == nil && kind == .azure))
             if let name = claims["name"]?.stringValue { data["full_name"] = .string(name) }
             if let username = claims["preferred_username"]?.stringValue { data["preferred_username"] = .string(username) }
             let dropped: Set<String> = [

@@ -68,7 +68,7 @@ public struct KeyVaults: Sendable {
     {
         guard principal.session != nil else { throw AuthError(.noAuthorization, "Unlocking a PIN vault needs a user session") }
         try await gate.require(principal, to: "unlock a PIN vault")
-        try await limiter.hit("ip:vault:\(client.ip)", unlockLimit)
+        try await limiter.hit("ip:vault:\(client.limitKey)", unlockLimit)
         guard let id = UUID(uuidString: raw) else { throw Self.notFound }
         let expected = box.mac(Self.macInput(id, try Self.verifier(request.verifier)))
         for _ in 0..<Self.maxRaces {

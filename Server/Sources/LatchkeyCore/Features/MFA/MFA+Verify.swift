@@ -29,7 +29,7 @@ extension MFA {
         -> Session
     {
         try principal.user.refuseIfAnonymous()
-        try await limiter.hit("ip:mfa:\(client.ip)", settings.perIP)
+        try await limiter.hit("ip:mfa:\(client.limitKey)", settings.perIP)
         try requireVerification()
         guard let factorID = UUID(uuidString: raw) else { throw Self.notFound }
         guard let rawChallenge = request.challengeID, let challengeID = UUID(uuidString: rawChallenge) else {

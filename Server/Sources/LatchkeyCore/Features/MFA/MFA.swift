@@ -108,7 +108,7 @@ public struct MFA: Sendable {
     /// before it expires.
     public func challenge(id raw: String, principal: Principal, client: ClientInfo) async throws -> FactorChallenge {
         try principal.user.refuseIfAnonymous()
-        try await limiter.hit("ip:mfa:\(client.ip)", settings.perIP)
+        try await limiter.hit("ip:mfa:\(client.limitKey)", settings.perIP)
         try requireVerification()
         let factor = try await ownFactor(raw, of: principal.user)
         let now = time.now()

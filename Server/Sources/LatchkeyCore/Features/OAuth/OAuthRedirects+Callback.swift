@@ -24,10 +24,11 @@ extension OAuthRedirects {
         }
     }
 
-    /// Finishes the flow the callback's state names. A state that is missing, not this server's,
-    /// expired or used before sends the browser to the site URL; every later refusal goes to the
-    /// app's `redirect_to`.
-    public func callback(_ callback: Callback, client: ClientInfo) async -> Outcome {
+    /// Finishes the flow the callback's state names, in the browser that started it (`binding`,
+    /// its binding cookie). A state that is missing, not this server's, expired, used before or
+    /// started in another browser sends the browser to the site URL; every later refusal goes to
+    /// the app's `redirect_to`.
+    public func callback(_ callback: Callback, binding: String?, client: ClientInfo) async -> Outcome {
         let site = redirects.resolve(nil)
         guard let text = callback.state, !text.isEmpty else {
             return .failure(AuthError(.badOAuthCallback, "OAuth state parameter missing"), providerError: nil, to: site)
@@ -39,14 +40,14 @@ extension OAuthRedirects {
         guard now.timeIntervalSince1970 <= state.expiresAt else {
             return .failure(AuthError(.badOAuthState, "OAuth state has expired"), providerError: nil, to: site)
         }
+        // Login and linking CSRF: a state finishes only in the browser that started its flow.
+        guard state.isBound(to: binding) else {
+            return .failure(
+                AuthError(.badOAuthState, "OAuth state was not started in this browser"), providerError: nil, to: site)
+        }
         do {
             // A state is good once: a counter that allows one event, kept until the state expires.
-            let counts = try await limits.incrementRateLimits([
-                RateLimitCounter(
-                    key: "oauth:state:" + state.id, windowStart: Date(timeIntervalSince1970: 0),
-                    expiresAt: Date(timeIntervalSince1970: state.expiresAt), limit: 1)
-            ])
-            guard counts.first == 1 else {
+            guard try await spend("oauth:state:" + state.id, until: state.expiresAt) else {
                 return .failure(AuthError(.badOAuthState, "OAuth state has already been used"), providerError: nil, to: site)
             }
             return try await finish(callback, state: state, client: client)
@@ -60,7 +61,9 @@ extension OAuthRedirects {
 
     func finish(_ callback: Callback, state: OAuthState, client: ClientInfo) async throws -> Outcome {
         if let error = callback.error, !error.isEmpty {
-            return .failure(AuthError(.validationFailed, callback.errorDescription ?? error), providerError: error, to: state.redirectTo)
+            // The provider's own words never reach the app's error screen: a fixed text per code.
+            let code = Self.providerErrors.contains(error) ? error : "server_error"
+            return .failure(AuthError(.validationFailed, Self.providerErrorText(code)), providerError: code, to: state.redirectTo)
         }
         guard let code = callback.code, !code.isEmpty else {
             throw AuthError(.badOAuthCallback, "OAuth callback with missing authorization code")
@@ -88,8 +91,8 @@ extension OAuthRedirects {
                 throw AuthError(.unexpectedFailure, "Error getting user profile from external provider")
             }
         }
-        if let userID = state.linkingUserID {
-            let session = try await signIn.link(user, provider: provider, to: userID, client: client)
+        if let linking = state.linking {
+            let session = try await signIn.link(user, provider: provider, to: linking, client: client)
             return .session(session, providerToken: tokens.accessToken, to: state.redirectTo)
         }
         let data = Self.appleName(callback.appleUser)
@@ -105,6 +108,30 @@ extension OAuthRedirects {
             throw AuthError(.unexpectedFailure, "No session was made")
         }
         return .session(session, providerToken: tokens.accessToken, to: state.redirectTo)
+    }
+
+    /// The `error` codes of OAuth 2.0 (RFC 6749 §4.1.2.1), OpenID Connect Core §3.1.2.6 and
+    /// Apple, passed on to the app as they came; any other becomes `server_error`.
+    static let providerErrors: Set<String> = [
+        "invalid_request", "unauthorized_client", "access_denied", "unsupported_response_type", "invalid_scope", "server_error",
+        "temporarily_unavailable", "interaction_required", "login_required", "account_selection_required", "consent_required",
+        "invalid_request_uri", "invalid_request_object", "request_not_supported", "request_uri_not_supported",
+        "registration_not_supported", "user_cancelled_authorize",
+    ]
+
+    /// Our text for a provider's `error`: the provider's `error_description` is not shown, so a
+    /// provider (or whoever crafted the callback URL) cannot put words in the app's error screen.
+    static func providerErrorText(_ code: String) -> String {
+        switch code {
+        case "access_denied", "user_cancelled_authorize", "consent_required":
+            "The sign-in was cancelled or refused at the provider."
+        case "login_required", "interaction_required", "account_selection_required":
+            "The provider needs you to sign in there first."
+        case "temporarily_unavailable":
+            "The provider is unavailable. Try again later."
+        default:
+            "The provider could not complete the sign-in."
+        }
     }
 
     /// Apple's `user` form field (`{"name":{"firstName":…,"lastName":…},"email":…}`) as metadata.

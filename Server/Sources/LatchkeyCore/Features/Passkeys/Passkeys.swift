@@ -122,7 +122,7 @@ public struct Passkeys: Sendable {
     /// `POST /passkeys/authentication/options`: a challenge for a sign-in with any passkey.
     public func authenticationOptions(client: ClientInfo) async throws -> PasskeyOptionsResponse {
         guard settings.enabled else { throw Self.disabled }
-        try await limiter.hit("ip:passkey:\(client.ip)", settings.perIP)
+        try await limiter.hit("ip:passkey:\(client.limitKey)", settings.perIP)
         let challenge = try await newChallenge(.authentication, userID: nil)
         let options: [String: JSONValue] = [
             "challenge": .string(Base64URL.encode(challenge.challenge)), "timeout": .number(settings.challengeLifetime * 1000),

@@ -107,7 +107,9 @@ public struct PasswordSignIn: Sendable {
         // Verified before `user` is looked at: an unknown account costs what a known one does.
         let matched = try await passwords.verify(password, against: user?.passwordHash)
         // The operator's hook sees every check of a known user's password, and may refuse it
-        // (the attempt then counts as a failure, whatever the password).
+        // (the attempt then counts as a failure, whatever the password). An unknown account takes
+        // as long as the hook has been taking.
+        if user == nil { await answers.hooks.passwordAttemptOfUnknownAccount() }
         if let user, case .reject(let message, let signOut) = try await answers.hooks.passwordAttempt(userID: user.id, valid: matched) {
             if signOut { try await answers.hooks.signOut(userID: user.id) }
             try await store.appendAudit([

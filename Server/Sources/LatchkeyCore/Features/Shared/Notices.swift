@@ -32,8 +32,8 @@ public struct Notices: Sendable {
     }
 
     /// A notice of `kind` to the user's email address, when it has one.
-    public func notice(_ kind: MessageKind, to user: UserRecord) throws -> [OutboxRecord] {
-        try user.email.map { try rows([composer.email(kind, to: $0, user: user)]) } ?? []
+    public func notice(_ kind: MessageKind, to user: UserRecord, provider: String? = nil) throws -> [OutboxRecord] {
+        try user.email.map { try rows([composer.email(kind, to: $0, user: user, provider: provider)]) } ?? []
     }
 
     /// Wakes the delivery after rows were stored.

@@ -20,7 +20,18 @@ public struct SecondFactorGate: Sendable {
     /// has no verified factor.
     public func require(_ principal: Principal, to action: String) async throws {
         guard !principal.isAdmin else { return }
-        try await require(principal, else: AuthError(.insufficientAAL, "AAL2 session is required to \(action) when MFA is enabled."))
+        try await require(principal, else: Self.refusal(to: action))
+    }
+
+    /// Whether `session` may change the ways into its account: it is `aal2`, or the user has no
+    /// verified factor.
+    public static func allows(_ session: SessionRecord?, factors: [FactorRecord]) -> Bool {
+        session?.aal == "aal2" || !factors.contains { $0.status == .verified }
+    }
+
+    /// The refusal of an `aal1` session of a user with a factor.
+    public static func refusal(to action: String) -> AuthError {
+        AuthError(.insufficientAAL, "AAL2 session is required to \(action) when MFA is enabled.")
     }
 
     /// `refusal` unless the session is `aal2` or the user has no verified factor (operators are

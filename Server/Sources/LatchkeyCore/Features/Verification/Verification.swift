@@ -92,7 +92,7 @@ public struct Verification: Sendable {
     }
 
     func verifyLimit(_ client: ClientInfo) -> LimitBudget.Limit {
-        LimitBudget.Limit("ip:verify:\(client.ip)", settings.verifyPerIP)
+        LimitBudget.Limit("ip:verify:\(client.limitKey)", settings.verifyPerIP)
     }
 
     private func verify(_ request: VerifyRequest, client: ClientInfo, budget: LimitBudget) async throws -> Outcome {
