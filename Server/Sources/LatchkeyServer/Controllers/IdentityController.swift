@@ -19,8 +19,7 @@ struct IdentityController {
             let principal = try await authenticator.authenticate(authorization: request.headers[.authorization])
             let url = try await links.authorize(
                 provider: request.queryValue("provider"), redirectTo: request.queryValue("redirect_to"),
-                scopes: request.queryValue("scopes"), codeChallenge: request.queryValue("code_challenge"),
-                codeChallengeMethod: request.queryValue("code_challenge_method"), principal: principal)
+                scopes: request.queryValue("scopes"), principal: principal)
             if request.queryValue("skip_http_redirect") == "true" { return try JSONResponse.make(LinkURL(url: url)) }
             return Response(status: .found, headers: [.location: url, .cacheControl: "no-store", .referrerPolicy: "no-referrer"])
         }

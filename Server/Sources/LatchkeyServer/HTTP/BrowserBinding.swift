@@ -8,10 +8,11 @@ import LatchkeyCore
 /// `GET /authorize` (or when a link ticket is opened), whose hash the flow's state carries and
 /// `/callback` requires. A browser keeps one value for all its flows, so two tabs both finish.
 ///
-/// `HttpOnly`, scoped to the server's path. Over HTTPS it is `__Secure-lk_oauth`, `Secure` and
-/// `SameSite=None`, so Apple's `form_post` (a cross-site POST) carries it; the binding does not
+/// `HttpOnly`. Over HTTPS it is `__Host-lk_oauth` (so no sibling subdomain can plant a value of
+/// its choosing in the browser: the prefix forbids a `Domain` and requires `Path=/` and `Secure`),
+/// with `SameSite=None`, so Apple's `form_post` (a cross-site POST) carries it; the binding does not
 /// rest on `SameSite`: a callback carrying another browser's state fails whatever cookie it brings.
-/// Over plain HTTP (development) it is `lk_oauth`, `SameSite=Lax`.
+/// Over plain HTTP (development) it is `lk_oauth`, scoped to the server's path, `SameSite=Lax`.
 struct BrowserBinding: Sendable {
     let name: String
     let attributes: String
@@ -21,8 +22,8 @@ struct BrowserBinding: Sendable {
         let secure = url?.scheme?.lowercased() == "https"
         let base = url?.path ?? ""
         let path = base.hasSuffix("/") ? base : base + "/"
-        name = secure ? "__Secure-lk_oauth" : "lk_oauth"
-        attributes = "Path=\(path); Max-Age=\(max(lifetime, 300)); HttpOnly" + (secure ? "; Secure; SameSite=None" : "; SameSite=Lax")
+        name = secure ? "__Host-lk_oauth" : "lk_oauth"
+        attributes = "Path=\(secure ? "/" : path); Max-Age=\(max(lifetime, 300)); HttpOnly" + (secure ? "; Secure; SameSite=None" : "; SameSite=Lax")
     }
 
     /// The request's binding value, when it has a well-formed one.
