@@ -80,7 +80,6 @@ import Testing
             _ = try await check(
                 .post, "/token?grant_type=password", json: #"{"phone":"+15551234567","password":"correct horse battery staple"}"#)
             _ = try await check(.put, "/user", json: #"{"phone":"+15550009999"}"#, bearer: session.accessToken)
-            _ = try await check(.post, "/signup", json: #"{"email":""# + String(repeating: "a", count: 1_100_000) + #""}"#)
             _ = try await check(.get, "/_dev/mailbox", headers: [.accept: "application/json"])
             _ = try await check(.get, "/_dev/mailbox?to=spec@example.com")
             let one = try await check(.get, "/_dev/mailbox?limit=1", headers: [.accept: "application/json"])
@@ -190,6 +189,9 @@ import Testing
             _ = try await check(.post, "/logout?scope=nope", bearer: session.accessToken)
             _ = try await check(.post, "/logout", bearer: session.accessToken)
             _ = try await check(.post, "/logout", bearer: session.accessToken)
+            // Last: a 413 ends its connection (the rest of the body is not read).
+            let tooLarge = try await check(.post, "/signup", json: #"{"email":""# + String(repeating: "a", count: 1_100_000) + #""}"#)
+            #expect(tooLarge.status == .contentTooLarge && tooLarge.headers[.connection] == "close")
             #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
         }
     }

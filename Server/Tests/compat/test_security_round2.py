@@ -675,10 +675,19 @@ def test_a_stalled_body_is_cut_off_without_a_server_error(raw_server):
         assert status is None or 400 <= status < 500, data[:200]
 
 
-def test_an_oversized_body_gets_413_and_the_connection_is_closed(raw_server):
-    """Attack: a 10 MB body trickled in — the server must refuse it and drop the connection rather
-    than keep reading (or keep the socket) for the rest."""
-    with connect(raw_server) as sock:
+@pytest.fixture(scope="module")
+def default_server(tmp_path_factory):
+    """Every HTTP timeout at its default (body and idle 30 s): what ends a connection here is not a
+    timeout."""
+    with serving(tmp_path_factory.mktemp("round2-defaults"), {}) as url:
+        yield url
+
+
+def test_an_oversized_body_gets_413_and_the_connection_is_closed(default_server):
+    """Attack: a 10 MB body trickled in — the server must refuse it and end the connection rather
+    than keep reading (or keep the socket) for the rest. With the body timeout at its default of
+    30 s, only the 413's own close can end it within seconds."""
+    with connect(default_server) as sock:
         sock.sendall(b"POST /signup HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                      b"Content-Length: 10000000\r\n\r\n")
         chunk = b" " * 65536
@@ -702,11 +711,14 @@ def test_an_oversized_body_gets_413_and_the_connection_is_closed(raw_server):
                 sent += len(chunk)
             except (ConnectionResetError, BrokenPipeError, socket.timeout):
                 break
+        answered = time.monotonic()
         if not closed:
-            closed, more = wait_closed(sock, 3)
+            closed, more = wait_closed(sock, 5)
             data += more
         assert status_of(data) == 413, (sent, data[:300])
+        assert b"connection: close" in data.lower(), data[:300]
         assert closed, f"the connection stayed open after the 413 (sent {sent} bytes)"
+        assert time.monotonic() - answered < 5
 
 
 def test_slowloris_connections_are_closed_and_the_server_keeps_answering(raw_server):

@@ -17,7 +17,11 @@ struct ErrorMiddleware: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let error as AuthError {
-            return APIErrorResponder.response(for: error, request: request, requestID: context.requestID)
+            var response = APIErrorResponder.response(for: error, request: request, requestID: context.requestID)
+            // The rest of a body too large to read is not read: the connection ends with this
+            // answer, rather than staying open while the client goes on sending.
+            if error.code == .requestEntityTooLarge { response.headers[.connection] = "close" }
+            return response
         } catch let error as StoreError where error.isConflict {
             // Another request kept changing the same user while this one retried: GoTrue's 409.
             context.logger.info("write conflict", metadata: ["error": "\(error)", "path": "\(request.uri.path)"])

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 import HummingbirdCore
 import Logging
@@ -67,6 +68,8 @@ final class ConnectionClock {
     private(set) var phase = Phase.idle
     /// Requests whose headers arrived and whose answer has not ended.
     private var inFlight = 0
+    /// The answer being written says `Connection: close` (a `413` to a body not read).
+    var closeAfterAnswer = false
     private var deadline: Scheduled<Void>?
     private var context: ChannelHandlerContext?
 
@@ -131,6 +134,17 @@ final class ConnectionClock {
         if inFlight == 0, phase == .handling { enter(.idle) }
     }
 
+    /// Ends the connection after an answer that said `Connection: close`: the output is closed at
+    /// once (the client sees the answer and the end), what the client still sends is read and
+    /// dropped for a moment, so its socket is not reset before it reads the answer, then the
+    /// connection is closed.
+    func endAfterAnswer(_ context: ChannelHandlerContext) {
+        context.close(mode: .output, promise: nil)
+        phase = .handling
+        deadline?.cancel()
+        deadline = context.eventLoop.assumeIsolated().scheduleTask(in: .seconds(2)) { [weak self] in self?.expire() }
+    }
+
     /// Before the HTTP decoder: sees raw bytes.
     final class BytesWatcher: ChannelInboundHandler, RemovableChannelHandler {
         typealias InboundIn = ByteBuffer
@@ -183,8 +197,21 @@ final class ConnectionClock {
         }
 
         func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-            if case .end = unwrapOutboundIn(data) { clock.answerEnded() }
-            context.write(data, promise: promise)
+            switch unwrapOutboundIn(data) {
+            case .head(let head):
+                if head.headerFields[.connection]?.lowercased() == "close" { clock.closeAfterAnswer = true }
+                context.write(data, promise: promise)
+            case .body:
+                context.write(data, promise: promise)
+            case .end:
+                clock.answerEnded()
+                guard clock.closeAfterAnswer else {
+                    context.write(data, promise: promise)
+                    return
+                }
+                context.writeAndFlush(data, promise: promise)
+                clock.endAfterAnswer(context)
+            }
         }
     }
 }
