@@ -78,6 +78,9 @@ def submit(driver, button) -> None:
     old = driver.find_element(By.TAG_NAME, "html")
     button.click()
     WebDriverWait(driver, 10).until(expected_conditions.staleness_of(old))
+    # The old document is gone; wait for the new one to be whole before anything looks it up
+    # (Chrome otherwise answers "Node with given id does not belong to the document").
+    WebDriverWait(driver, 10).until(lambda d: d.execute_script("return document.readyState") == "complete")
 
 
 def status_text(driver) -> str:
