@@ -136,8 +136,13 @@ public struct UnenrolledFactor: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey { case id }
 
+    /// `factor_id`: the same id, for supabase-swift before 2.41.1, which reads it there.
+    enum CompatibilityKeys: String, CodingKey { case factorID = "factor_id" }
+
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encodeLowercased(id, forKey: .id)
+        var compatibility = encoder.container(keyedBy: CompatibilityKeys.self)
+        try compatibility.encode(id.uuidString.lowercased(), forKey: .factorID)
     }
 }

@@ -41,13 +41,20 @@ import Testing
 
             let again = try await client.send(.post, "/invite", json: #"{"email":"new.hire@example.com"}"#, bearer: admin)
             #expect(again.status == .unprocessableContent && again.errorCode == "email_exists")
+            // supabase-swift's `admin.inviteUserByEmail` posts to `/admin/invite` (GoTrue: 404):
+            // the same invitation, for operators only.
+            let swift = try await client.send(.post, "/admin/invite", json: #"{"email":"swift.hire@example.com"}"#, bearer: admin)
+            #expect(swift.status == .ok)
+            #expect(try swift.decode(User.self).invitedAt != nil)
+            let notAdmin = try await client.send(.post, "/admin/invite", json: #"{"email":"y@example.com"}"#, bearer: session.accessToken)
+            #expect(notAdmin.status == .forbidden && notAdmin.errorCode == "not_admin")
             let bad = try await client.send(.post, "/invite", json: #"{"email":"not an address"}"#, bearer: admin)
             #expect(bad.status == .badRequest && bad.errorCode == "email_address_invalid")
             #expect(try await client.send(.post, "/invite", json: #"{}"#, bearer: admin).errorCode == "validation_failed")
             let refused = try await client.send(.post, "/invite", json: #"{"email":"x@example.com"}"#, bearer: session.accessToken)
             #expect(refused.status == .forbidden && refused.errorCode == "not_admin")
             let log = try await AuditLogTests.log(client, admin, query: "&action=user_invited")
-            #expect(log.map(\.payload.actorUsername) == ["service_role"])
+            #expect(log.map(\.payload.actorUsername) == ["service_role", "service_role"])
         }
     }
 

@@ -5,6 +5,7 @@ import LatchkeyAPI
 import LatchkeyCore
 import LatchkeyServer
 import LatchkeyStore
+import NIOCore
 import Testing
 
 /// TOTP second factors through the real HTTP stack: enrol, challenge, verify, the `aal2`
@@ -195,7 +196,11 @@ import Testing
             let current = try stillThere.decode(Session.self)
 
             // The factor goes: no session keeps the level it gave.
-            #expect(try await client.send(.delete, "/factors/\(factor)", bearer: raised.accessToken).status == .ok)
+            let removed = try await client.send(.delete, "/factors/\(factor)", bearer: raised.accessToken)
+            #expect(removed.status == .ok)
+            // `factor_id` beside `id`: supabase-swift before 2.41.1 reads the id there.
+            let answer = try JSONDecoder().decode([String: String].self, from: Data(removed.body.readableBytesView))
+            #expect(answer["id"] == "\(factor)".lowercased() && answer["factor_id"] == answer["id"])
             for token in [current.refreshToken, raised.refreshToken] {
                 let refreshed = try await client.send(.post, "/token?grant_type=refresh_token", json: #"{"refresh_token":"\#(token)"}"#)
                 #expect(refreshed.status == .ok)

@@ -60,11 +60,15 @@ struct AdminController {
                 return try JSONResponse.make([String: String](), noStore: true)
             }
         }
-        routes.on(.post, "/invite") { request, context in
-            try await authenticator.asOperator(request) {
-                let body = try await request.decodeJSON(InviteRequest.self, context: context)
-                return try JSONResponse.make(
-                    try await invitations.invite(body, redirectTo: request.queryValue("redirect_to")), noStore: true)
+        // GoTrue serves `/invite`; supabase-swift's `admin.inviteUserByEmail` posts to
+        // `/admin/invite`, which GoTrue answers 404: both are the same invitation here.
+        for path in ["/invite", "/admin/invite"] {
+            routes.on(.post, path) { request, context in
+                try await authenticator.asOperator(request) {
+                    let body = try await request.decodeJSON(InviteRequest.self, context: context)
+                    return try JSONResponse.make(
+                        try await invitations.invite(body, redirectTo: request.queryValue("redirect_to")), noStore: true)
+                }
             }
         }
         routes.on(.post, "/admin/generate_link") { request, context in
