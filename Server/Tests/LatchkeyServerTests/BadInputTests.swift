@@ -49,6 +49,29 @@ import Testing
         }
     }
 
+    /// GoTrue reads a JSON body whatever the `Content-Type`: the README's `curl -d '{…}'` (which
+    /// labels it a form) confirms a sign-up at `POST /verify`, and a real form post (the link
+    /// page's button) is still read as a form.
+    @Test func aJSONBodyLabelledAFormIsReadAsJSON() async throws {
+        try await TestServer().run { client, app async throws in
+            let signUp = try await client.send(
+                .post, "/signup", json: #"{"email":"curl@example.com","password":"correct horse battery staple"}"#)
+            #expect(signUp.status == .ok)
+            let code = try await client.latestCode(to: "curl@example.com", app: app)
+            let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+            let verified = try await client.execute(
+                uri: "/verify", method: .post, headers: form,
+                body: ByteBuffer(string: #" {"type":"signup","email":"curl@example.com","token":"\#(code)"}"#)) { $0 }
+            #expect(verified.status == .ok)
+            #expect(try verified.decode(Session.self).user.email == "curl@example.com")
+            // A form stays a form: a link's button without its token is GoTrue's 400, not a JSON error.
+            let button = try await client.execute(uri: "/verify", method: .post, headers: form, body: ByteBuffer(string: "type=signup")) {
+                $0
+            }
+            #expect(button.status == .badRequest)
+        }
+    }
+
     @Test(arguments: endpoints)
     func oversizedBodiesAre413(path: String) async throws {
         try await TestServer().run { client, _ async throws in

@@ -17,15 +17,19 @@ struct VerifyController {
 
     func register(_ routes: inout RouteRegistrar) {
         routes.on(.post, "/verify") { request, context in
-            if request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true {
-                let form = try await FormBody.fields(of: request, context: context)
+            let data = Data(try await request.collectBody(context: context).readableBytesView)
+            // A form is the link page's button; a JSON object is JSON whatever the `Content-Type`
+            // says, as GoTrue reads it (`curl -d '{…}'` labels it a form).
+            let isForm = request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true
+            if isForm, !Request.isJSONObject(data) {
+                let form = FormBody.fields(String(decoding: data, as: UTF8.self))
                 // As `GET /verify`: a missing or unknown type, or no token, is a 400, not a redirect.
                 _ = try Verification.type(form["type"])
                 guard let token = form["token"], !token.isEmpty else { throw Self.tokenRequired }
                 return await redeemLink(
                     token: token, type: form["type"], redirectTo: form["redirect_to"], request: request, context: context)
             }
-            let body = try await request.decodeJSON(VerifyRequest.self, context: context)
+            let body = try Request.decodeJSON(VerifyRequest.self, from: data)
             switch try await verification.verify(body, client: context.client) {
             case .session(let session, _): return try JSONResponse.make(session, noStore: true)
             case .pending(let message, _): return try JSONResponse.make(EmailChangePending(msg: message), noStore: true)

@@ -9,7 +9,12 @@ extension Request {
     /// not JSON (GoTrue's answer too), unless `allowingEmpty` (a body whose every field is
     /// optional, such as `DELETE /admin/users/{id}`'s), where it reads as `{}`.
     func decodeJSON<T: Decodable>(_ type: T.Type, context: APIRequestContext, allowingEmpty: Bool = false) async throws -> T {
-        var data = Data(try await collectBody(context: context).readableBytesView)
+        try Self.decodeJSON(type, from: Data(try await collectBody(context: context).readableBytesView), allowingEmpty: allowingEmpty)
+    }
+
+    /// `data`, already read, decoded as ``decodeJSON(_:context:allowingEmpty:)`` decodes a body.
+    static func decodeJSON<T: Decodable>(_ type: T.Type, from data: Data, allowingEmpty: Bool = false) throws -> T {
+        var data = data
         if data.isEmpty {
             guard allowingEmpty else { throw AuthError(.badJSON, "Could not parse request body as JSON: EOF") }
             data = Data("{}".utf8)
@@ -28,6 +33,12 @@ extension Request {
         } catch {
             throw AuthError(.badJSON, "Could not parse request body as JSON")
         }
+    }
+
+    /// Whether `data` is a JSON object (its first byte past white space is `{`): what GoTrue reads
+    /// whatever the `Content-Type` says (curl's `-d '{…}'` sends it as a form).
+    static func isJSONObject(_ data: Data) -> Bool {
+        data.first { ![0x20, 0x09, 0x0a, 0x0d].contains($0) } == UInt8(ascii: "{")
     }
 
     /// The body, at most `context.maxUploadSize` (1 MB), or `413 request_entity_too_large`: the one
