@@ -178,7 +178,8 @@ public func buildApplication(
             url: configuration.webhook.url, secret: configuration.webhook.secret, events: configuration.webhook.events)
         let delivery = OutboxDelivery(
             store: store, mailer: mailer, sealer: service.sealer, time: time, retry: configuration.mailRetry, metrics: counted,
-            webhooks: HTTPWebhookSender(endpoints: webhookEndpoints, client: outbound, time: time, policy: configuration.outbound), tracer: tracing?.tracer,
+            webhooks: HTTPWebhookSender(endpoints: webhookEndpoints, client: outbound, time: time, policy: configuration.outbound),
+            tracer: tracing?.tracer,
             logger: logger)
 
         let openAPI =
@@ -234,10 +235,10 @@ public func buildApplication(
             limiter: service.limiter, settings: IDTokenSignIn.Settings(configuration.auth), records: service.records, logger: logger,
             directory: customProviders)
         let flows = OAuthRedirects(
-            signIn: idTokenSignIn, client: HTTPOAuthProviderClient(fetcher: fetcher, client: outbound, time: time, policy: configuration.outbound),
-            limits: store,
-            serverSecret: serverSecret, redirects: service.redirects, lifetime: TimeInterval(configuration.auth.flowStateExpiry),
-            externalURL: configuration.auth.externalURL)
+            signIn: idTokenSignIn,
+            client: HTTPOAuthProviderClient(fetcher: fetcher, client: outbound, time: time, policy: configuration.outbound),
+            limits: store, serverSecret: serverSecret, redirects: service.redirects,
+            lifetime: TimeInterval(configuration.auth.flowStateExpiry), externalURL: configuration.auth.externalURL)
         OAuthController(
             flows: flows,
             binding: BrowserBinding(externalURL: configuration.auth.externalURL, lifetime: configuration.auth.flowStateExpiry)

@@ -197,7 +197,8 @@ import Testing
             enabled: [.passwordVerificationAttempt], caller: ScriptedHookCaller { _, _ in
                 try await Task.sleep(for: .milliseconds(40))
                 return ["decision": "continue"]
-            }, store: nil, time: SystemTimeSource(), random: SystemRandomSource(), pause: { duration in waits.withLock { $0.append(duration) } })
+            }, store: nil, time: SystemTimeSource(), random: SystemRandomSource(),
+            pause: { duration in waits.withLock { $0.append(duration) } })
         // Before any call there is nothing to match.
         await hooks.passwordAttemptOfUnknownAccount()
         #expect(waits.withLock { $0.isEmpty })

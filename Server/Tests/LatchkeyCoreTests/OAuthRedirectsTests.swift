@@ -152,7 +152,8 @@ import Testing
     /// the app: a fixed text per code, and an unknown code is `server_error`.
     @Test func theProvidersErrorTextIsReplaced() async throws {
         let f = Fixture()
-        for (given, passed) in [("access_denied", "access_denied"), ("<script>alert(1)</script>", "server_error"), ("login_required", "login_required")] {
+        let cases = [("access_denied", "access_denied"), ("<script>alert(1)</script>", "server_error"), ("login_required", "login_required")]
+        for (given, passed) in cases {
             let query = try await f.authorize()
             guard case .failure(let error, let code, "myapp://callback") = await f.callback(query, code: nil, error: given) else {
                 Issue.record("no failure for \(given)"); return
@@ -171,13 +172,12 @@ import Testing
             emailConfirmedAt: f.base.time.now(), appMetadata: ["provider": "email", "providers": ["email"]], userMetadata: [:],
             createdAt: f.base.time.now(), updatedAt: f.base.time.now())
         f.base.store.add(user)
-        let session = SessionRecord(id: UUID(), userID: user.id, amr: [], refreshSalt: [1], createdAt: user.createdAt, updatedAt: user.createdAt)
+        let session = SessionRecord(
+            id: UUID(), userID: user.id, amr: [], refreshSalt: [1], createdAt: user.createdAt, updatedAt: user.createdAt)
         f.base.store.add(session)
         let linking = LinkingSession(userID: user.id, sessionID: session.id)
         func ticket() async throws -> String {
-            let url = try await f.flows.linkTicketURL(
-                provider: "google", redirectTo: "myapp://callback", scopes: nil, codeChallenge: nil, codeChallengeMethod: nil,
-                linking: linking)
+            let url = try await f.flows.linkTicketURL(provider: "google", redirectTo: "myapp://callback", scopes: nil, linking: linking)
             #expect(url.hasPrefix("http://localhost:9999/user/identities/continue?ticket="))
             return try #require(URLComponents(string: url)?.queryItems?.first { $0.name == "ticket" }?.value)
         }
@@ -192,7 +192,9 @@ import Testing
             try await f.flows.continueLink(ticket: first, binding: "alice")
         }
         // Finished in another browser: refused; in the one that opened it: linked.
-        guard case .failure(let refused, nil, _) = await f.callback(opened, code: f.approve(opened, email: "g@example.com"), browser: "mallory")
+        guard
+            case .failure(let refused, nil, _) = await f.callback(
+                opened, code: f.approve(opened, email: "g@example.com"), browser: "mallory")
         else { Issue.record("a link finished in another browser"); return }
         #expect(refused.code == .badOAuthState)
         guard case .session(let linked, _, _) = await f.callback(opened, code: f.approve(opened, email: "g@example.com"), browser: "alice")

@@ -115,7 +115,8 @@ import Testing
             let other = Self.firstSignIn(sub: "other-\(sub)", email: nil)
             try await store.applyExternalSignIn(other)
             guard case .insert(let stranger) = other.user else { return }
-            #expect(try await !store.unlinkIdentity(id: first.id, user: try #require(try await store.user(id: stranger.id)), held: nil, audit: [], outbox: []))
+            let strangerNow = try #require(try await store.user(id: stranger.id))
+            #expect(try await !store.unlinkIdentity(id: first.id, user: strangerNow, held: nil, audit: [], outbox: []))
             #expect(try await store.unlinkIdentity(id: first.id, user: current, held: nil, audit: [], outbox: []))
             #expect(try await store.identities(userID: user.id).map(\.id) == [second.id])
             let now = try #require(try await store.user(id: user.id))

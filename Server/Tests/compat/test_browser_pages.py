@@ -29,7 +29,7 @@ try:
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.virtual_authenticator import VirtualAuthenticatorOptions
-    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
     from selenium.webdriver.support import expected_conditions
     from selenium.webdriver.support.ui import WebDriverWait
 except ImportError:  # pragma: no cover - the skip below says how to get it
@@ -73,11 +73,25 @@ def wait_for(driver, condition, timeout: float = 10):
     return wait.until(lambda d: condition(d))
 
 
+def _left_the_document(element) -> bool:
+    """Whether `element`'s page is gone: stale, or (as Chrome sometimes answers while the old
+    document is being replaced) "Node with given id does not belong to the document"."""
+    try:
+        element.is_enabled()
+        return False
+    except StaleElementReferenceException:
+        return True
+    except WebDriverException as error:
+        if "does not belong to the document" in str(error):
+            return True
+        raise
+
+
 def submit(driver, button) -> None:
     """Clicks a form's button and waits for the page the server answers with."""
     old = driver.find_element(By.TAG_NAME, "html")
     button.click()
-    WebDriverWait(driver, 10).until(expected_conditions.staleness_of(old))
+    WebDriverWait(driver, 10).until(lambda _: _left_the_document(old))
     # The old document is gone; wait for the new one to be whole before anything looks it up
     # (Chrome otherwise answers "Node with given id does not belong to the document").
     WebDriverWait(driver, 10).until(lambda d: d.execute_script("return document.readyState") == "complete")

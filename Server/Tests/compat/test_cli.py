@@ -1,5 +1,6 @@
 """The `latchkey` CLI against the data folder of a running server."""
 
+import contextlib
 import json
 import subprocess
 import time
@@ -286,6 +287,18 @@ def test_users_invite_and_link_with_the_server_stopped_then_running(tmp_path):
     ]:
         result = run_cli(*args)
         assert result.returncode != 0 and expected in result.stderr, (args, result.stderr)
+
+
+@contextlib.contextmanager
+def serving(tmp_path, env=None, port=None):
+    """`_start_server` as a `with`: the server's URL, stopped when the block ends."""
+    process, url, log = _start_server(tmp_path, env=env, port=port)
+    try:
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+        log.close()
 
 
 def _start_server(tmp_path, *, env=None, port=None):

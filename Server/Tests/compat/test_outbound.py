@@ -10,7 +10,6 @@ tests only ever send traffic to 127.0.0.1."""
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 import uuid
@@ -19,7 +18,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import httpx
 import pytest
 
-from test_cli import _start_server
+from test_cli import serving
 from test_hooks import HOOK_SECRET
 from test_supabase_admin import SECRET, service_headers
 
@@ -83,30 +82,25 @@ def redirector(metadata):
 def test_a_providers_redirect_is_not_followed(tmp_path, metadata, redirector):
     """An issuer whose discovery document answers 302 to an internal address: `/authorize` for
     that provider fails, and the internal listener is never asked."""
-    server, url, log = _start_server(tmp_path, env={
+    with serving(tmp_path, env={
         "GOTRUE_SITE_URL": "http://localhost:3000",
         "GOTRUE_EXTERNAL_KEYCLOAK_ENABLED": "true",
         "GOTRUE_EXTERNAL_KEYCLOAK_CLIENT_ID": "kc-app",
         "GOTRUE_EXTERNAL_KEYCLOAK_SECRET": "kc-secret",
         "GOTRUE_EXTERNAL_KEYCLOAK_URL": redirector.url("/realms/acme"),
-    })
-    try:
+    }) as url:
         answer = httpx.get(f"{url}/authorize", params={"provider": "keycloak"}, trust_env=False, follow_redirects=False)
         assert answer.status_code >= 400 and answer.status_code < 600, answer.text
         assert any(path.startswith("/realms/acme/.well-known/openid-configuration") for path in redirector.paths), redirector.paths
         time.sleep(0.3)
         assert metadata.paths == [], f"the redirect was followed to {metadata.paths}"
-    finally:
-        server.terminate()
-        server.wait(timeout=20)
-        log.close()
 
 
 def test_a_hooks_and_a_webhooks_redirect_is_not_followed(tmp_path, metadata, redirector):
     """A custom-access-token hook and a webhook endpoint answering 302 to an internal address: the
     sign-in fails with the hook's error, no webhook is delivered, and the internal listener is
     never asked."""
-    server, url, log = _start_server(tmp_path, env={
+    with serving(tmp_path, env={
         "GOTRUE_SITE_URL": "http://localhost:3000",
         "GOTRUE_JWT_SECRET": SECRET,
         "GOTRUE_MAILER_AUTOCONFIRM": "true",
@@ -116,8 +110,7 @@ def test_a_hooks_and_a_webhooks_redirect_is_not_followed(tmp_path, metadata, red
         "LATCHKEY_WEBHOOK_URL": redirector.url("/webhook"),
         "LATCHKEY_WEBHOOK_SECRET": HOOK_SECRET,
         "LATCHKEY_PASSWORD_SCRYPT_LOG_N": "10",
-    })
-    try:
+    }) as url:
         email = f"outbound.{uuid.uuid4().hex[:8]}@example.com"
         created = httpx.post(f"{url}/admin/users", headers=service_headers(),
                              json={"email": email, "password": PASSWORD, "email_confirm": True}, trust_env=False)
@@ -134,9 +127,3 @@ def test_a_hooks_and_a_webhooks_redirect_is_not_followed(tmp_path, metadata, red
         assert any(p.startswith("/hook") for p in redirector.paths), redirector.paths
         time.sleep(0.5)
         assert metadata.paths == [], f"a redirect was followed to {metadata.paths}"
-        deliveries = httpx.get(f"{url}/admin/webhooks", headers=service_headers(), trust_env=False).json()
-        assert json.dumps(deliveries)  # the endpoint is still listed: a 302 is a failed delivery, retried later
-    finally:
-        server.terminate()
-        server.wait(timeout=20)
-        log.close()

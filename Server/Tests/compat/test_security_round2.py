@@ -7,7 +7,6 @@ known from unknown addresses. Everything runs on 127.0.0.1; every wait is bounde
 
 from __future__ import annotations
 
-import contextlib
 import re
 import select
 import socket
@@ -24,7 +23,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from conftest import _free_port
 from hosted_app import PKCE, App, create_user
 from oidc_standin import OIDCStandIn
-from test_cli import _start_server
+from test_cli import serving as cli_serving
 from test_hooks import Receiver, hook_env
 from test_hooks import claims as token_claims
 from test_hosted_forms import Browser as PagesBrowser
@@ -54,16 +53,9 @@ BASE_ENV = {
 # --- servers -----------------------------------------------------------------------------------
 
 
-@contextlib.contextmanager
-def serving(tmp, env):
-    """`_start_server` with ``BASE_ENV`` under `env`: its URL, stopped when the `with` ends."""
-    process, url, log = _start_server(tmp, env={**BASE_ENV, **env})
-    try:
-        yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
-        log.close()
+def serving(tmp, env, port=None):
+    """The shared `serving` with ``BASE_ENV`` under `env`."""
+    return cli_serving(tmp, {**BASE_ENV, **env}, port=port)
 
 
 @dataclass
@@ -760,13 +752,10 @@ def pages(tmp_path_factory):
         "LATCHKEY_ADMIN_CONSOLE": "true",
         "GOTRUE_SMTP_MAX_FREQUENCY": "60",
     }
-    process, _, log = _start_server(tmp_path_factory.mktemp("round2-pages"), env={**BASE_ENV, **env}, port=port)
     try:
-        yield url, app
+        with serving(tmp_path_factory.mktemp("round2-pages"), env, port=port):
+            yield url, app
     finally:
-        process.terminate()
-        process.wait(timeout=20)
-        log.close()
         app.server.shutdown()
 
 

@@ -33,9 +33,11 @@ public struct OutboundPolicy: Sendable {
         let bare = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
         if IssuerURL.isLoopback(bare) || bare == "host.docker.internal" { return nil }
         if allowInternal { return nil }
-        if IssuerURL.ipv4(bare) != nil || bare.contains(":") {
-            return IssuerURL.isInternal(bare) ? "\(host) is an internal address (LATCHKEY_OUTBOUND_ALLOW_PRIVATE allows it)" : nil
+        if let bytes = IPNetwork.bytes(of: bare) {
+            return IPNetwork.isInternal(bytes) ? "\(host) is an internal address (LATCHKEY_OUTBOUND_ALLOW_PRIVATE allows it)" : nil
         }
+        // An IPv6 literal `inet_pton` does not read (a zone, say) is not an address to call.
+        if bare.contains(":") { return "\(host) is not an address Latchkey calls" }
         for address in await resolve(bare) where IssuerURL.isInternal(address) {
             return "\(host) resolves to the internal address \(address) (LATCHKEY_OUTBOUND_ALLOW_PRIVATE allows it)"
         }

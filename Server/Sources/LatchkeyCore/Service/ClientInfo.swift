@@ -1,5 +1,3 @@
-import Foundation
-
 /// Who is calling, as far as the server can tell: the client IP used for rate limits (the
 /// socket's peer unless a trusted proxy header is configured) and the user agent.
 public struct ClientInfo: Sendable, Equatable {
@@ -19,16 +17,13 @@ public struct ClientInfo: Sendable, Equatable {
 
     static func limitKey(for ip: String) -> String {
         let bare = ip.hasPrefix("[") && ip.hasSuffix("]") ? String(ip.dropFirst().dropLast()) : ip
-        guard bare.contains(":") else { return ip }
-        var address = in6_addr()
         let zoneless = bare.split(separator: "%", maxSplits: 1).first.map(String.init) ?? bare
-        guard inet_pton(AF_INET6, zoneless, &address) == 1 else { return ip }
-        var bytes = withUnsafeBytes(of: &address) { Array($0) }
-        if bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xff, bytes[11] == 0xff {
-            return bytes[12..<16].map(String.init).joined(separator: ".")
+        guard bare.contains(":"), let bytes = IPNetwork.bytes(of: zoneless) else { return ip }
+        // An IPv4-mapped address reads as its IPv4 address.
+        guard bytes.count == 16, let network = IPNetwork(zoneless + "/64") else { return IPNetwork.text(of: bytes) ?? ip }
+        let words = stride(from: 0, to: 8, by: 2).map { index in
+            String(UInt16(network.address[index]) << 8 | UInt16(network.address[index + 1]), radix: 16)
         }
-        for index in 8..<16 { bytes[index] = 0 }
-        let prefix = stride(from: 0, to: 8, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }
-        return prefix.joined(separator: ":") + "::/64"
+        return words.joined(separator: ":") + "::/64"
     }
 }

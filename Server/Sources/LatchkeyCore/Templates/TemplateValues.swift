@@ -5,8 +5,8 @@ import LatchkeyAPI
 ///
 /// Names, as templates use them: `application.name`, `code` (also `token`), `link` (also
 /// `confirmation_url`), `token_hash`, `email`, `new_email`, `old_email`, `phone`, `site_url`,
-/// `redirect_to`, `provider` (an identity notice's provider), `expires_in_minutes`, `data` (the user's metadata; also `user.metadata`) and
-/// `user.email`, `user.phone`.
+/// `redirect_to`, `provider` (an identity notice's provider), `expires_in_minutes`, `data` (the
+/// user's metadata; also `user.metadata`) and `user.email`, `user.phone`.
 public struct TemplateValues: Sendable {
     public var appName: String
     /// The address or number the message goes to.

@@ -43,7 +43,7 @@ extension Setting {
             key: "metrics-host", environment: ["LATCHKEY_METRICS_HOST"], defaultValue: "127.0.0.1",
             summary: "The address `metrics-port` listens on (loopback unless set: a scraper on the same machine or network namespace)."
         ),
-            .init(
+        .init(
             key: "outbound-allow-private", environment: ["LATCHKEY_OUTBOUND_ALLOW_PRIVATE"], defaultValue: "false",
             summary:
                 "Let hooks, webhooks and identity providers' documents and endpoints be on internal addresses (private, link-local such as 169.254.169.254, shared), named literally or through DNS. Off: refused, so a provider's document or a DNS answer cannot point Latchkey at the machines behind it. Loopback names and literals (`localhost`, `127.0.0.1`, `::1`) and `host.docker.internal` are allowed either way, where their URL rules allow them (configured hooks, loopback issuers); redirects are never followed."

@@ -77,8 +77,9 @@ struct AdminConsoleController {
         routes.on(.post, "/ui/admin/sign-out") { request, context in
             try await action(request, context) { _, _ in
                 // A copy of the cookie must not outlive the sign-out: the id is revoked for every
-                // instance on this database until the session would have ended.
-                if let session = await operatorSession(request) {
+                // instance on this database until the session would have ended. (`action` has
+                // checked the session already.)
+                if let session = security.open(Operator.self, cookie: Self.cookie, in: request) {
                     _ = try await revocations.incrementRateLimit(
                         key: Self.revocationKey(session.id), windowStart: Date(timeIntervalSince1970: 0),
                         expiresAt: Date(timeIntervalSince1970: session.expiresAt))

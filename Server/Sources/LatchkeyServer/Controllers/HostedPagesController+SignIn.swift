@@ -101,7 +101,9 @@ extension HostedPagesController {
         }
         do {
             _ = try await useCases.codes.sendOTP(request, redirectTo: flow.redirectTo, client: client)
-        } catch let error as AuthError where [.otpDisabled, .signupDisabled, .userNotFound, .overEmailSendRateLimit].contains(error.code) {
+        } catch let error as AuthError
+            where [.otpDisabled, .signupDisabled, .userNotFound, .overEmailSendRateLimit].contains(error.code)
+        {
             // Said for unknown addresses only (or, the cooldown, for known ones only): the page stays the same.
         }
     }

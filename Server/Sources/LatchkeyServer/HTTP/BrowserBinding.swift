@@ -23,7 +23,8 @@ struct BrowserBinding: Sendable {
         let base = url?.path ?? ""
         let path = base.hasSuffix("/") ? base : base + "/"
         name = secure ? "__Host-lk_oauth" : "lk_oauth"
-        attributes = "Path=\(secure ? "/" : path); Max-Age=\(max(lifetime, 300)); HttpOnly" + (secure ? "; Secure; SameSite=None" : "; SameSite=Lax")
+        attributes =
+            "Path=\(secure ? "/" : path); Max-Age=\(max(lifetime, 300)); HttpOnly" + (secure ? "; Secure; SameSite=None" : "; SameSite=Lax")
     }
 
     /// The request's binding value, when it has a well-formed one.

@@ -14,14 +14,18 @@ struct ErrorMiddleware: RouterMiddleware {
     var allowed = AllowedMethods()
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var response = await answer(request, context: context, next: next)
+        // The rest of a body too large to read is not read: the connection ends with this answer,
+        // rather than staying open while the client goes on sending.
+        if response.status == .contentTooLarge { response.headers[.connection] = "close" }
+        return response
+    }
+
+    func answer(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async -> Response {
         do {
             return try await next(request, context)
         } catch let error as AuthError {
-            var response = APIErrorResponder.response(for: error, request: request, requestID: context.requestID)
-            // The rest of a body too large to read is not read: the connection ends with this
-            // answer, rather than staying open while the client goes on sending.
-            if error.code == .requestEntityTooLarge { response.headers[.connection] = "close" }
-            return response
+            return APIErrorResponder.response(for: error, request: request, requestID: context.requestID)
         } catch let error as StoreError where error.isConflict {
             // Another request kept changing the same user while this one retried: GoTrue's 409.
             context.logger.info("write conflict", metadata: ["error": "\(error)", "path": "\(request.uri.path)"])
@@ -46,11 +50,7 @@ struct ErrorMiddleware: RouterMiddleware {
             case .badRequest: mapped = AuthError(.badJSON, error.body ?? "Bad request")
             default: mapped = AuthError(.unexpectedFailure, "Unexpected failure")
             }
-            var response = APIErrorResponder.response(for: mapped, status: error.status, request: request, requestID: context.requestID)
-            // The rest of a body too large to read is not read: the connection ends with this
-            // answer, rather than staying open while the client goes on sending.
-            if error.status == .contentTooLarge { response.headers[.connection] = "close" }
-            return response
+            return APIErrorResponder.response(for: mapped, status: error.status, request: request, requestID: context.requestID)
         } catch {
             context.logger.error("request failed", metadata: ["error": "\(error)", "path": "\(request.uri.path)"])
             return APIErrorResponder.response(

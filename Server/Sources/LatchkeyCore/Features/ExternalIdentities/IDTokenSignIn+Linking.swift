@@ -38,9 +38,7 @@ extension IDTokenSignIn {
             let account = try await store.account(userID: linking.userID, sessionID: linking.sessionID)
             guard let user = account.user else { throw AuthError.userNotFound }
             guard let held = account.session, held.userID == user.id else { throw AuthError.sessionNotFound }
-            guard SecondFactorGate.allows(held, factors: account.factors) else {
-                throw SecondFactorGate.refusal(to: "link an identity")
-            }
+            try SecondFactorGate.check(held, factors: account.factors, to: "link an identity")
             let now = records.time.now()
             if let (identity, _) = try await store.identity(provider: provider.name, providerID: external.subject) {
                 throw AuthError(

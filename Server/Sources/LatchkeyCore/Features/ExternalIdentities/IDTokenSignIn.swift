@@ -109,9 +109,7 @@ public struct IDTokenSignIn: Sendable {
             guard let principal else { throw Self.invalidRequest("Linking requires a valid user access token in Authorization") }
             guard principal.session != nil else { throw AuthError.sessionNotFound }
             // Refused before the provider's token is checked: a stolen password alone adds no way in.
-            guard SecondFactorGate.allows(principal.session, factors: principal.factors) else {
-                throw SecondFactorGate.refusal(to: "link an identity")
-            }
+            try SecondFactorGate.check(principal.session, factors: principal.factors, to: "link an identity")
         }
         let (provider, issuer) = try await resolve(request, idToken: idToken)
         try UserMetadata.check(request.data ?? [:], maxBytes: settings.userMetadataMaxBytes)

@@ -27,18 +27,11 @@ public struct IdentityLinks: Sendable {
     /// ``OAuthRedirects/continueLink(ticket:binding:)`` with a short, single-use ticket, which binds
     /// the flow to the browser that opens it and sends it on to the provider. The state carries the
     /// session, which the callback requires to still exist (at `aal2` for a user with a factor).
-    public func authorize(
-        provider: String?, redirectTo: String?, scopes: String?, codeChallenge: String? = nil, codeChallengeMethod: String? = nil,
-        principal: Principal
-    ) async throws -> String {
+    public func authorize(provider: String?, redirectTo: String?, scopes: String?, principal: Principal) async throws -> String {
         guard enabled else { throw Self.disabled }
         guard let session = LinkingSession(principal) else { throw AuthError.sessionNotFound }
-        guard SecondFactorGate.allows(principal.session, factors: principal.factors) else {
-            throw SecondFactorGate.refusal(to: "link an identity")
-        }
-        return try await flows.linkTicketURL(
-            provider: provider, redirectTo: redirectTo, scopes: scopes, codeChallenge: codeChallenge,
-            codeChallengeMethod: codeChallengeMethod, linking: session)
+        try SecondFactorGate.check(principal.session, factors: principal.factors, to: "link an identity")
+        return try await flows.linkTicketURL(provider: provider, redirectTo: redirectTo, scopes: scopes, linking: session)
     }
 
     /// Unlinks the user's identity `id`: its provider leaves `app_metadata.providers`; the address
@@ -85,7 +78,7 @@ public struct IdentityLinks: Sendable {
         guard let session = principal.session else { throw AuthError.sessionNotFound }
         let account = try await store.account(userID: principal.user.id, sessionID: session.id)
         guard let held = account.session, held.userID == principal.user.id else { throw AuthError.sessionNotFound }
-        guard SecondFactorGate.allows(held, factors: account.factors) else { throw SecondFactorGate.refusal(to: "unlink an identity") }
+        try SecondFactorGate.check(held, factors: account.factors, to: "unlink an identity")
         return held
     }
 }

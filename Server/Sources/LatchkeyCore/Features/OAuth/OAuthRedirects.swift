@@ -3,8 +3,9 @@ import Foundation
 import LatchkeyAPI
 
 /// The redirect flow: `GET /authorize` sends the browser to the provider with a sealed, short-lived,
-/// single-use `state` bound to that browser (the hash of a random cookie the controller sets); `GET|POST /callback` exchanges the provider's code, checks the id token as
-/// the id-token grant does, signs the user in (or links the identity), and sends the browser back
+/// single-use `state` bound to that browser (the hash of a random cookie the controller sets);
+/// `GET|POST /callback` exchanges the provider's code, checks the id token as the id-token grant
+/// does, signs the user in (or links the identity), and sends the browser back
 /// to the app: with `?code=` for an app that sent a PKCE challenge, else with the session in the
 /// fragment, as GoTrue does. Errors go back to the app as GoTrue's `error`/`error_description`.
 public struct OAuthRedirects: Sendable {
@@ -67,13 +68,12 @@ public struct OAuthRedirects: Sendable {
     /// binding yet, sealed as a short single-use ticket (``continueLink(ticket:binding:)``).
     /// Linking is started by a request with the user's bearer token (from the app, not from the
     /// browser that will talk to the provider), so the browser is bound only when it opens this.
-    public func linkTicketURL(
-        provider name: String?, redirectTo: String?, scopes: String?, codeChallenge: String?, codeChallengeMethod: String?,
-        linking: LinkingSession
-    ) async throws -> String {
+    /// The link answers the session in the fragment, as before tickets: no PKCE challenge is kept.
+    public func linkTicketURL(provider name: String?, redirectTo: String?, scopes: String?, linking: LinkingSession) async throws
+        -> String
+    {
         var (_, state) = try await newState(
-            provider: name, redirectTo: redirectTo, codeChallenge: codeChallenge, codeChallengeMethod: codeChallengeMethod,
-            linking: linking)
+            provider: name, redirectTo: redirectTo, codeChallenge: nil, codeChallengeMethod: nil, linking: linking)
         state.scopes = scopes
         state.expiresAt = records.time.now().timeIntervalSince1970 + Self.ticketLifetime
         let ticket = try state.sealed(in: box, context: "link ticket")

@@ -23,9 +23,14 @@ public struct SecondFactorGate: Sendable {
         try await require(principal, else: Self.refusal(to: action))
     }
 
-    /// Whether `session` may change the ways into its account: it is `aal2`, or the user has no
-    /// verified factor.
-    public static func allows(_ session: SessionRecord?, factors: [FactorRecord]) -> Bool {
+    /// Refuses `action` (`insufficient_aal`) unless `session` may change the ways into its
+    /// account: it is `aal2`, or the user has no verified factor. For decisions taken on a session
+    /// and factors already read (with the user, or again in a write's own read).
+    public static func check(_ session: SessionRecord?, factors: [FactorRecord], to action: String) throws {
+        guard allows(session, factors: factors) else { throw refusal(to: action) }
+    }
+
+    static func allows(_ session: SessionRecord?, factors: [FactorRecord]) -> Bool {
         session?.aal == "aal2" || !factors.contains { $0.status == .verified }
     }
 
@@ -37,7 +42,8 @@ public struct SecondFactorGate: Sendable {
     /// `refusal` unless the session is `aal2` or the user has no verified factor (operators are
     /// held to it too: GoTrue's passkey rule).
     public func require(_ principal: Principal, else refusal: AuthError) async throws {
+        // An `aal2` session needs no read of the factors.
         guard principal.session?.aal != "aal2" else { return }
-        if try await factors.factors(userID: principal.user.id).contains(where: { $0.status == .verified }) { throw refusal }
+        if !Self.allows(principal.session, factors: try await factors.factors(userID: principal.user.id)) { throw refusal }
     }
 }

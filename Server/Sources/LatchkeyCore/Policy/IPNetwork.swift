@@ -6,18 +6,19 @@
     import Darwin
 #endif
 
-/// An IPv4 or IPv6 network (`10.0.0.0/8`, `fd00::/8`, or one address, `192.0.2.7`), for the
-/// proxies whose `X-Forwarded-For` is believed. Addresses are read by `inet_pton`, strictly: no
-/// zones, no ports, no brackets, no leading zeros that `inet_pton` refuses. An IPv4-mapped IPv6
-/// address (`::ffff:192.0.2.7`) is the IPv4 address.
-struct IPNetwork: Sendable, Equatable, CustomStringConvertible {
+/// An IPv4 or IPv6 network (`10.0.0.0/8`, `fd00::/8`, or one address, `192.0.2.7`): the
+/// proxies whose `X-Forwarded-For` is believed, the addresses outbound calls may not reach, and
+/// the networks per-IP limits count by. Addresses are read by `inet_pton`, strictly: no zones, no
+/// ports, no brackets, no leading zeros that `inet_pton` refuses. An IPv4-mapped IPv6 address
+/// (`::ffff:192.0.2.7`) is the IPv4 address.
+public struct IPNetwork: Sendable, Equatable, CustomStringConvertible {
     /// 4 bytes for IPv4, 16 for IPv6; the bits past the prefix are zero.
-    let address: [UInt8]
-    let prefixLength: Int
+    public let address: [UInt8]
+    public let prefixLength: Int
 
     /// `nil` for anything that is not an address, optionally with `/prefix` within its family's
     /// length.
-    init?(_ text: String) {
+    public init?(_ text: String) {
         let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
         guard let bytes = Self.bytes(of: String(parts[0])) else { return nil }
         var length = bytes.count * 8
@@ -31,21 +32,21 @@ struct IPNetwork: Sendable, Equatable, CustomStringConvertible {
         address = Self.masked(bytes, length)
     }
 
-    var description: String { "\(Self.text(of: address) ?? "?")/\(prefixLength)" }
+    public var description: String { "\(Self.text(of: address) ?? "?")/\(prefixLength)" }
 
     /// Whether `text` is an address inside this network.
-    func contains(_ text: String) -> Bool {
+    public func contains(_ text: String) -> Bool {
         guard let bytes = Self.bytes(of: text) else { return false }
         return contains(bytes)
     }
 
-    func contains(_ bytes: [UInt8]) -> Bool {
+    public func contains(_ bytes: [UInt8]) -> Bool {
         bytes.count == address.count && Self.masked(bytes, prefixLength) == address
     }
 
     /// The bytes of an IPv4 or IPv6 address (an IPv4-mapped IPv6 address as IPv4); `nil` for
     /// anything else, including an empty string, a port or a zone.
-    static func bytes(of text: String) -> [UInt8]? {
+    public static func bytes(of text: String) -> [UInt8]? {
         guard !text.isEmpty, text.utf8.count <= 45, !text.utf8.contains(0) else { return nil }
         var v4 = in_addr()
         if inet_pton(AF_INET, text, &v4) == 1 {
@@ -59,7 +60,7 @@ struct IPNetwork: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The usual text of an address's bytes (for logs and keys): `192.0.2.7`, `2001:db8::1`.
-    static func text(of bytes: [UInt8]) -> String? {
+    public static func text(of bytes: [UInt8]) -> String? {
         var buffer = [CChar](repeating: 0, count: 64)
         let family = bytes.count == 4 ? AF_INET : AF_INET6
         guard bytes.count == 4 || bytes.count == 16 else { return nil }
@@ -70,7 +71,7 @@ struct IPNetwork: Sendable, Equatable, CustomStringConvertible {
 
     /// Loopback, private (RFC 1918, unique-local), link-local and carrier-grade NAT addresses:
     /// where a reverse proxy in front of the server usually is.
-    static func isPrivateOrLoopback(_ text: String) -> Bool {
+    public static func isPrivateOrLoopback(_ text: String) -> Bool {
         guard let bytes = bytes(of: text) else { return false }
         return privateNetworks.contains { $0.contains(bytes) }
     }
@@ -79,6 +80,25 @@ struct IPNetwork: Sendable, Equatable, CustomStringConvertible {
         "127.0.0.0/8", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "169.254.0.0/16", "100.64.0.0/10", "::1/128",
         "fc00::/7", "fe80::/10",
     ].compactMap(IPNetwork.init)
+
+    /// Whether the address `bytes` is not on the public internet: the private networks above,
+    /// unspecified (`0.0.0.0/8`, `::`), site-local (`fec0::/10`), and an IPv6 address that carries
+    /// an IPv4 one (NAT64's `64:ff9b::/96`, the old IPv4-compatible `::/96`) by that address.
+    public static func isInternal(_ bytes: [UInt8]) -> Bool {
+        if internalNetworks.contains(where: { $0.contains(bytes) }) { return true }
+        guard bytes.count == 16 else { return false }
+        let carriesIPv4 = bytes[0..<12].allSatisfy { $0 == 0 } || bytes[0..<12].elementsEqual([0, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0])
+        return carriesIPv4 && isInternal(Array(bytes[12...]))
+    }
+
+    static let internalNetworks = privateNetworks + ["0.0.0.0/8", "::/128", "fec0::/10"].compactMap(IPNetwork.init)
+
+    /// The loopback networks (`127.0.0.0/8`, `::1`).
+    public static func isLoopback(_ bytes: [UInt8]) -> Bool {
+        loopbackNetworks.contains { $0.contains(bytes) }
+    }
+
+    static let loopbackNetworks = ["127.0.0.0/8", "::1/128"].compactMap(IPNetwork.init)
 
     private static func masked(_ bytes: [UInt8], _ length: Int) -> [UInt8] {
         var result = bytes
