@@ -255,7 +255,13 @@ public final class PostgresDatabase: SQLDatabase {
 
     /// Whether the database answers now (for `/health`).
     public func ping() async -> Bool {
-        (try? await withTimeout(.seconds(2)) { try await self.read { try await $0.query("SELECT 1 AS one", []) } }) != nil
+        do {
+            _ = try await withTimeout(.seconds(2)) { try await self.read { try await $0.query("SELECT 1 AS one", []) } }
+            return true
+        } catch {
+            logger.warning("the database does not answer", metadata: ["error": "\(error)"])
+            return false
+        }
     }
 
     /// Refuses new work at once (``ConnectionClosedError``), lets the statements under way

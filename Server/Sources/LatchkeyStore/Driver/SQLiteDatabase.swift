@@ -22,9 +22,11 @@ public final class SQLiteDatabase: SQLDatabase {
     private let inFlight = InFlightOperations()
     /// The database file.
     public let path: String
+    private let logger: Logger
 
-    private init(path: String, writer: SQLiteHandle, writerThread: DatabaseThread, readers: [Reader]) {
+    private init(path: String, writer: SQLiteHandle, writerThread: DatabaseThread, readers: [Reader], logger: Logger) {
         self.path = path
+        self.logger = logger
         self.writerHandle = writer
         self.writerThread = writerThread
         self.writer = SQLiteWriter(handle: writer, thread: writerThread)
@@ -57,11 +59,14 @@ public final class SQLiteDatabase: SQLDatabase {
                     let reader = try SQLiteHandle(path: path)
                     try configure(reader)
                     try reader.query("PRAGMA query_only=1", [])
+                    // Reads the schema now, which opens the log and its index: a file this
+                    // connection cannot open fails the start, not the first request.
+                    _ = try reader.query("SELECT count(*) AS tables FROM sqlite_master", [])
                     return reader
                 }
                 readerConnections.append(Reader(handle: handle, thread: thread))
             }
-            return SQLiteDatabase(path: path, writer: writer, writerThread: writerThread, readers: readerConnections)
+            return SQLiteDatabase(path: path, writer: writer, writerThread: writerThread, readers: readerConnections, logger: logger)
         } catch {
             for thread in threads { thread.stop() }
             throw error
@@ -143,8 +148,15 @@ public final class SQLiteDatabase: SQLDatabase {
     /// How many write batches have committed (for tests and diagnostics).
     var commits: Int { writer.commits }
 
+    /// Whether the database answers now (for `/health`); says why not in the log.
     public func ping() async -> Bool {
-        (try? await read { try await $0.query("SELECT 1 AS one", []) }) != nil
+        do {
+            _ = try await read { try await $0.query("SELECT 1 AS one", []) }
+            return true
+        } catch {
+            logger.warning("the database does not answer", metadata: ["error": "\(error)"])
+            return false
+        }
     }
 
     public func isUniqueViolation(_ error: any Error) -> Bool {
