@@ -154,6 +154,10 @@ extension ErrorCode {
     public static let reauthenticationNeeded: ErrorCode = "reauthentication_needed"
     /// The reauthentication `nonce` is wrong or expired.
     public static let reauthenticationNotValid: ErrorCode = "reauthentication_not_valid"
+    /// Sign-in with a wallet (`grant_type=web3`) is turned off (HTTP 422).
+    public static let web3ProviderDisabled: ErrorCode = "web3_provider_disabled"
+    /// The captcha token is missing or the captcha provider refused it (solve the captcha again).
+    public static let captchaFailed: ErrorCode = "captcha_failed"
     // Rate limits
     /// Too many requests; wait before trying again (HTTP 429).
     public static let overRequestRateLimit: ErrorCode = "over_request_rate_limit"

@@ -8,7 +8,7 @@ struct Latchkey: AsyncParsableCommand {
         abstract: "Self-hosted, passwordless-first authentication, wire compatible with Supabase Auth.",
         subcommands: [
             Serve.self, Migrate.self, Mailbox.self, Users.self, Keys.self, Providers.self, Webhooks.self, Audit.self, Login.self,
-            Health.self,
+            Health.self, Config.self,
         ])
 }
 

@@ -41,22 +41,38 @@ struct Serve: AsyncParsableCommand {
             app.service.issuer.usesStoredKeys
             ? "ES256, key \(app.service.issuer.signingKeyID ?? "?") from the store (latchkey keys list)"
             : "\(app.service.issuer.algorithm) from GOTRUE_JWT_KEYS / GOTRUE_JWT_SECRET"
+        // Under GoTrue's defaults, what Latchkey would harden (`latchkey config check` says the same).
+        let hardenings = configuration.profile == .gotrue ? configuration.hardenings : []
+        let hardeningLines = hardenings.isEmpty ? "" : "\n    Latchkey would harden:" + hardenings.map {
+            "\n      \($0.setting) = \($0.value) → \($0.remedy)"
+        }.joined()
         if configuration.logging.format == .json {
             logger.notice(
                 "listening",
                 metadata: [
                     "version": .string(LatchkeyVersion.current), "address": .string("\(configuration.host):\(configuration.port)"),
                     "store": .string(configuration.storeDescription), "keys": .string(keys),
+                    "server_secret": .string(app.serverSecretOrigin), "profile": .string(configuration.profile.rawValue),
                     "email": .string(email.split(separator: "\n").first.map(String.init) ?? email),
                 ])
+            for finding in hardenings {
+                logger.notice(
+                    "weaker than Latchkey recommends",
+                    metadata: ["setting": .string(finding.setting), "value": .string(finding.value), "harden": .string(finding.remedy)])
+            }
         } else {
-            print(
-                """
+            // Written at once: a container's log is a pipe, where print's buffer would keep it.
+            FileHandle.standardOutput.write(
+                Data(
+                    """
                 Latchkey \(LatchkeyVersion.current) listening on http://\(configuration.host):\(configuration.port)
                   store:   \(configuration.storeDescription)
                   keys:    \(keys)
+                  secret:  \(app.serverSecretOrigin)
                   email:   \(email)
-                """)
+                  \(configuration.profileSummary)\(hardeningLines)
+
+                """.utf8))
         }
         do {
             try await app.application.runService()

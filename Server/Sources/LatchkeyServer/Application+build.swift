@@ -36,6 +36,8 @@ public struct LatchkeyApp: Sendable {
     /// Sends what the outbox holds; tests call it to deliver without waiting for the service.
     public let delivery: OutboxDelivery
     public let routes: RouteCatalog
+    /// Where the server secret came from (the start-up banner says it).
+    public var serverSecretOrigin = ""
     /// Shuts down what the application does not own (the database, the hashing threads).
     public let shutdown: @Sendable () async throws -> Void
 }
@@ -95,16 +97,37 @@ public func openDatabase(_ configuration: ServerConfiguration, readers: Int = 2,
 /// Refuses to start with a server secret other than the one the database was first started with
 /// (recorded as a verifier, never the secret): refresh tokens and sealed secrets would not open,
 /// and instances behind one load balancer would each refuse the others' refresh tokens.
-func checkServerSecret(_ secret: [UInt8], configuration: ServerConfiguration, store: any AuthStore) async throws {
-    let verifier = ServerSecret.verifier(secret)
+func checkServerSecret(_ secret: ServerSecretSource, store: any AuthStore) async throws {
+    let verifier = ServerSecret.verifier(secret.bytes)
     let recorded = try await store.claimServerSecretVerifier(verifier)
     guard ServerSecret.matches(recorded, verifier) else {
-        let source =
-            configuration.serverSecret != nil
-            ? "LATCHKEY_SERVER_SECRET (or LATCHKEY_SERVER_SECRET_FILE)" : "\(configuration.dataDirectory)/server-secret"
         throw ConfigurationError(
-            "The server secret from \(source) is not the one this database was started with: every instance on one database needs the same secret (set LATCHKEY_SERVER_SECRET or LATCHKEY_SERVER_SECRET_FILE on each, or share the data folder's server-secret)"
+            "The server secret \(secret.origin) is not the one this database was started with: every instance on one database needs the same secret (set LATCHKEY_SERVER_SECRET or LATCHKEY_SERVER_SECRET_FILE on each, give each the same GOTRUE_JWT_SECRET and no server-secret file, or share the data folder's server-secret)"
         )
+    }
+}
+
+/// The server secret and where it came from, in the order that decides: the configured one
+/// (`LATCHKEY_SERVER_SECRET`, `LATCHKEY_SERVER_SECRET_FILE`), the data folder's `server-secret`
+/// when there is one (an instance that made one keeps it), one derived from the HS256 JWT
+/// secret (GoTrue's configuration: replicas with empty folders agree), else a new one in the folder.
+public struct ServerSecretSource: Sendable {
+    public let bytes: [UInt8]
+    /// Where it came from, for the start-up banner and errors: "from LATCHKEY_SERVER_SECRET …".
+    public let origin: String
+
+    public static func resolve(_ configuration: ServerConfiguration) throws -> ServerSecretSource {
+        if let secret = configuration.serverSecret {
+            return .init(bytes: secret, origin: "from LATCHKEY_SERVER_SECRET (or LATCHKEY_SERVER_SECRET_FILE)")
+        }
+        let folder = DataFolder(path: configuration.dataDirectory)
+        if let secret = try folder.existingServerSecret() {
+            return .init(bytes: secret, origin: "from \(configuration.dataDirectory)/server-secret")
+        }
+        if let jwtSecret = configuration.jwtSecret {
+            return .init(bytes: ServerSecret.derived(fromJWTSecret: jwtSecret), origin: "derived from the JWT secret (GOTRUE_JWT_SECRET)")
+        }
+        return .init(bytes: try folder.serverSecret(), origin: "from \(configuration.dataDirectory)/server-secret (new)")
     }
 }
 
@@ -141,8 +164,9 @@ public func buildApplication(
         try await SQLAuthStore(database: database).migrate()
 
         let folder = DataFolder(path: configuration.dataDirectory)
-        let serverSecret = try configuration.serverSecret ?? folder.serverSecret()
-        try await checkServerSecret(serverSecret, configuration: configuration, store: SQLAuthStore(database: database))
+        let secretSource = try ServerSecretSource.resolve(configuration)
+        let serverSecret = secretSource.bytes
+        try await checkServerSecret(secretSource, store: SQLAuthStore(database: database))
         let metrics = configuration.metrics.enabled ? ServerMetrics() : nil
         let counted = metrics?.auth ?? .disabled
         let mailHook = configuration.hooks.endpoints[.sendEmail] != nil
@@ -250,7 +274,13 @@ public func buildApplication(
         ).register(&routes)
         let passkeys = Passkeys(
             store: store, limiter: service.limiter, settings: configuration.auth.passkeys, records: service.records)
-        PasskeyController(authenticator: authenticator, passkeys: passkeys).register(&routes)
+        let captcha = CaptchaGuard(
+            gate: CaptchaGate(
+                verifier: configuration.captcha.map {
+                    HTTPCaptchaVerifier(settings: $0, client: outbound, policy: configuration.outbound, logger: logger)
+                }),
+            authenticator: authenticator)
+        PasskeyController(authenticator: authenticator, passkeys: passkeys, captcha: captcha).register(&routes)
         let oneTimeCodes = OneTimeCodes(
             store: store, codes: service.codes, limiter: service.limiter, settings: OneTimeCodes.Settings(configuration.auth))
         let userAccount = UserAccount(
@@ -262,7 +292,7 @@ public func buildApplication(
         AuthController(
             authenticator: authenticator, anonymousUsers: anonymousUsers, passwordSignIn: passwordSignIn,
             authCodeExchange: authCodeExchange, deviceKeySignIn: deviceKeySignIn, idTokenSignIn: idTokenSignIn,
-            sessionRefresh: sessionRefresh, oneTimeCodes: oneTimeCodes, userAccount: userAccount, signUp: signUp
+            sessionRefresh: sessionRefresh, oneTimeCodes: oneTimeCodes, userAccount: userAccount, signUp: signUp, captcha: captcha
         ).register(&routes)
         let adminUsers = AdminUsers(
             store: store, passwords: service.passwords, codes: service.codes, records: service.records,
@@ -284,8 +314,8 @@ public func buildApplication(
                     userAccount: userAccount, passwordPolicy: service.passwords.policy, passkeys: passkeys,
                     handOff: SessionHandOff(
                         store: store, records: service.records, lifetime: TimeInterval(configuration.auth.flowStateExpiry)),
-                    authenticator: authenticator),
-                options: .init(configuration.auth)
+                    authenticator: authenticator, captcha: captcha.gate),
+                options: .init(configuration.auth, captcha: configuration.captcha)
             ).register(&routes)
         }
         let deviceKeys = DeviceKeys(
@@ -360,12 +390,14 @@ public func buildApplication(
             try await pool.shutdownGracefully()
             try await outbound.shutdown()
         }
-        return LatchkeyApp(
+        var app = LatchkeyApp(
             application: application, service: service, signingKeys: signingKeys, anonymousUsers: anonymousUsers,
             verification: verification, adminUsers: adminUsers, invitations: invitations, customProviders: customProviders,
             store: store, webhooks: webhookEndpoints,
             delivery: delivery, routes: routes.catalog,
             shutdown: shutdown)
+        app.serverSecretOrigin = secretSource.origin
+        return app
     } catch {
         try? await database.close()
         try? await pool.shutdownGracefully()

@@ -132,9 +132,12 @@ import Testing
         let loaded = try ServerConfiguration.load(environment: ["LATCHKEY_RATE_LIMIT_OTP_PER_HOUR": "7"])
         #expect(loaded.auth.rateLimits.otpPerIPHourly == RateLimit(count: 7, period: 3600))
         #expect(try ServerConfiguration.load(environment: [:]).auth.userMetadataMaxBytes == 16384)
-        // A GoTrue deployment that raised its 5-minute limit keeps what that allows in an hour.
-        let raised = try ServerConfiguration.load(environment: ["GOTRUE_RATE_LIMIT_OTP": "1000"]).auth.rateLimits
+        // An operator who raised the 5-minute limit keeps what that allows in an hour; under GoTrue's
+        // profile there is no hourly limit, as on GoTrue.
+        let raised = try ServerConfiguration.load(environment: ["LATCHKEY_RATE_LIMIT_OTP": "1000"]).auth.rateLimits
         #expect(raised.otpPerIPHourly.count == 12_000)
+        let goTrue = try ServerConfiguration.load(environment: ["GOTRUE_RATE_LIMIT_OTP": "1000", "GOTRUE_RATE_LIMIT_HEADER": "X-Real-IP"])
+        #expect(goTrue.auth.rateLimits.otpPerIP.count == 1000 && goTrue.auth.rateLimits.otpPerIPHourly.isOff)
 
         var server = TestServer()
         server.configuration.auth.rateLimits.otpPerIPHourly = .init(count: 3, period: 3600)

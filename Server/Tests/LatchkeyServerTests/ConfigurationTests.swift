@@ -13,7 +13,7 @@ import Testing
             "PORT": "8081", "LATCHKEY_PORT": "7000", "GOTRUE_SITE_URL": "https://app.example", "GOTRUE_JWT_EXP": "900",
             "GOTRUE_SMTP_MAX_FREQUENCY": "2m", "GOTRUE_MAILER_AUTOCONFIRM": "true",
             "GOTRUE_URI_ALLOW_LIST": "myapp://cb, https://*.example",
-            "GOTRUE_RATE_LIMIT_VERIFY": "12",
+            "GOTRUE_RATE_LIMIT_VERIFY": "12", "GOTRUE_RATE_LIMIT_HEADER": "X-Forwarded-For",
         ]
         let configuration = try ServerConfiguration.load(environment: environment, overrides: ["port": "6000"])
         #expect(configuration.port == 6000)
@@ -93,7 +93,7 @@ import Testing
         ["GOTRUE_SMTP_HOST": "h", "GOTRUE_SMTP_ADMIN_EMAIL": "a@example.com", "LATCHKEY_SMTP_TLS": "maybe"],
         ["GOTRUE_SMTP_HOST": "h", "GOTRUE_SMTP_ADMIN_EMAIL": "a@example.com", "LATCHKEY_SMTP_CA_FILE": "/nonexistent/ca.pem"],
         ["LATCHKEY_TEMPLATES_DIR": "/nonexistent/templates"], ["GOTRUE_MAILER_SUBJECTS_RECOVERY": "{{#unclosed}}"],
-        ["LATCHKEY_AUDIT_RETENTION_DAYS": "-1"], ["GOTRUE_MFA_MAX_ENROLLED_FACTORS": "0"], ["LATCHKEY_MFA_MAX_ATTEMPTS": "0"],
+        ["LATCHKEY_AUDIT_RETENTION_DAYS": "-1"], ["GOTRUE_MFA_MAX_ENROLLED_FACTORS": "0"], ["LATCHKEY_MFA_MAX_ATTEMPTS": "1001"],
         ["GOTRUE_MFA_CHALLENGE_EXPIRY_DURATION": "0s"], ["LATCHKEY_SERVER_SECRET": "c2hvcnQ="],
         ["LATCHKEY_SERVER_SECRET": "not base64 at all, though long enough to pass a length check"],
         ["LATCHKEY_SERVER_SECRET_FILE": "/nonexistent/secret"],
@@ -144,6 +144,7 @@ import Testing
     @Test func goTruesHostAndDecimalRateLimitsAreRead() throws {
         let loaded = try ServerConfiguration.load(environment: [
             "GOTRUE_API_HOST": "0.0.0.0", "GOTRUE_RATE_LIMIT_OTP": "30.0", "GOTRUE_RATE_LIMIT_ANONYMOUS_USERS": "12.5",
+            "GOTRUE_RATE_LIMIT_HEADER": "X-Forwarded-For",
         ])
         #expect(loaded.host == "0.0.0.0")
         #expect(loaded.auth.rateLimits.otpPerIP.count == 30)

@@ -16,6 +16,7 @@ import Testing
             "GOTRUE_WEBAUTHN_RP_ORIGINS":
                 "https://example.com, https://App.Example.com:443/, https://app.example.com:8443, android:apk-key-hash:abc",
             "GOTRUE_WEBAUTHN_CHALLENGE_EXPIRY_DURATION": "2m", "GOTRUE_RATE_LIMIT_PASSKEY": "7",
+            "GOTRUE_RATE_LIMIT_HEADER": "X-Forwarded-For",
         ])
         let passkeys = configuration.auth.passkeys
         #expect(passkeys.enabled && passkeys.maxPerUser == 3 && passkeys.displayName == "Example")

@@ -195,6 +195,32 @@ import Testing
         try await server(first).run { client, _ async throws in #expect(try await client.send(.get, "/health").status == .ok) }
     }
 
+    /// Issue #35: the configured secret, else the folder's, else one derived from the JWT secret
+    /// (so that replicas given GoTrue's configuration agree), else a new one in the folder.
+    @Test func theServerSecretIsConfiguredElseTheFoldersElseDerivedFromTheJWTSecret() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-test-\(UUID().uuidString)").path
+        var configuration = ServerConfiguration(port: 0, dataDirectory: directory, hashingThreads: 1, auth: AuthConfiguration())
+        configuration.jwtSecret = "a-gotrue-jwt-secret"
+        let derived = try ServerSecretSource.resolve(configuration)
+        #expect(derived.bytes == ServerSecret.derived(fromJWTSecret: "a-gotrue-jwt-secret"))
+        #expect(derived.bytes.count == 32 && derived.origin.contains("derived from the JWT secret"))
+        #expect(!FileManager.default.fileExists(atPath: directory + "/server-secret"))
+        // Each JWT secret derives its own, and neither is the JWT secret's bytes.
+        #expect(ServerSecret.derived(fromJWTSecret: "another") != derived.bytes)
+        #expect(derived.bytes != Array("a-gotrue-jwt-secret".utf8).prefix(32).map { $0 })
+        // The configured secret wins.
+        let explicit = SecureRandom.bytes(32)
+        configuration.serverSecret = explicit
+        #expect(try ServerSecretSource.resolve(configuration).bytes == explicit)
+        // Without a JWT secret a new one is made in the folder; from then on the folder's wins.
+        configuration.serverSecret = nil
+        configuration.jwtSecret = nil
+        let made = try ServerSecretSource.resolve(configuration)
+        #expect(made.origin.hasSuffix("(new)") && FileManager.default.fileExists(atPath: directory + "/server-secret"))
+        configuration.jwtSecret = "a-gotrue-jwt-secret"
+        #expect(try ServerSecretSource.resolve(configuration).bytes == made.bytes)
+    }
+
     @Test(.enabled(if: !TestServer.usesPostgres)) func anOlderInstallsKeyMovesIntoTheStoreAndItsTokensStayValid() async throws {
         let server = TestServer()
         try FileManager.default.createDirectory(atPath: server.directory, withIntermediateDirectories: true)

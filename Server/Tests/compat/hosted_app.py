@@ -82,6 +82,8 @@ def server(app, tmp_path_factory):
         "GOTRUE_RATE_LIMIT_OTP": "1000",
         "GOTRUE_SMTP_MAX_FREQUENCY": "0",
         "LATCHKEY_ADMIN_CONSOLE": "true",
+        # Latchkey's own pages, with Latchkey's defaults (attempt caps, 15-character passwords).
+        "LATCHKEY_PROFILE": "strict",
     }
     process, _, log = _start_server(tmp, env=env, port=port)
     try:

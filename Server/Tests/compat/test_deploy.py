@@ -25,8 +25,23 @@ ROOT = Path(__file__).resolve().parents[3]
 SLIM = {"libc6", "libgcc-s1", "libstdc++6", "zlib1g"}
 
 
+def _missing_build_packages() -> list[str]:
+    """Debian packages deploy/build.sh needs that this machine lacks: the static build links
+    Foundation's networking, which links libcurl (without it the link fails on curl_global_init)."""
+    missing = []
+    if not any(Path(f"/usr/lib/{arch}-linux-gnu/libcurl.so").exists() for arch in ("x86_64", "aarch64")):
+        missing.append("libcurl4-openssl-dev")
+    if shutil.which("readelf") is None:
+        missing.append("binutils")
+    return missing
+
+
 @pytest.fixture(scope="module")
 def dist(tmp_path_factory) -> Path:
+    missing = _missing_build_packages()
+    if missing:
+        pytest.skip(f"the image's static build needs {', '.join(missing)}: apt-get install {' '.join(missing)} "
+                    "(.ci/run installs them)")
     out = tmp_path_factory.mktemp("dist")
     result = subprocess.run([str(ROOT / "deploy" / "build.sh"), str(out)], capture_output=True, text=True, timeout=3600,
                             cwd=ROOT)

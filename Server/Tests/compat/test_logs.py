@@ -16,6 +16,8 @@ import time
 import uuid
 
 import httpx
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from conftest import CODE_RE
 from test_cli import _start_server
@@ -94,7 +96,13 @@ def test_json_logs_name_requests_and_leak_no_secret(tmp_path):
         process.terminate()
         process.wait(timeout=20)
         log.close()
-    secrets["server secret"] = (tmp_path / "server-secret").read_text().strip()
+    # No folder secret: the server derived it from the JWT secret (HKDF-SHA256, docs/scaling.md),
+    # which this computes independently.
+    assert not (tmp_path / "server-secret").exists()
+    derived = HKDF(algorithm=hashes.SHA256(), length=32, salt=b"latchkey",
+                   info=b"latchkey server secret from the JWT secret v1").derive(SECRET.encode())
+    secrets["server secret"] = base64.urlsafe_b64encode(derived).decode().rstrip("=")
+    secrets["server secret (base64)"] = base64.b64encode(derived).decode()
 
     output = (tmp_path / "server.log").read_text()
     lines = [line for line in output.splitlines() if line.startswith("{")]

@@ -29,7 +29,9 @@ def series(text: str, name: str, **labels) -> float:
 def test_metrics_are_scraped_with_the_token_or_on_their_own_port(tmp_path):
     port = _free_port()
     env = {"GOTRUE_METRICS_ENABLED": "true", "LATCHKEY_METRICS_TOKEN": TOKEN, "LATCHKEY_METRICS_PORT": str(port),
-           "GOTRUE_SMTP_MAX_FREQUENCY": "0", "LATCHKEY_PASSWORD_SCRYPT_LOG_N": "10"}
+           "GOTRUE_SMTP_MAX_FREQUENCY": "0", "LATCHKEY_PASSWORD_SCRYPT_LOG_N": "10",
+           # Per-IP limits count without a trusted header under Latchkey's defaults only.
+           "LATCHKEY_PROFILE": "strict"}
     process, url, log = _start_server(tmp_path, env=env)
     try:
         client = httpx.Client(base_url=url, trust_env=False, timeout=20)
@@ -75,7 +77,9 @@ def test_what_sign_ins_and_refusals_count(tmp_path):
     env = {"GOTRUE_METRICS_ENABLED": "true", "LATCHKEY_METRICS_TOKEN": TOKEN, "GOTRUE_MAILER_AUTOCONFIRM": "true",
            "GOTRUE_EXTERNAL_ANONYMOUS_USERS_ENABLED": "true", "GOTRUE_RATE_LIMIT_ANONYMOUS_USERS": "1",
            "LATCHKEY_RATE_LIMIT_SIGNIN_FAILURES": "2", "GOTRUE_SECURITY_REFRESH_TOKEN_REUSE_INTERVAL": "0",
-           "GOTRUE_SMTP_MAX_FREQUENCY": "0", "LATCHKEY_PASSWORD_SCRYPT_LOG_N": "10"}
+           "GOTRUE_SMTP_MAX_FREQUENCY": "0", "LATCHKEY_PASSWORD_SCRYPT_LOG_N": "10",
+           # Per-IP limits count without a trusted header under Latchkey's defaults only.
+           "LATCHKEY_PROFILE": "strict"}
     process, url, log = _start_server(tmp_path, env=env)
     try:
         client = httpx.Client(base_url=url, trust_env=False, timeout=20)

@@ -33,22 +33,37 @@ pytestmark = pytest.mark.skipif(
 
 
 class Instance:
-    def __init__(self, binary: Path, data_dir: Path, schema: str, name: str, extra_env: dict[str, str]):
+    def __init__(
+        self, binary: Path, data_dir: Path, schema: str, name: str, extra_env: dict[str, str], *, environment_only: bool = False
+    ):
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log_path = data_dir / f"{name}.log"
-        env = {
-            **os.environ,
-            "DATABASE_URL": DATABASE_URL,
-            "LATCHKEY_DB_SCHEMA": schema,
-            "LATCHKEY_DB_POOL_SIZE": "8",
-            "LATCHKEY_PASSWORD_SCRYPT_LOG_N": "10",
-            "GOTRUE_SMTP_MAX_FREQUENCY": "0",
-            **extra_env,
-        }
+        if environment_only:
+            # Exactly the given environment (a GoTrue deployment's): no Latchkey setting at all.
+            inherited = {k: v for k, v in os.environ.items() if not k.startswith(("LATCHKEY_", "GOTRUE_"))}
+            env = {**inherited, **extra_env}
+        else:
+            env = {
+                **os.environ,
+                "DATABASE_URL": DATABASE_URL,
+                "LATCHKEY_DB_SCHEMA": schema,
+                "LATCHKEY_DB_POOL_SIZE": "8",
+                "LATCHKEY_PASSWORD_SCRYPT_LOG_N": "10",
+                "GOTRUE_SMTP_MAX_FREQUENCY": "0",
+                # Latchkey's defaults: per-IP limits count (the pair shares them).
+                "LATCHKEY_PROFILE": "strict",
+                **extra_env,
+            }
         self.log_file = open(self.log_path, "wb")
+        command = [str(binary), "serve"]
+        if environment_only:
+            env["PORT"] = str(self.port)
+        else:
+            command += ["--host", "127.0.0.1", "--port", str(self.port), "--data-dir", str(data_dir)]
         self.process = subprocess.Popen(
-            [str(binary), "serve", "--host", "127.0.0.1", "--port", str(self.port), "--data-dir", str(data_dir)],
+            command,
+            cwd=data_dir,
             stdin=subprocess.DEVNULL,
             stdout=self.log_file,
             stderr=subprocess.STDOUT,
@@ -329,3 +344,93 @@ def test_an_instance_with_another_server_secret_refuses_to_start(tmp_path: Path,
         assert a.client.get("/health").status_code == 200
     finally:
         a.stop()
+
+
+# A GoTrue deployment's environment file as a docker-compose `env_file` holds it: GoTrue's names
+# only, one database, every replica with an empty folder of its own.
+GOTRUE_ENV_FILE = """\
+GOTRUE_API_HOST=127.0.0.1
+API_EXTERNAL_URL=http://localhost:9999
+GOTRUE_DB_DRIVER=postgres
+GOTRUE_DB_DATABASE_URL={database_url}
+GOTRUE_DB_DB_NAMESPACE={schema}
+GOTRUE_SITE_URL=http://localhost:3000
+GOTRUE_JWT_SECRET={jwt_secret}
+GOTRUE_JWT_EXP=3600
+GOTRUE_JWT_AUD=authenticated
+GOTRUE_JWT_DEFAULT_GROUP_NAME=authenticated
+GOTRUE_JWT_ADMIN_ROLES=service_role
+GOTRUE_DISABLE_SIGNUP=false
+GOTRUE_MAILER_AUTOCONFIRM=true
+GOTRUE_SECURITY_REFRESH_TOKEN_REUSE_INTERVAL=0
+GOTRUE_EXTERNAL_PHONE_ENABLED=false
+GOTRUE_SMTP_ADMIN_EMAIL=admin@example.com
+GOTRUE_RATE_LIMIT_EMAIL_SENT=1000
+"""
+
+
+def _read_env_file(text: str) -> dict[str, str]:
+    return dict(line.split("=", 1) for line in text.splitlines() if line and not line.startswith("#"))
+
+
+def test_three_replicas_from_a_gotrue_environment_file_agree(tmp_path: Path):
+    """Issue #35: no Latchkey setting and no shared folder; the server secret is derived from
+    GOTRUE_JWT_SECRET on each. Sign up through one, refresh through another, reuse the first
+    token through the third: the reuse is detected and every replica refuses the family."""
+    binary = _find_binary()
+    if not binary.is_file():
+        pytest.skip(f"no latchkey binary at {binary}")
+    schema = "gt_" + uuid.uuid4().hex[:12]
+    env_file = tmp_path / "gotrue.env"
+    env_file.write_text(GOTRUE_ENV_FILE.format(
+        database_url=DATABASE_URL, schema=schema, jwt_secret="a-gotrue-jwt-secret-" + uuid.uuid4().hex))
+    env = _read_env_file(env_file.read_text())
+    replicas: list[Instance] = []
+    try:
+        for name in ["a", "b", "c"]:
+            (tmp_path / name).mkdir()
+            replicas.append(Instance(binary, tmp_path / name, schema, name, env, environment_only=True))
+        a, b, c = replicas
+        for replica in replicas:
+            assert "derived from the JWT secret" in replica.log_path.read_text()
+            assert not (replica.log_path.parent / "latchkey-data" / "server-secret").exists()
+        email = f"replica-{uuid.uuid4().hex[:8]}@example.com"
+        # An 8-character password, as GoTrue's default minimum (6) accepts.
+        signed_up = a.post("/signup", {"email": email, "password": "hunter22"})
+        assert signed_up.status_code == 200, signed_up.text
+        session = signed_up.json()
+        assert session["refresh_token"], session
+        print(f"\na {a.url}: POST /signup (8-character password) -> {signed_up.status_code}")
+        rotated = b.post("/token?grant_type=refresh_token", {"refresh_token": session["refresh_token"]})
+        assert rotated.status_code == 200, rotated.text
+        print(f"b {b.url}: refresh a's token -> {rotated.status_code}")
+        for replica in replicas:
+            me = replica.client.get("/user", headers={"Authorization": f"Bearer {rotated.json()['access_token']}"})
+            assert me.status_code == 200, (replica.url, me.text)
+        reused = c.post("/token?grant_type=refresh_token", {"refresh_token": session["refresh_token"]})
+        assert reused.status_code == 400, reused.text
+        assert reused.json()["code"] == "refresh_token_already_used", reused.text
+        print(f"c {c.url}: reuse a's first token -> {reused.status_code} {reused.json()['code']}")
+        for replica in replicas:
+            dead = replica.post("/token?grant_type=refresh_token", {"refresh_token": rotated.json()["refresh_token"]})
+            assert dead.status_code == 400, (replica.url, dead.text)
+            print(f"{replica.url}: successor after reuse -> {dead.status_code} {dead.json().get('code')}")
+        # Another JWT secret on the same database derives another server secret: it refuses to start.
+        (tmp_path / "d").mkdir()
+        run = subprocess.run(
+            [str(binary), "serve"], cwd=tmp_path / "d", capture_output=True, text=True, timeout=60,
+            env={**{k: v for k, v in os.environ.items() if not k.startswith(("LATCHKEY_", "GOTRUE_"))}, **env,
+                 "PORT": str(_free_port()), "GOTRUE_JWT_SECRET": "another-secret-" + uuid.uuid4().hex})
+        assert run.returncode != 0, run.stdout
+        assert "derived from the JWT secret (GOTRUE_JWT_SECRET) is not the one this database was started with" in run.stderr
+        # An explicit secret still wins over the derived one, and a mismatch still refuses.
+        (tmp_path / "e").mkdir()
+        run = subprocess.run(
+            [str(binary), "serve"], cwd=tmp_path / "e", capture_output=True, text=True, timeout=60,
+            env={**{k: v for k, v in os.environ.items() if not k.startswith(("LATCHKEY_", "GOTRUE_"))}, **env,
+                 "PORT": str(_free_port()), "LATCHKEY_SERVER_SECRET": _secret()})
+        assert run.returncode != 0, run.stdout
+        assert "from LATCHKEY_SERVER_SECRET" in run.stderr, run.stderr
+    finally:
+        for replica in replicas:
+            replica.stop()

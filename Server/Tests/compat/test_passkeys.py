@@ -315,7 +315,8 @@ def test_an_operator_lists_and_removes_a_users_passkeys(server):
 
 
 def test_challenges_expire_and_sign_in_challenges_are_rate_limited(tmp_path):
-    env = {**ENV, "GOTRUE_WEBAUTHN_CHALLENGE_EXPIRY_DURATION": "1s", "GOTRUE_RATE_LIMIT_PASSKEY": "4"}
+    # Per-IP limits count without a trusted header under Latchkey's defaults only.
+    env = {**ENV, "GOTRUE_WEBAUTHN_CHALLENGE_EXPIRY_DURATION": "1s", "GOTRUE_RATE_LIMIT_PASSKEY": "4", "LATCHKEY_PROFILE": "strict"}
     process, url, log = _start_server(tmp_path, env=env)
     try:
         _, token = new_user(url)

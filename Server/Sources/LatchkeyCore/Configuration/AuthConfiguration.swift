@@ -188,6 +188,12 @@ public struct RateLimit: Sendable, Equatable {
         self.count = count
         self.period = period
     }
+
+    /// A limit that is not counted at all (GoTrue's per-IP limits without a trusted header).
+    public static let off = RateLimit(count: .max, period: 1)
+
+    /// Whether this is ``off``: nothing counts against it and nothing is stored for it.
+    public var isOff: Bool { count == .max }
 }
 
 /// Rate limits, all kept in the database so that they hold across instances.
@@ -235,6 +241,16 @@ public struct RateLimitSettings: Sendable {
         self.emailSent = emailSent
         self.emailPerAddress = emailPerAddress
         self.signInFailuresPerAccount = signInFailuresPerAccount
+    }
+
+    /// Turns every per-client-IP limit off (GoTrue counts them only with a trusted header).
+    public mutating func turnPerIPLimitsOff() {
+        tokenPerIP = .off
+        verifyPerIP = .off
+        otpPerIP = .off
+        otpPerIPHourly = .off
+        mfaPerIP = .off
+        anonymousPerIP = .off
     }
 
     /// Limits so high that tests and benchmarks never meet them.

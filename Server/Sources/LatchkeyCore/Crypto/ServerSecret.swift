@@ -18,6 +18,18 @@ public enum ServerSecret {
         return bytes
     }
 
+    /// The server secret of an instance configured with an HS256 JWT secret and no server secret
+    /// of its own (GoTrue's configuration, where `GOTRUE_JWT_SECRET` is required): HKDF-SHA256 of
+    /// the JWT secret under a label of its own, so that every instance given that configuration
+    /// agrees without a shared folder. Whoever holds the JWT secret can already mint any access
+    /// token; docs/scaling.md says what else it then opens.
+    public static func derived(fromJWTSecret jwtSecret: String) -> [UInt8] {
+        let key = HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: SymmetricKey(data: Array(jwtSecret.utf8)), salt: Array("latchkey".utf8),
+            info: Array("latchkey server secret from the JWT secret v1".utf8), outputByteCount: 32)
+        return key.withUnsafeBytes { Array($0) }
+    }
+
     /// What the database keeps to recognise the secret: an HMAC-SHA256 under a key derived from it
     /// for this purpose alone. It tells whether two instances share a secret; it cannot be turned
     /// back into the secret, and a guess at the secret must be 32 random bytes.

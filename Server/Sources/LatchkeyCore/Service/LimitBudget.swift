@@ -28,7 +28,7 @@ public final class LimitBudget: Sendable {
 
     init(limiter: RateLimiter, limits: [Limit]) {
         self.limiter = limiter
-        self.limits = limits
+        self.limits = limits.filter { !$0.limit.isOff }
     }
 
     /// Whether the limits were counted (by a store call or by ``charge()``).
@@ -41,7 +41,7 @@ public final class LimitBudget: Sendable {
     public func spend<T>(
         adding extra: [Limit] = [], _ call: ([RateLimitCounter]) async throws -> T
     ) async throws -> T {
-        let all = (isSpent ? [] : limits) + extra
+        let all = (isSpent ? [] : limits) + extra.filter { !$0.limit.isOff }
         let (counters, windows) = limiter.counters(all)
         do {
             let value = try await call(counters)

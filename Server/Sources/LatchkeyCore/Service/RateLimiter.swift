@@ -37,6 +37,7 @@ public struct RateLimiter: Sendable {
 
     /// ``hit(_:error:)`` for limits that carry their own refusals.
     public func hit(_ limits: [LimitBudget.Limit]) async throws {
+        let limits = limits.filter { !$0.limit.isOff }
         guard !limits.isEmpty else { return }
         let (counters, windows) = counters(limits)
         let counts = try await store.incrementRateLimits(counters)
@@ -72,6 +73,7 @@ public struct RateLimiter: Sendable {
 
     /// Throws when the limit is already reached, without counting.
     public func check(_ key: String, _ limit: RateLimit, error: (Int) -> AuthError = AuthError.rateLimited) async throws {
+        guard !limit.isOff else { return }
         let window = self.window(limit)
         let count = try await store.rateLimitCount(key: key, windowStart: window.start)
         if count >= limit.count { throw refusing(key, error(window.secondsLeft)) }
@@ -84,31 +86,36 @@ public struct RateLimiter: Sendable {
     public func reserve(_ key: String, _ limit: RateLimit, error: (Int) -> AuthError = AuthError.rateLimited) async throws
         -> Reservation
     {
+        guard !limit.isOff else { return Reservation(key: key, windowStart: .distantPast, count: 0, counted: false) }
         let window = self.window(limit)
         let count = try await store.incrementRateLimit(key: key, windowStart: window.start, expiresAt: window.end)
         if count > limit.count {
             try await store.decrementRateLimit(key: key, windowStart: window.start)
             throw refusing(key, error(window.secondsLeft))
         }
-        return Reservation(key: key, windowStart: window.start, count: count)
+        return Reservation(key: key, windowStart: window.start, count: count, counted: true)
     }
 
     /// An attempt counted by ``reserve(_:_:error:)``.
     public struct Reservation: Sendable {
         let key: String
         let windowStart: Date
-        /// The count in the window including this attempt.
+        /// The count in the window including this attempt (0 under a limit that is off).
         public let count: Int
+        /// Whether the store counted it (not under a limit that is off).
+        let counted: Bool
     }
 
     /// Takes back a reserved attempt.
     public func release(_ reservation: Reservation) async throws {
+        guard reservation.counted else { return }
         try await store.decrementRateLimit(key: reservation.key, windowStart: reservation.windowStart)
     }
 
     /// Counts one event without judging it, and returns the count in the window including it.
     @discardableResult
     public func record(_ key: String, _ limit: RateLimit) async throws -> Int {
+        guard !limit.isOff else { return 0 }
         let window = self.window(limit)
         return try await store.incrementRateLimit(key: key, windowStart: window.start, expiresAt: window.end)
     }

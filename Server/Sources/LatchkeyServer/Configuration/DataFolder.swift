@@ -12,7 +12,17 @@ public struct DataFolder: Sendable {
 
     /// 32 random bytes, generated if missing.
     public func serverSecret() throws -> [UInt8] {
-        let data = try loadOrCreate("server-secret") { Data(Base64URL.encode(SecureRandom.bytes(32)).utf8) }
+        try Self.read(loadOrCreate("server-secret") { Data(Base64URL.encode(SecureRandom.bytes(32)).utf8) }, path: path)
+    }
+
+    /// The folder's `server-secret` when it has one; creates nothing.
+    public func existingServerSecret() throws -> [UInt8]? {
+        let file = (path as NSString).appendingPathComponent("server-secret")
+        guard let data = FileManager.default.contents(atPath: file), !data.isEmpty else { return nil }
+        return try Self.read(data, path: path)
+    }
+
+    private static func read(_ data: Data, path: String) throws -> [UInt8] {
         guard let bytes = Base64URL.decode(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)),
             bytes.count >= 32
         else { throw ConfigurationError("\(path)/server-secret is damaged") }

@@ -56,7 +56,8 @@ extension ServerConfiguration {
     /// Reads the configuration: `overrides` (flags, by setting key) first, then the environment
     /// (Latchkey's names before GoTrue's), then the defaults in ``Setting/all``.
     public static func load(environment: [String: String], overrides: [String: String] = [:]) throws -> ServerConfiguration {
-        let reader = SettingReader(environment: environment, overrides: overrides)
+        let profile = try SettingsProfile.of(environment)
+        let reader = SettingReader(environment: environment, overrides: overrides, profile: profile)
         let host = reader.string("host") ?? "127.0.0.1"
         let port = try reader.int("port") ?? 9999
         guard (0...65535).contains(port) else { throw ConfigurationError("port must be 0–65535, not \(port)") }
@@ -97,7 +98,7 @@ extension ServerConfiguration {
         guard (1...22).contains(logN) else { throw ConfigurationError("password-scrypt-log-n must be 1–22") }
         let hashConcurrency = try reader.int("password-hash-concurrency") ?? ProcessInfo.processInfo.activeProcessorCount
         guard (1...256).contains(hashConcurrency) else { throw ConfigurationError("password-hash-concurrency must be 1–256") }
-        for (key, range) in [("mfa-max-attempts", 1...1000), ("mfa-max-enrolled-factors", 1...100)] {
+        for (key, range) in [("mfa-max-attempts", 0...1000), ("mfa-max-enrolled-factors", 1...100)] {
             if let value = try reader.int(key), !range.contains(value) {
                 throw ConfigurationError("\(key) must be \(range.lowerBound)–\(range.upperBound), not \(value)")
             }
@@ -176,9 +177,12 @@ extension ServerConfiguration {
             warnings.append("sms-provider \(other) is not supported (only twilio): every SMS will fail (500, Unable to get SMS provider)")
         }
 
-        // An operator who set GoTrue's 5-minute limit gets what it allows in an hour, as on GoTrue.
+        // An operator who set GoTrue's 5-minute limit gets what it allows in an hour, as on GoTrue
+        // (whose profile has no hourly limit).
         let otpPerFiveMinutes = try reader.int("rate-limit-otp")
-        let otpPerHour = try reader.int("rate-limit-otp-per-hour") ?? otpPerFiveMinutes.map { min($0, Int.max / 12) * 12 } ?? 60
+        let otpPerHour =
+            try reader.limit("rate-limit-otp-per-hour", period: 3600)
+            ?? RateLimit(count: otpPerFiveMinutes.map { min($0, Int.max / 12) * 12 } ?? 60, period: 3600)
         var auth = AuthConfiguration(
             siteURL: reader.string("site-url") ?? "http://localhost:3000", externalURL: externalURL,
             uriAllowList: reader.list("uri-allow-list"), appName: reader.string("app-name") ?? "Latchkey",
@@ -194,7 +198,8 @@ extension ServerConfiguration {
                 adminRoles: reader.list("jwt-admin-roles").isEmpty ? ["service_role", "supabase_admin"] : reader.list("jwt-admin-roles")),
             otp: OTPSettings(
                 expiry: try reader.seconds("otp-exp") ?? 600, length: otpLength,
-                maxAttempts: try reader.int("otp-max-attempts") ?? 5, sendFrequency: try reader.seconds("smtp-max-frequency") ?? 60),
+                maxAttempts: Self.attemptCap(try reader.int("otp-max-attempts") ?? 5),
+                sendFrequency: try reader.seconds("smtp-max-frequency") ?? 60),
             password: PasswordSettings(
                 minLength: try reader.int("password-min-length") ?? 15, maxBytes: try reader.int("password-max-bytes") ?? 1024,
                 blockCommon: try reader.bool("password-block-common") ?? true, scryptLogN: logN,
@@ -208,18 +213,20 @@ extension ServerConfiguration {
                 tokenPerIP: .init(count: try reader.int("rate-limit-token") ?? 150, period: 300),
                 verifyPerIP: .init(count: try reader.int("rate-limit-verify") ?? 30, period: 300),
                 otpPerIP: .init(count: otpPerFiveMinutes ?? 30, period: 300),
-                otpPerIPHourly: .init(count: otpPerHour, period: 3600),
-                emailSent: .init(count: try reader.int("rate-limit-email-sent") ?? 1000, period: 3600),
-                emailPerAddress: .init(count: try reader.int("rate-limit-email-per-address") ?? 10, period: 3600),
-                signInFailuresPerAccount: .init(count: try reader.int("rate-limit-signin-failures") ?? 10, period: 900),
-                smsSent: .init(count: try reader.int("rate-limit-sms-sent") ?? 100, period: 3600),
+                otpPerIPHourly: otpPerHour,
+                emailSent: try reader.limit("rate-limit-email-sent", period: 3600) ?? .init(count: 1000, period: 3600),
+                emailPerAddress: try reader.limit("rate-limit-email-per-address", period: 3600) ?? .init(count: 10, period: 3600),
+                signInFailuresPerAccount: try reader.limit("rate-limit-signin-failures", period: 900) ?? .init(count: 10, period: 900),
+                smsSent: try reader.limit("rate-limit-sms-sent", period: 3600) ?? .init(count: 100, period: 3600),
+                smsPerNumber: try reader.limit("rate-limit-sms-per-number", period: 3600) ?? .init(count: 5, period: 3600),
                 mfaPerIP: .init(count: try reader.int("rate-limit-mfa") ?? 15, period: 60)),
             sms: smsSettings,
             mfa: MFASettings(
                 totpEnrollEnabled: try reader.bool("mfa-totp-enroll-enabled") ?? true,
                 totpVerifyEnabled: try reader.bool("mfa-totp-verify-enabled") ?? true,
                 maxEnrolledFactors: try reader.int("mfa-max-enrolled-factors") ?? 10,
-                challengeExpiry: try reader.seconds("mfa-challenge-expiry") ?? 300, maxAttempts: try reader.int("mfa-max-attempts") ?? 5,
+                challengeExpiry: try reader.seconds("mfa-challenge-expiry") ?? 300,
+                maxAttempts: Self.attemptCap(try reader.int("mfa-max-attempts") ?? 5),
                 lockout: try reader.seconds("mfa-lockout") ?? 900))
         auth.anonymousUsers = try reader.bool("anonymous-users") ?? false
         auth.external = try Self.externalSettings(reader, externalURL: externalURL)
@@ -281,8 +288,39 @@ extension ServerConfiguration {
             return network
         }
         configuration.unusableSMSProvider = unusableSMSProvider
-        configuration.warnings = warnings
+        configuration.warnings = warnings + (try Self.goTrueFeatureWarnings(environment))
+        configuration.profile = profile
+        configuration.captcha = try Self.captchaSettings(reader)
+        for chain in ["solana", "ethereum"] {
+            _ = try reader.bool("external-web3-\(chain)-enabled")
+            _ = try reader.seconds("external-web3-\(chain)-maximum-validity-duration")
+        }
+        if let captcha = configuration.captcha, captcha.siteKey == nil, configuration.pages.enabled {
+            configuration.warnings.append(
+                "captcha is on without captcha-site-key (LATCHKEY_CAPTCHA_SITE_KEY): the hosted pages cannot show the widget, and their sign-in, sign-up and reset forms are refused"
+            )
+        }
+        if !(try Self.countsPerIP(reader, configuration)) {
+            configuration.auth.rateLimits.turnPerIPLimitsOff()
+            configuration.auth.passkeys.perIP = .off
+        }
         return configuration
+    }
+
+    /// An attempt cap as configured: 0 is none.
+    static func attemptCap(_ value: Int) -> Int { value == 0 ? .max : value }
+
+    /// Whether per-IP limits count: `rate-limit-per-ip` when set; else always in the strict profile,
+    /// and in GoTrue's only when a client address can be trusted (GoTrue counts per IP only with
+    /// `GOTRUE_RATE_LIMIT_HEADER`; here trusted proxies say it too).
+    static func countsPerIP(_ reader: SettingReader, _ configuration: ServerConfiguration) throws -> Bool {
+        if let explicit = reader.explicit("rate-limit-per-ip") {
+            guard let value = SettingReader.boolean(explicit) else {
+                throw ConfigurationError("rate-limit-per-ip must be true or false, not '\(explicit)'")
+            }
+            return value
+        }
+        return reader.profile == .strict || configuration.trustedIPHeader != nil || !configuration.trustedProxies.isEmpty
     }
 }
 
@@ -290,14 +328,37 @@ extension ServerConfiguration {
 struct SettingReader {
     let environment: [String: String]
     let overrides: [String: String]
+    var profile: SettingsProfile = .strict
 
+    /// The value set for `key` (a flag, else the environment), else GoTrue's default under its
+    /// profile when it differs from Latchkey's; `nil` leaves the caller's (Latchkey's) default.
     func string(_ key: String) -> String? {
+        explicit(key) ?? (profile == .gotrue ? Setting.goTrueDefaults[key] : nil)
+    }
+
+    /// The value set for `key`, a flag or the environment, ignoring the profile.
+    func explicit(_ key: String) -> String? {
         if let value = overrides[key], !value.isEmpty { return value }
         guard let setting = Setting.all.first(where: { $0.key == key }) else { return nil }
         for name in setting.environment {
             if let value = environment[name], !value.isEmpty { return value }
         }
         return nil
+    }
+
+    /// A rate limit of `period` seconds: a count, `off` (nothing counted), or GoTrue's
+    /// `N/duration` (`100/30m`: 100 per half hour); `nil` when unset.
+    func limit(_ key: String, period: Int) throws -> RateLimit? {
+        guard let text = string(key)?.trimmingCharacters(in: .whitespaces) else { return nil }
+        if text.lowercased() == "off" { return .off }
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        if parts.count == 2 {
+            guard let count = Int(parts[0]), count >= 0, let seconds = Self.goDuration(String(parts[1])), seconds >= 1 else {
+                throw ConfigurationError("\(key) must be a count, a count/duration such as 100/30m, or off, not '\(text)'")
+            }
+            return RateLimit(count: count, period: seconds)
+        }
+        return try int(key).map { RateLimit(count: $0, period: period) }
     }
 
     func int(_ key: String) throws -> Int? {
@@ -353,11 +414,16 @@ struct SettingReader {
     }
 
     func bool(_ key: String) throws -> Bool? {
-        guard let text = string(key)?.lowercased() else { return nil }
-        switch text {
-        case "1", "true", "yes", "on": return true
-        case "0", "false", "no", "off": return false
-        default: throw ConfigurationError("\(key) must be true or false, not '\(text)'")
+        guard let text = string(key) else { return nil }
+        guard let value = Self.boolean(text) else { throw ConfigurationError("\(key) must be true or false, not '\(text)'") }
+        return value
+    }
+
+    static func boolean(_ text: String) -> Bool? {
+        switch text.lowercased() {
+        case "1", "true", "yes", "on": true
+        case "0", "false", "no", "off": false
+        default: nil
         }
     }
 
@@ -424,5 +490,28 @@ extension ServerConfiguration {
             header: try reader.positiveSeconds("http-header-timeout", default: 2),
             body: try reader.positiveSeconds("http-body-timeout", default: 30),
             idle: try reader.positiveSeconds("http-idle-timeout", default: 30))
+    }
+}
+
+extension ServerConfiguration {
+    /// GoTrue's captcha settings, checked as GoTrue checks them: only when captcha is on, then a
+    /// known provider and a secret, or the server does not start.
+    static func captchaSettings(_ reader: SettingReader) throws -> CaptchaSettings? {
+        guard try reader.bool("captcha-enabled") ?? false else { return nil }
+        let name = reader.string("captcha-provider") ?? "hcaptcha"
+        guard let provider = CaptchaSettings.Provider(rawValue: name.lowercased()) else {
+            throw ConfigurationError("captcha-provider (GOTRUE_SECURITY_CAPTCHA_PROVIDER) must be hcaptcha or turnstile, not '\(name)'")
+        }
+        guard let secret = reader.string("captcha-secret")?.trimmingCharacters(in: .whitespacesAndNewlines), !secret.isEmpty else {
+            throw ConfigurationError("captcha is on but captcha-secret (GOTRUE_SECURITY_CAPTCHA_SECRET) is empty")
+        }
+        let timeout = try reader.seconds("captcha-timeout") ?? 10
+        let verifyURL = reader.string("captcha-verify-url")
+        if let verifyURL, !IssuerURL.isAcceptable(verifyURL) {
+            throw ConfigurationError("captcha-verify-url must be an https:// URL (or http:// on a loopback address), not '\(verifyURL)'")
+        }
+        return CaptchaSettings(
+            provider: provider, secret: secret, timeout: .seconds(timeout == 0 ? 10 : timeout), verifyURL: verifyURL,
+            siteKey: reader.string("captcha-site-key"))
     }
 }

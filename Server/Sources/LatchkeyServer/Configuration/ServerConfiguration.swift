@@ -60,6 +60,10 @@ public struct ServerConfiguration: Sendable {
     public var unusableSMSProvider: String?
     /// What the configuration accepted but the operator should know, logged once at start.
     public var warnings: [String] = []
+    /// Whose defaults hold: Latchkey's (`strict`) or GoTrue's (`gotrue`, configured the GoTrue way).
+    public var profile = SettingsProfile.strict
+    /// GoTrue's captcha, when on.
+    public var captcha: CaptchaSettings?
     /// Seconds between re-reads of the stored signing keys (a rotation reaches the server within
     /// this time).
     public var keyReloadInterval: Int

@@ -3,7 +3,7 @@ import Foundation
 extension Setting {
     /// The providers whose id tokens sign users in: GoTrue's `GOTRUE_EXTERNAL_<P>_*` for Apple,
     /// Google, Microsoft (Azure) and Keycloak, and Latchkey's issuer overrides.
-    static let external: [Setting] = [
+    static let external: [Setting] = web3 + [
         .init(
             key: "external-apple-enabled", environment: ["LATCHKEY_EXTERNAL_APPLE_ENABLED", "GOTRUE_EXTERNAL_APPLE_ENABLED"],
             defaultValue: "false",
@@ -263,6 +263,33 @@ extension Setting {
             defaultValue: "false",
             summary:
                 "Sign in with a provider's identity whose address the provider does not vouch for (the address stays unconfirmed, and is never linked to an existing account). Off: such a sign-in answers 422 `provider_email_needs_verification` and stores nothing."
+        ),
+    ]
+}
+
+extension Setting {
+    /// GoTrue's wallet sign-in settings: read and checked, answered as GoTrue answers them with both
+    /// chains off until wallet sign-in is built.
+    static let web3: [Setting] = [
+        .init(
+            key: "external-web3-solana-enabled", environment: ["GOTRUE_EXTERNAL_WEB3_SOLANA_ENABLED"], defaultValue: "false",
+            summary:
+                "GoTrue's Sign in with Solana. Accepted; wallet sign-in is not built yet, so `grant_type=web3` answers `422 web3_provider_disabled` as GoTrue does with it off, and the start-up log says so."
+        ),
+        .init(
+            key: "external-web3-solana-maximum-validity-duration",
+            environment: ["GOTRUE_EXTERNAL_WEB3_SOLANA_MAXIMUM_VALIDITY_DURATION"], defaultValue: "10m",
+            summary: "GoTrue's longest validity of a Solana sign-in message; read and checked, unused until wallet sign-in lands."
+        ),
+        .init(
+            key: "external-web3-ethereum-enabled", environment: ["GOTRUE_EXTERNAL_WEB3_ETHEREUM_ENABLED"], defaultValue: "false",
+            summary:
+                "GoTrue's Sign in with Ethereum. Accepted; wallet sign-in is not built yet, so `grant_type=web3` answers `422 web3_provider_disabled` as GoTrue does with it off, and the start-up log says so."
+        ),
+        .init(
+            key: "external-web3-ethereum-maximum-validity-duration",
+            environment: ["GOTRUE_EXTERNAL_WEB3_ETHEREUM_MAXIMUM_VALIDITY_DURATION"], defaultValue: "10m",
+            summary: "GoTrue's longest validity of a Ethereum sign-in message; read and checked, unused until wallet sign-in lands."
         ),
     ]
 }

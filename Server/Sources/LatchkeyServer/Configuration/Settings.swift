@@ -10,13 +10,18 @@ public struct Setting: Sendable {
     public let defaultValue: String
     public let summary: String
 
-    public static let all: [Setting] = core + external + passkeys + pages + operations + hooks
+    public static let all: [Setting] = core + external + passkeys + pages + operations + hooks + captcha
 
     static let core: [Setting] = [
         .init(
+            key: "profile", environment: ["LATCHKEY_PROFILE"], defaultValue: "gotrue with any GOTRUE_* setting, else strict",
+            summary:
+                "Whose defaults hold where GoTrue's differ from Latchkey's (the Default column says both): `strict`, Latchkey's; `gotrue`, GoTrue's, so that a GoTrue deployment's configuration behaves as GoTrue did. The start-up banner names it, and under `gotrue` lists what Latchkey would harden (`latchkey config check`)."
+        ),
+        .init(
             key: "host", environment: ["LATCHKEY_HOST", "GOTRUE_API_HOST"], defaultValue: "127.0.0.1",
             summary: "Address to listen on (`0.0.0.0` for every interface, as in a container)."),
-        .init(key: "port", environment: ["LATCHKEY_PORT", "PORT"], defaultValue: "9999", summary: "Port to listen on."),
+        .init(key: "port", environment: ["LATCHKEY_PORT", "GOTRUE_API_PORT", "PORT"], defaultValue: "9999", summary: "Port to listen on."),
         .init(
             key: "data-dir", environment: ["LATCHKEY_DATA_DIR"], defaultValue: "./latchkey-data",
             summary: "Folder for the SQLite database, the generated signing key and the server secret."),
@@ -27,8 +32,11 @@ public struct Setting: Sendable {
                 "SQLite file path or `sqlite://PATH`; or PostgreSQL, `postgres://user:password@host:5432/database?sslmode=disable|prefer|require`, for several instances on one database."
         ),
         .init(
-            key: "db-schema", environment: ["LATCHKEY_DB_SCHEMA", "GOTRUE_DB_NAMESPACE"], defaultValue: "auth",
-            summary: "PostgreSQL: the schema for Latchkey's tables (created when missing), so it can share a database."),
+            key: "db-schema", environment: ["LATCHKEY_DB_SCHEMA", "GOTRUE_DB_DB_NAMESPACE", "DB_NAMESPACE", "GOTRUE_DB_NAMESPACE"],
+            defaultValue: "auth",
+            summary:
+                "PostgreSQL: the schema for Latchkey's tables (created when missing), so it can share a database. GoTrue reads `GOTRUE_DB_DB_NAMESPACE`, else `DB_NAMESPACE`; `GOTRUE_DB_NAMESPACE`, which GoTrue never read, is read last because Latchkey's docs once named it."
+        ),
         .init(
             key: "db-pool-size", environment: ["LATCHKEY_DB_POOL_SIZE", "GOTRUE_DB_MAX_POOL_SIZE"], defaultValue: "10",
             summary: "PostgreSQL: connections per instance."),
@@ -40,7 +48,7 @@ public struct Setting: Sendable {
         .init(
             key: "server-secret", environment: ["LATCHKEY_SERVER_SECRET"], defaultValue: "<data-dir>/server-secret",
             summary:
-                "The server secret (base64 of at least 32 random bytes: `openssl rand -base64 32`). It keys refresh tokens and seals stored secrets; every instance on one database needs the same one. Unset: the data folder's `server-secret`, made on first start. The database keeps a verifier of it, and an instance with another secret refuses to start."
+                "The server secret (base64 of at least 32 random bytes: `openssl rand -base64 32`). It keys refresh tokens and seals stored secrets; every instance on one database needs the same one. Unset: the data folder's `server-secret` when there is one, else one derived from `jwt-secret` when that is set (replicas with GoTrue's configuration agree; docs/scaling.md says what that costs), else a new `server-secret` made on first start. The database keeps a verifier of it, and an instance with another secret refuses to start."
         ),
         .init(
             key: "server-secret-file", environment: ["LATCHKEY_SERVER_SECRET_FILE"], defaultValue: "",
@@ -52,7 +60,8 @@ public struct Setting: Sendable {
             key: "site-url", environment: ["LATCHKEY_SITE_URL", "GOTRUE_SITE_URL"], defaultValue: "http://localhost:3000",
             summary: "The app's URL: where links send users by default."),
         .init(
-            key: "external-url", environment: ["LATCHKEY_EXTERNAL_URL", "API_EXTERNAL_URL"], defaultValue: "http://<host>:<port>",
+            key: "external-url", environment: ["LATCHKEY_EXTERNAL_URL", "GOTRUE_API_API_EXTERNAL_URL", "API_EXTERNAL_URL"],
+            defaultValue: "http://<host>:<port>",
             summary: "This server's public URL, used in email links and as the JWT issuer."),
         .init(
             key: "uri-allow-list", environment: ["LATCHKEY_URI_ALLOW_LIST", "GOTRUE_URI_ALLOW_LIST"], defaultValue: "",
@@ -125,7 +134,7 @@ public struct Setting: Sendable {
             summary: "Digits in a code (6–10)."),
         .init(
             key: "otp-max-attempts", environment: ["LATCHKEY_OTP_MAX_ATTEMPTS"], defaultValue: "5",
-            summary: "Wrong submissions after which a code is void."),
+            summary: "Wrong submissions after which a code is void (0: no cap, as GoTrue)."),
         .init(
             key: "smtp-max-frequency", environment: ["LATCHKEY_SEND_FREQUENCY", "GOTRUE_SMTP_MAX_FREQUENCY"], defaultValue: "60",
             summary: "Seconds between two codes to one user (`60s` and `1m` forms accepted)."),
@@ -136,8 +145,11 @@ public struct Setting: Sendable {
             key: "password-max-bytes", environment: ["LATCHKEY_PASSWORD_MAX_BYTES"], defaultValue: "1024",
             summary: "Most UTF-8 bytes in a password, checked before hashing."),
         .init(
-            key: "password-block-common", environment: ["LATCHKEY_PASSWORD_BLOCK_COMMON"], defaultValue: "true",
-            summary: "Refuse the 20,000 most common passwords."),
+            key: "password-block-common", environment: ["LATCHKEY_PASSWORD_BLOCK_COMMON", "GOTRUE_PASSWORD_HIBP_ENABLED"],
+            defaultValue: "true",
+            summary:
+                "Refuse the 20,000 most common passwords. GoTrue's HaveIBeenPwned check (`GOTRUE_PASSWORD_HIBP_ENABLED`) turns it on instead of calling out."
+        ),
         .init(
             key: "password-require-current",
             environment: ["LATCHKEY_PASSWORD_REQUIRE_CURRENT", "GOTRUE_SECURITY_UPDATE_PASSWORD_REQUIRE_CURRENT_PASSWORD"],
@@ -170,6 +182,11 @@ public struct Setting: Sendable {
             environment: ["LATCHKEY_SESSIONS_INACTIVITY_TIMEOUT", "GOTRUE_SESSIONS_INACTIVITY_TIMEOUT"], defaultValue: "0",
             summary: "Seconds without refresh after which a session ends (0: never)."),
         .init(
+            key: "rate-limit-per-ip", environment: ["LATCHKEY_RATE_LIMIT_PER_IP"], defaultValue: "true",
+            summary:
+                "Whether the per-client-IP limits (`rate-limit-token`, `-verify`, `-otp`, `-otp-per-hour`, `-mfa`, `-anonymous-users`, `-passkey`) count. GoTrue counts them only with `GOTRUE_RATE_LIMIT_HEADER`; under the `gotrue` profile they count when `rate-limit-header` or `trusted-proxies` is set, so clients behind one address do not share one budget."
+        ),
+        .init(
             key: "rate-limit-token", environment: ["LATCHKEY_RATE_LIMIT_TOKEN", "GOTRUE_RATE_LIMIT_TOKEN_REFRESH"], defaultValue: "150",
             summary: "`/token` requests per client IP per 5 minutes."),
         .init(
@@ -193,7 +210,7 @@ public struct Setting: Sendable {
             summary: "Seconds an MFA challenge stays open."),
         .init(
             key: "mfa-max-attempts", environment: ["LATCHKEY_MFA_MAX_ATTEMPTS"], defaultValue: "5",
-            summary: "Wrong TOTP codes in a row after which the factor locks."),
+            summary: "Wrong TOTP codes in a row after which the factor locks (0: never, as GoTrue)."),
         .init(
             key: "mfa-lockout", environment: ["LATCHKEY_MFA_LOCKOUT"], defaultValue: "900",
             summary: "Seconds a factor stays locked after too many wrong codes."),
@@ -212,13 +229,13 @@ public struct Setting: Sendable {
         ),
         .init(
             key: "rate-limit-email-sent", environment: ["LATCHKEY_RATE_LIMIT_EMAIL_SENT", "GOTRUE_RATE_LIMIT_EMAIL_SENT"],
-            defaultValue: "1000", summary: "Emails per hour in total (all instances)."),
+            defaultValue: "1000", summary: "Emails per hour in total (all instances); GoTrue's `N/duration` form (`100/30m`) too."),
         .init(
             key: "rate-limit-email-per-address", environment: ["LATCHKEY_RATE_LIMIT_EMAIL_PER_ADDRESS"], defaultValue: "10",
-            summary: "Emails per hour to one address."),
+            summary: "Emails per hour to one address (`off`: none, as GoTrue)."),
         .init(
             key: "rate-limit-signin-failures", environment: ["LATCHKEY_RATE_LIMIT_SIGNIN_FAILURES"], defaultValue: "10",
-            summary: "Failed password sign-ins per account per 15 minutes, from any IP."),
+            summary: "Failed password sign-ins per account per 15 minutes, from any IP (`off`: none, as GoTrue)."),
         .init(
             key: "dev-mailbox-public", environment: ["LATCHKEY_DEV_MAILBOX_PUBLIC"], defaultValue: "false",
             summary:
@@ -277,7 +294,10 @@ public struct Setting: Sendable {
             defaultValue: "", summary: "RFC 3339 time after which the test codes stop working."),
         .init(
             key: "rate-limit-sms-sent", environment: ["LATCHKEY_RATE_LIMIT_SMS_SENT", "GOTRUE_RATE_LIMIT_SMS_SENT"], defaultValue: "100",
-            summary: "SMS per hour in total (all instances); 5 per hour to one number."),
+            summary: "SMS per hour in total (all instances); GoTrue's `N/duration` form too."),
+        .init(
+            key: "rate-limit-sms-per-number", environment: ["LATCHKEY_RATE_LIMIT_SMS_PER_NUMBER"], defaultValue: "5",
+            summary: "SMS per hour to one number (`off`: none; GoTrue has no such limit)."),
         .init(
             key: "sms-provider", environment: ["LATCHKEY_SMS_PROVIDER", "GOTRUE_SMS_PROVIDER"], defaultValue: "",
             summary: "`twilio`, or unset for the dev mailbox."),

@@ -11,6 +11,7 @@ extension HostedPagesController {
         routes.on(.post, "/ui/reset") { request, context in
             try await post(request, context) { form in
                 do {
+                    try await checkCaptcha(form, context)
                     _ = try await useCases.codes.recover(
                         email: form.email, challenge: (nil, nil), redirectTo: form.flow.redirectTo, client: context.client)
                 } catch let error as AuthError {

@@ -10,10 +10,11 @@ extension HostedPagesController {
         routes.on(.post, "/ui/code") { request, context in
             try await post(request, context) { form in
                 do {
+                    try await checkCaptcha(form, context)
                     try await sendCode(to: form.email, flow: form.flow, link: false, client: context.client)
                 } catch let error as AuthError {
-                    // An address that cannot be used, or too many tries, stays on the address's page.
-                    let early = [.overRequestRateLimit, .validationFailed, .emailAddressInvalid].contains(error.code)
+                    // An address that cannot be used, too many tries, or no captcha, stays on the address's page.
+                    let early = [.overRequestRateLimit, .validationFailed, .emailAddressInvalid, .captchaFailed].contains(error.code)
                     return show(early ? "sign-in" : "code", form, error: error)
                 }
                 return show("code", form)
@@ -22,6 +23,7 @@ extension HostedPagesController {
         routes.on(.post, "/ui/magic-link") { request, context in
             try await post(request, context) { form in
                 do {
+                    try await checkCaptcha(form, context)
                     try await sendCode(to: form.email, flow: form.flow, link: true, client: context.client)
                 } catch let error as AuthError {
                     return show("sign-in", form, error: error)
@@ -44,6 +46,7 @@ extension HostedPagesController {
         routes.on(.post, "/ui/password") { request, context in
             try await post(request, context) { form in
                 do {
+                    try await checkCaptcha(form, context)
                     let session = try await useCases.passwordSignIn.signIn(
                         PasswordGrantRequest(email: form.email, password: form.fields["password"] ?? ""), client: context.client)
                     return try await finish(session, method: "password", flow: form.flow)
@@ -55,6 +58,7 @@ extension HostedPagesController {
         routes.on(.post, "/ui/sign-up") { request, context in
             try await post(request, context) { form in
                 do {
+                    try await checkCaptcha(form, context)
                     let made = try await useCases.signUp.signUp(
                         SignUpRequest(email: form.email, password: form.fields["password"] ?? ""), redirectTo: form.flow.redirectTo,
                         client: context.client)
@@ -131,6 +135,7 @@ extension HostedPagesController {
             return "That passkey could not be used. Try again, or sign in another way."
         case .weakPassword:
             return "Choose a stronger password: at least the length shown, and not a common one."
+        case .captchaFailed: return "Complete the check that you are not a robot, then try again."
         default: return error.message
         }
     }

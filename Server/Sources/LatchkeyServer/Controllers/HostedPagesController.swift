@@ -20,6 +20,8 @@ struct HostedPagesController {
         let passkeys: Passkeys
         let handOff: SessionHandOff
         let authenticator: Authenticator
+        /// GoTrue's captcha, on the forms whose API endpoints it guards.
+        var captcha: CaptchaGate = .off
     }
 
     /// What the pages show and offer.
@@ -30,6 +32,8 @@ struct HostedPagesController {
         var codeMinutes: Int
         /// Providers with a redirect flow: (name, label).
         var providers: [(name: String, label: String)]
+        /// The captcha widget the guarded forms carry, when captcha is on.
+        var captcha: CaptchaSettings?
     }
 
     let pages: PageRenderer
@@ -86,6 +90,7 @@ struct HostedPagesController {
         }
         context["providers"] = providers
         context["has_providers"] = !providers.isEmpty
+        context["captcha_widget"] = options.captcha.flatMap(PageRenderer.captchaWidget)
         let script: String? =
             switch name {
             case "sign-in" where options.passkeys: PageScripts.signIn
@@ -93,7 +98,8 @@ struct HostedPagesController {
             default: nil
             }
         return pages.response(
-            name, title: title, values: context, status: status, script: script, formTarget: flow.redirectTo, cookies: cookies)
+            name, title: title, values: context, status: status, script: script, formTarget: flow.redirectTo, cookies: cookies,
+            captcha: options.captcha?.siteKey == nil ? nil : options.captcha?.provider)
     }
 
     /// The message page for a refusal.
@@ -144,6 +150,13 @@ struct HostedPagesController {
         }
     }
 
+    /// The captcha of a form whose API endpoint GoTrue guards: the widget's field, checked with
+    /// the provider (`captcha_failed` when missing or refused, shown on the form).
+    func checkCaptcha(_ form: PostedForm, _ context: APIRequestContext) async throws {
+        guard let provider = options.captcha?.provider else { return }
+        try await useCases.captcha.check(form.fields[PageRenderer.captchaField(provider)], client: context.client)
+    }
+
     /// `page` again for a posted form (its address kept), saying what `error` means to a person.
     func show(_ page: String, _ form: PostedForm, values: [String: Any] = [:], error: AuthError? = nil) -> Response {
         render(
@@ -169,13 +182,13 @@ struct HostedPagesController {
 
 extension HostedPagesController.Options {
     /// What the pages offer under `configuration`.
-    init(_ configuration: AuthConfiguration) {
+    init(_ configuration: AuthConfiguration, captcha: CaptchaSettings? = nil) {
         let labels = ["apple": "Apple", "google": "Google", "azure": "Microsoft", "keycloak": "Keycloak", "github": "GitHub"]
         self.init(
             passkeys: configuration.passkeys.enabled, disableSignup: configuration.disableSignup,
             passwordMinLength: configuration.password.minLength, codeMinutes: max(1, configuration.otp.expiry / 60),
             providers: configuration.external.providers.filter { $0.enabled && $0.oauth != nil }.map {
                 (name: $0.name, label: labels[$0.name] ?? $0.name)
-            })
+            }, captcha: captcha)
     }
 }

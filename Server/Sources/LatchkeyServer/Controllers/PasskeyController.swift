@@ -11,6 +11,8 @@ import LatchkeyCore
 struct PasskeyController {
     let authenticator: Authenticator
     let passkeys: Passkeys
+    /// GoTrue checks the captcha before it gives sign-in options.
+    let captcha: CaptchaGuard
 
     func register(_ routes: inout RouteRegistrar) {
         routes.on(.post, "/passkeys/registration/options") { request, _ in
@@ -24,8 +26,9 @@ struct PasskeyController {
             return try JSONResponse.make(
                 try await passkeys.register(body, principal: principal, client: context.client).wire, noStore: true)
         }
-        routes.on(.post, "/passkeys/authentication/options") { _, context in
+        routes.on(.post, "/passkeys/authentication/options") { request, context in
             try passkeys.requireEnabled()
+            try await captcha.check(request, context: context)
             return try JSONResponse.make(try await passkeys.authenticationOptions(client: context.client), noStore: true)
         }
         routes.on(.post, "/passkeys/authentication/verify") { request, context in

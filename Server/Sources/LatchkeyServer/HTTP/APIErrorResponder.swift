@@ -21,7 +21,7 @@ enum APIErrorResponder {
             .reauthenticationNotValid, .mfaFactorNameConflict, .tooManyEnrolledMFAFactors, .mfaChallengeExpired,
             .mfaVerificationFailed, .mfaIPAddressMismatch, .mfaTOTPEnrollNotEnabled, .mfaTOTPVerifyNotEnabled, .invalidPIN,
             .providerEmailNeedsVerification, .identityAlreadyExists, .singleIdentityNotDeletable, .tooManyPasskeys,
-            .webauthnCredentialExists:
+            .webauthnCredentialExists, .web3ProviderDisabled:
             return .unprocessableContent
         case .notFound, .flowStateNotFound, .mfaFactorNotFound, .manualLinkingDisabled, .identityNotFound, .passkeyDisabled:
             return .notFound

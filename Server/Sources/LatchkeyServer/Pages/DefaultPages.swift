@@ -45,6 +45,7 @@ enum DefaultPages {
         {{{body}}}
         </main>
         {{#script}}<script nonce="{{nonce}}">{{{script}}}</script>{{/script}}
+        {{#captcha_script}}<script src="{{captcha_script}}" nonce="{{nonce}}" async defer></script>{{/captcha_script}}
         </body></html>
         """
 
@@ -53,6 +54,7 @@ enum DefaultPages {
         {{{flow_fields}}}
         <label for="email">Email address</label>
         <input id="email" name="email" type="email" autocomplete="username webauthn" required{{^password_open}} autofocus{{/password_open}} value="{{email}}">
+        {{{captcha_widget}}}
         <button type="submit">Email me a code</button>
         <button type="submit" formaction="magic-link" class="secondary">Email me a link instead</button>
         </form>
@@ -67,6 +69,7 @@ enum DefaultPages {
         <input id="password-email" name="email" type="email" autocomplete="username" required value="{{email}}">
         <label for="password">Password</label>
         <input id="password" name="password" type="password" autocomplete="current-password" required{{#password_open}} autofocus{{/password_open}}>
+        {{{captcha_widget}}}
         <button type="submit">Sign in</button>
         </form>
         <p><a href="reset?{{query}}">Forgot your password?</a></p>
@@ -83,6 +86,7 @@ enum DefaultPages {
         <label for="password">Password</label>
         <input id="password" name="password" type="password" autocomplete="new-password" required minlength="{{password_min}}" aria-describedby="password-help">
         <p id="password-help" class="muted">At least {{password_min}} characters.</p>
+        {{{captcha_widget}}}
         <button type="submit">Create account</button>
         </form>
         <p>No password? <a href="sign-in?{{query}}">Sign up with an emailed code</a>. Have an account? <a href="sign-in?{{query}}">Sign in</a></p>
@@ -98,6 +102,7 @@ enum DefaultPages {
         </form>
         <form method="post" action="code">
         {{{flow_fields}}}<input type="hidden" name="email" value="{{email}}">
+        {{{captcha_widget}}}
         <button type="submit" class="link">Send a new code</button>
         </form>
         <p><a href="sign-in?{{query}}">Use another address</a></p>
@@ -113,6 +118,7 @@ enum DefaultPages {
         {{{flow_fields}}}
         <label for="email">Email address</label>
         <input id="email" name="email" type="email" autocomplete="username" required autofocus value="{{email}}">
+        {{{captcha_widget}}}
         <button type="submit">Email me a code</button>
         </form>
         <p><a href="sign-in?{{query}}">Back to sign-in</a></p>

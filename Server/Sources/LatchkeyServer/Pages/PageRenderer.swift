@@ -90,22 +90,28 @@ public struct PageRenderer: Sendable {
     /// which the policy's `form-action` must allow.
     func response(
         _ page: String, title: String, values: [String: Any] = [:], status: HTTPResponse.Status = .ok, script: String? = nil,
-        formTarget: String? = nil, cookies: [String] = [], wide: Bool = false
+        formTarget: String? = nil, cookies: [String] = [], wide: Bool = false, captcha: CaptchaSettings.Provider? = nil
     ) -> Response {
         let nonce = Base64URL.encode(SecureRandom.bytes(18))
-        var headers = Self.headers(nonce: nonce, formTarget: formTarget)
+        var headers = Self.headers(nonce: nonce, formTarget: formTarget, captcha: captcha)
         for cookie in cookies { headers.append(HTTPField(name: .setCookie, value: cookie)) }
+        var values = values
+        values["captcha_script"] = captcha.map(Self.captchaScript)
         let html = html(page, title: title, values: values, nonce: nonce, script: script, wide: wide)
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 
     /// The headers of every page.
-    static func headers(nonce: String, formTarget: String?) -> HTTPFields {
+    static func headers(nonce: String, formTarget: String?, captcha: CaptchaSettings.Provider? = nil) -> HTTPFields {
         var formAction = "'self'"
         if let source = formTarget.flatMap(cspSource) { formAction += " " + source }
-        let policy =
-            "default-src 'none'; script-src 'nonce-\(nonce)'; style-src 'nonce-\(nonce)'; img-src 'self' https: data:; "
-            + "connect-src 'self'; form-action \(formAction); frame-ancestors 'none'; base-uri 'none'"
+        // A captcha widget's script, frames, styles and calls come from its provider's origins alone.
+        let provider = captcha.map { " " + Self.captchaOrigins($0) } ?? ""
+        var policy =
+            "default-src 'none'; script-src 'nonce-\(nonce)'\(provider); style-src 'nonce-\(nonce)'\(provider); "
+            + "img-src 'self' https: data:; connect-src 'self'\(provider); form-action \(formAction); frame-ancestors 'none'; "
+            + "base-uri 'none'"
+        if captcha != nil { policy += "; frame-src\(provider)" }
         return [
             .contentType: "text/html; charset=utf-8", .cacheControl: "no-store", .referrerPolicy: "no-referrer",
             .contentSecurityPolicy: policy, .xFrameOptions: "DENY", .xContentTypeOptions: "nosniff",
@@ -128,4 +134,37 @@ public struct PageRenderer: Sendable {
 
 extension HTTPField.Name {
     static let xContentTypeOptions = Self("X-Content-Type-Options")!
+}
+
+extension PageRenderer {
+    /// The origins a provider's widget loads from (its documentation's Content-Security-Policy).
+    static func captchaOrigins(_ provider: CaptchaSettings.Provider) -> String {
+        switch provider {
+        case .hcaptcha: "https://hcaptcha.com https://*.hcaptcha.com"
+        case .turnstile: "https://challenges.cloudflare.com"
+        }
+    }
+
+    /// The widget's script.
+    static func captchaScript(_ provider: CaptchaSettings.Provider) -> String {
+        switch provider {
+        case .hcaptcha: "https://js.hcaptcha.com/1/api.js"
+        case .turnstile: "https://challenges.cloudflare.com/turnstile/v0/api.js"
+        }
+    }
+
+    /// The form field the widget fills with its token.
+    static func captchaField(_ provider: CaptchaSettings.Provider) -> String {
+        switch provider {
+        case .hcaptcha: "h-captcha-response"
+        case .turnstile: "cf-turnstile-response"
+        }
+    }
+
+    /// The widget's element for a form, or `nil` without a site key (the forms are then refused).
+    static func captchaWidget(_ settings: CaptchaSettings) -> String? {
+        guard let siteKey = settings.siteKey else { return nil }
+        let name = settings.provider == .hcaptcha ? "h-captcha" : "cf-turnstile"
+        return "<div class=\"\(name)\" data-sitekey=\"\(EmailComposer.escape(siteKey))\"></div>"
+    }
 }

@@ -141,13 +141,11 @@ extension MFA {
         }
         updated.failedAttempts += 1
         let remaining = max(0, settings.factors.maxAttempts - updated.failedAttempts)
-        var audit = [
-            events.event(
-                .codeFailed, user: user,
-                details: ["kind": "totp", "factor_id": factorID, "attempts_remaining": .number(Double(remaining))], client: client)
-        ]
+        var details: [String: JSONValue] = ["kind": "totp", "factor_id": factorID]
+        details["attempts_remaining"] = CodeRedemption.told(remaining).map { .number(Double($0)) }
+        var audit = [events.event(.codeFailed, user: user, details: details, client: client)]
         var error = AuthError(.mfaVerificationFailed, "Invalid TOTP code entered")
-        error.attemptsRemaining = remaining
+        error.attemptsRemaining = CodeRedemption.told(remaining)
         if remaining == 0 {
             let until = now.addingTimeInterval(Double(settings.factors.lockout))
             updated.lockedUntil = until
