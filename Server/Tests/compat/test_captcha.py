@@ -166,6 +166,9 @@ def test_raw_requests_get_gotrues_answers(server):
                  b'{"email":"a@example.com","gotrue_meta_security":{"captcha_token":"   "}}']:
         answer = post("/otp", body)
         assert (answer.status_code, answer.json()["msg"]) == (400, "captcha protection: request disallowed (no captcha_token found)")
+    # Under GoTrue's defaults a code has no cap, and the answer names none.
+    sent = post("/otp", json.dumps({"email": "cap@example.com", "gotrue_meta_security": {"captcha_token": "pass"}}).encode())
+    assert sent.status_code == 200 and "max_attempts" not in sent.json(), sent.text
     # A token past any provider's size is refused unasked.
     huge = post("/otp", json.dumps({"email": "a@example.com", "gotrue_meta_security": {"captcha_token": "x" * 20000}}).encode())
     assert huge.json()["error_code"] == "captcha_failed"
