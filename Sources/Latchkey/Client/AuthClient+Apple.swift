@@ -45,16 +45,17 @@ extension AuthClient {
             let request = ASAuthorizationAppleIDProvider().createRequest()
             request.requestedScopes = [.fullName, .email]
             request.nonce = nonce.hashed
-            guard
-                let credential = try await AuthorizationRunner.run(request, presentationContextProvider: presentationContextProvider)
-                    as? ASAuthorizationAppleIDCredential
-            else { throw LatchkeyError(code: .invalidResponse, message: "Apple returned another kind of credential") }
-            guard let tokenData = credential.identityToken, let idToken = String(data: tokenData, encoding: .utf8) else {
-                throw LatchkeyError(code: .invalidResponse, message: "Apple returned no identity token")
+            let answer = try await AuthorizationRunner.run(request, presentationContextProvider: presentationContextProvider) {
+                credential in
+                guard let credential = credential as? ASAuthorizationAppleIDCredential else {
+                    throw LatchkeyError(code: .invalidResponse, message: "Apple returned another kind of credential")
+                }
+                guard let tokenData = credential.identityToken, let idToken = String(data: tokenData, encoding: .utf8) else {
+                    throw LatchkeyError(code: .invalidResponse, message: "Apple returned no identity token")
+                }
+                return (idToken, Self.appleMetadata(givenName: credential.fullName?.givenName, familyName: credential.fullName?.familyName))
             }
-            return try await signInWithIdToken(
-                provider: .apple, idToken: idToken, nonce: nonce.raw,
-                data: Self.appleMetadata(givenName: credential.fullName?.givenName, familyName: credential.fullName?.familyName))
+            return try await signInWithIdToken(provider: .apple, idToken: answer.0, nonce: nonce.raw, data: answer.1)
         }
     }
 #endif

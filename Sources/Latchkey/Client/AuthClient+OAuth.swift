@@ -84,21 +84,49 @@ extension AuthClient {
             return try await session(from: callback)
         }
 
+        /// Shows `url` in `ASWebAuthenticationSession` until the browser comes back to
+        /// `callbackScheme`, and returns the URL it came back with. The session is kept until it
+        /// ends (nothing else holds it while the sheet is up), and a cancelled task cancels it.
         @MainActor
         static func browse(
             _ url: URL, callbackScheme: String?, presentationContextProvider: any ASWebAuthenticationPresentationContextProviding
         ) async throws -> URL {
-            try await withCheckedThrowingContinuation { continuation in
-                let session = ASWebAuthenticationSession(url: url, callbackURLScheme: callbackScheme) { url, error in
-                    if let url {
-                        continuation.resume(returning: url)
-                    } else {
-                        continuation.resume(throwing: error ?? LatchkeyError(code: .invalidResponse, message: "The sign-in was cancelled"))
-                    }
+            let flow = WebAuthenticationFlow()
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    guard !Task.isCancelled else { return continuation.resume(throwing: CancellationError()) }
+                    let session = ASWebAuthenticationSession(
+                        url: url, callbackURLScheme: callbackScheme, completionHandler: WebAuthenticationFlow.completion(continuation, flow)
+                    )
+                    flow.session = session
+                    session.presentationContextProvider = presentationContextProvider
+                    session.prefersEphemeralWebBrowserSession = false
+                    session.start()
                 }
-                session.presentationContextProvider = presentationContextProvider
-                session.prefersEphemeralWebBrowserSession = false
-                session.start()
+            } onCancel: {
+                Task { @MainActor in flow.session?.cancel() }
+            }
+        }
+    }
+
+    /// One web sign-in's session, held while the sheet is up.
+    @MainActor
+    final class WebAuthenticationFlow {
+        var session: ASWebAuthenticationSession?
+
+        /// The session's completion handler, made outside any actor: AuthenticationServices calls
+        /// it on a queue of its own (an XPC reply queue on macOS, sometimes off the main thread on
+        /// iOS), where a closure that inherited the main actor's isolation would trap.
+        nonisolated static func completion(
+            _ continuation: CheckedContinuation<URL, any Error>, _ flow: WebAuthenticationFlow
+        ) -> ASWebAuthenticationSession.CompletionHandler {
+            { url, error in
+                if let url {
+                    continuation.resume(returning: url)
+                } else {
+                    continuation.resume(throwing: error ?? LatchkeyError(code: .invalidResponse, message: "The sign-in was cancelled"))
+                }
+                Task { @MainActor in flow.session = nil }
             }
         }
     }

@@ -28,15 +28,16 @@ import Foundation
                     ASAuthorizationPlatformPublicKeyCredentialDescriptor(credentialID: $0)
                 }
             }
-            let answer = try await AuthorizationRunner.run(request, presentationContextProvider: presentationContextProvider)
-            guard let made = answer as? ASAuthorizationPlatformPublicKeyCredentialRegistration,
-                let attestation = made.rawAttestationObject
-            else { throw LatchkeyError(code: .invalidResponse, message: "The device returned no new passkey") }
-            return try await registerPasskey(
-                challengeID: options.challengeID,
-                credential: .registration(
+            let credential = try await AuthorizationRunner.run(request, presentationContextProvider: presentationContextProvider) {
+                answer in
+                guard let made = answer as? ASAuthorizationPlatformPublicKeyCredentialRegistration,
+                    let attestation = made.rawAttestationObject
+                else { throw LatchkeyError(code: .invalidResponse, message: "The device returned no new passkey") }
+                return PasskeyCredential.registration(
                     credentialID: made.credentialID, clientDataJSON: made.rawClientDataJSON, attestationObject: attestation,
-                    transports: ["internal", "hybrid"]))
+                    transports: ["internal", "hybrid"])
+            }
+            return try await registerPasskey(challengeID: options.challengeID, credential: credential)
         }
 
         /// Signs in with a passkey, no username typed: the system sheet lists the passkeys the
@@ -57,18 +58,19 @@ import Foundation
             let provider = ASAuthorizationPlatformPublicKeyCredentialProvider(relyingPartyIdentifier: ceremony.relyingPartyID)
             let request = provider.createCredentialAssertionRequest(challenge: ceremony.challenge)
             request.userVerificationPreference = ceremony.requiresUserVerification ? .required : .preferred
-            let answer = try await AuthorizationRunner.run(
+            let credential = try await AuthorizationRunner.run(
                 request, presentationContextProvider: presentationContextProvider,
-                preferImmediatelyAvailableCredentials: preferImmediatelyAvailableCredentials)
-            guard let assertion = answer as? ASAuthorizationPlatformPublicKeyCredentialAssertion,
-                let authenticatorData = assertion.rawAuthenticatorData, let signature = assertion.signature,
-                let userHandle = assertion.userID
-            else { throw LatchkeyError(code: .invalidResponse, message: "The device returned no passkey assertion") }
-            return try await signInWithPasskey(
-                challengeID: options.challengeID,
-                credential: .assertion(
+                preferImmediatelyAvailableCredentials: preferImmediatelyAvailableCredentials
+            ) { answer in
+                guard let assertion = answer as? ASAuthorizationPlatformPublicKeyCredentialAssertion,
+                    let authenticatorData = assertion.rawAuthenticatorData, let signature = assertion.signature,
+                    let userHandle = assertion.userID
+                else { throw LatchkeyError(code: .invalidResponse, message: "The device returned no passkey assertion") }
+                return PasskeyCredential.assertion(
                     credentialID: assertion.credentialID, clientDataJSON: assertion.rawClientDataJSON,
-                    authenticatorData: authenticatorData, signature: signature, userHandle: userHandle))
+                    authenticatorData: authenticatorData, signature: signature, userHandle: userHandle)
+            }
+            return try await signInWithPasskey(challengeID: options.challengeID, credential: credential)
         }
     }
 #endif

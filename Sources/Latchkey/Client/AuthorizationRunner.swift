@@ -3,48 +3,73 @@ import Foundation
 #if canImport(AuthenticationServices) && !os(watchOS) && !os(tvOS)
     import AuthenticationServices
 
-    /// Runs one `ASAuthorizationController` request (Sign in with Apple, a passkey) and hands
-    /// back its credential. Kept alive while the controller, which holds its delegate weakly, runs.
+    /// Runs one `ASAuthorizationController` request (Sign in with Apple, a passkey) and hands back
+    /// what `read` takes from its credential.
+    ///
+    /// The delegate protocol is main-actor (`NS_SWIFT_UI_ACTOR` in current SDKs), so the credential,
+    /// which is not Sendable, is read on the main actor where it arrives and only the Sendable
+    /// result crosses to the caller. The runner keeps itself and the controller (whose delegate is
+    /// weak) until the flow ends, and a cancelled task cancels the controller.
     @MainActor
-    final class AuthorizationRunner: NSObject, ASAuthorizationControllerDelegate {
-        private var continuation: CheckedContinuation<any ASAuthorizationCredential, any Error>?
-        private static var running: Set<AuthorizationRunner> = []
+    final class AuthorizationRunner<Value: Sendable>: NSObject, ASAuthorizationControllerDelegate {
+        private var continuation: CheckedContinuation<Value, any Error>?
+        private var controller: ASAuthorizationController?
+        private var keepAlive: AuthorizationRunner?
+        private let read: @MainActor (any ASAuthorizationCredential) throws -> Value
+
+        private init(read: @escaping @MainActor (any ASAuthorizationCredential) throws -> Value) {
+            self.read = read
+        }
 
         static func run(
             _ request: ASAuthorizationRequest, presentationContextProvider: any ASAuthorizationControllerPresentationContextProviding,
-            preferImmediatelyAvailableCredentials: Bool = false
-        ) async throws -> any ASAuthorizationCredential {
-            let delegate = AuthorizationRunner()
-            running.insert(delegate)
-            defer { running.remove(delegate) }
-            return try await withCheckedThrowingContinuation { continuation in
-                delegate.continuation = continuation
-                let controller = ASAuthorizationController(authorizationRequests: [request])
-                controller.delegate = delegate
-                controller.presentationContextProvider = presentationContextProvider
-                if preferImmediatelyAvailableCredentials {
-                    controller.performRequests(options: .preferImmediatelyAvailableCredentials)
-                } else {
-                    controller.performRequests()
+            preferImmediatelyAvailableCredentials: Bool = false,
+            read: @escaping @MainActor (any ASAuthorizationCredential) throws -> Value
+        ) async throws -> Value {
+            let runner = AuthorizationRunner(read: read)
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    runner.start(
+                        request, continuation: continuation, presentationContextProvider: presentationContextProvider,
+                        preferImmediatelyAvailableCredentials: preferImmediatelyAvailableCredentials)
                 }
+            } onCancel: {
+                Task { @MainActor in runner.controller?.cancel() }
             }
         }
 
-        nonisolated func authorizationController(
-            controller: ASAuthorizationController, didCompleteWithAuthorization authorization: ASAuthorization
+        private func start(
+            _ request: ASAuthorizationRequest, continuation: CheckedContinuation<Value, any Error>,
+            presentationContextProvider: any ASAuthorizationControllerPresentationContextProviding,
+            preferImmediatelyAvailableCredentials: Bool
         ) {
-            let credential = authorization.credential
-            MainActor.assumeIsolated {
-                continuation?.resume(returning: credential)
-                continuation = nil
+            guard !Task.isCancelled else { return continuation.resume(throwing: CancellationError()) }
+            self.continuation = continuation
+            keepAlive = self
+            let controller = ASAuthorizationController(authorizationRequests: [request])
+            self.controller = controller
+            controller.delegate = self
+            controller.presentationContextProvider = presentationContextProvider
+            if preferImmediatelyAvailableCredentials {
+                controller.performRequests(options: .preferImmediatelyAvailableCredentials)
+            } else {
+                controller.performRequests()
             }
         }
 
-        nonisolated func authorizationController(controller: ASAuthorizationController, didCompleteWithError error: any Error) {
-            MainActor.assumeIsolated {
-                continuation?.resume(throwing: error)
-                continuation = nil
-            }
+        private func finish(_ result: Result<Value, any Error>) {
+            continuation?.resume(with: result)
+            continuation = nil
+            controller = nil
+            keepAlive = nil
+        }
+
+        func authorizationController(controller: ASAuthorizationController, didCompleteWithAuthorization authorization: ASAuthorization) {
+            finish(Result { try read(authorization.credential) })
+        }
+
+        func authorizationController(controller: ASAuthorizationController, didCompleteWithError error: any Error) {
+            finish(.failure(error))
         }
     }
 #endif

@@ -1,0 +1,36 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// The SDK's Apple-only code, type-checked on Linux (issue #36). `LatchkeyOnApple` is the SDK's own
+// sources (`Sources/LatchkeyOnApple` and `Sources/LatchkeyAPI` link to the root package's) built against
+// test-only stand-ins of the Apple frameworks it imports, so `canImport(AuthenticationServices)`
+// holds and every file behind it compiles under Swift 6 strict concurrency. The stand-ins are
+// declared from Apple's headers (each declaration cites its header) and built in Swift 5 mode, as
+// Swift treats a Clang module: closures handed to them get Swift 6's dynamic isolation checks.
+// Nothing here ships; `scripts/test` runs `swift test --package-path Tests/AppleSurface`.
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "AppleSurface",
+    platforms: [.macOS(.v13), .iOS(.v16)],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0")
+    ],
+    targets: [
+        .target(name: "AuthenticationServices", swiftSettings: [.swiftLanguageMode(.v5)]),
+        // The root package's own LatchkeyAPI sources (linked), which the SDK builds on.
+        .target(name: "LatchkeyAPI", swiftSettings: strict),
+        .target(
+            name: "LatchkeyOnApple",
+            dependencies: [
+                "AuthenticationServices", "LatchkeyAPI",
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "AppleSurfaceTests", dependencies: ["LatchkeyOnApple", "AuthenticationServices"], swiftSettings: strict),
+    ]
+)

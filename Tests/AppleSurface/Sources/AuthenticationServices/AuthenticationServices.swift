@@ -1,0 +1,376 @@
+// A test-only stand-in for Apple's AuthenticationServices, for type-checking the SDK's Apple-only
+// code on Linux. Every declaration is written as Swift imports the real one from the current SDK,
+// isolation and sendability included; the header each comes from is named above it (read from
+// public copies of iPhoneOS 16.5–18.0 and MacOSX SDK headers and Swift interfaces). Built in
+// Swift 5 mode, as Swift treats a Clang module, so that closures the SDK hands it carry Swift 6's
+// dynamic isolation checks. What is not Apple's API is under "Test controls" at the end.
+import Dispatch
+import Foundation
+
+// MARK: ASFoundation.h
+
+/// `typedef UIWindow * ASPresentationAnchor` (iOS) / `NSWindow *` (macOS): both `NS_SWIFT_UI_ACTOR`
+/// (UIKit's UIWindow.h), so main-actor and not Sendable.
+@MainActor
+open class ASPresentationAnchor: NSObject {
+    public override init() { super.init() }
+}
+
+// MARK: ASAuthorization.h, ASAuthorizationCredential.h, ASAuthorizationProvider.h, ASAuthorizationRequest.h
+
+/// `@protocol ASAuthorizationCredential <NSObject, NSCopying, NSSecureCoding>` inside
+/// `NS_HEADER_AUDIT_BEGIN(nullability, sendability)` without `NS_SWIFT_SENDABLE`: not Sendable.
+/// (`NSCopying` and `NSSecureCoding` are left out: the SDK neither copies nor archives one.)
+public protocol ASAuthorizationCredential: NSObjectProtocol {}
+
+/// `@protocol ASAuthorizationProvider <NSObject>`: not Sendable.
+public protocol ASAuthorizationProvider: NSObjectProtocol {}
+
+/// `@interface ASAuthorization : NSObject`; the overlay adds `@unchecked Sendable` (iOS 16.4,
+/// macOS 13.3: AuthenticationServices.swiftinterface). Its `credential` is an existential of a
+/// non-Sendable protocol.
+open class ASAuthorization: NSObject, @unchecked Sendable {
+    public struct Scope: Hashable, RawRepresentable, Sendable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// `ASAuthorizationScopeFullName`, `ASAuthorizationScopeEmail`.
+        public static let fullName = Scope(rawValue: "full_name")
+        public static let email = Scope(rawValue: "email")
+    }
+    open var provider: any ASAuthorizationProvider { standIn.provider }
+    open var credential: any ASAuthorizationCredential { standIn.credential }
+
+    let standIn: (provider: any ASAuthorizationProvider, credential: any ASAuthorizationCredential)
+    init(provider: any ASAuthorizationProvider, credential: any ASAuthorizationCredential) {
+        standIn = (provider, credential)
+    }
+}
+
+/// `@interface ASAuthorizationRequest : NSObject <NSCopying, NSSecureCoding>`; `@unchecked
+/// Sendable` by the overlay.
+open class ASAuthorizationRequest: NSObject, @unchecked Sendable {
+    open var provider: any ASAuthorizationProvider { standInProvider }
+    let standInProvider: any ASAuthorizationProvider
+    init(provider: any ASAuthorizationProvider) { standInProvider = provider }
+}
+
+// MARK: ASAuthorizationController.h (NS_SWIFT_UI_ACTOR on both protocols in the current SDKs)
+
+@MainActor @preconcurrency
+public protocol ASAuthorizationControllerDelegate: NSObjectProtocol {
+    func authorizationController(controller: ASAuthorizationController, didCompleteWithAuthorization authorization: ASAuthorization)
+    func authorizationController(controller: ASAuthorizationController, didCompleteWithError error: any Error)
+}
+
+/// `@optional` methods: empty defaults (Linux has no `@objc optional`).
+extension ASAuthorizationControllerDelegate {
+    public func authorizationController(controller: ASAuthorizationController, didCompleteWithAuthorization authorization: ASAuthorization)
+    {}
+    public func authorizationController(controller: ASAuthorizationController, didCompleteWithError error: any Error) {}
+}
+
+@MainActor @preconcurrency
+public protocol ASAuthorizationControllerPresentationContextProviding: NSObjectProtocol {
+    func presentationAnchor(for controller: ASAuthorizationController) -> ASPresentationAnchor
+}
+
+/// `@interface ASAuthorizationController : NSObject`, audited, not `NS_SWIFT_SENDABLE`, not
+/// main-actor: not Sendable. Delegate and presentation context are `weak`. The header: "The
+/// instance will remain retained until the flow is either completed or canceled, and the
+/// delegate callback is made."
+open class ASAuthorizationController: NSObject {
+    public struct RequestOptions: OptionSet, Sendable {
+        public let rawValue: UInt
+        public init(rawValue: UInt) { self.rawValue = rawValue }
+        public static let preferImmediatelyAvailableCredentials = RequestOptions(rawValue: 1 << 0)
+    }
+    open private(set) var authorizationRequests: [ASAuthorizationRequest]
+    open weak var delegate: (any ASAuthorizationControllerDelegate)?
+    open weak var presentationContextProvider: (any ASAuthorizationControllerPresentationContextProviding)?
+
+    public init(authorizationRequests: [ASAuthorizationRequest]) {
+        self.authorizationRequests = authorizationRequests
+    }
+
+    open func performRequests() { performRequests(options: []) }
+
+    open func performRequests(options: ASAuthorizationController.RequestOptions) {
+        StandIn.controllers.withLock { $0.append(self) }
+        StandIn.authorizationBehaviour(self, options)
+    }
+
+    open func cancel() {
+        StandIn.cancelledControllers.withLock { $0 += 1 }
+        finish(.failure(ASAuthorizationError(.canceled)))
+    }
+
+    /// Delivers an outcome to the delegate on the main thread, once, and lets the controller go.
+    public func finish(_ outcome: Result<any ASAuthorizationCredential, any Error>) {
+        let finished = StandIn.controllers.withLock { list -> Bool in
+            guard let index = list.firstIndex(where: { $0 === self }) else { return false }
+            list.remove(at: index)
+            return true
+        }
+        guard finished else { return }
+        let box = UncheckedBox((self, outcome))
+        DispatchQueue.main.async {
+            MainActor.assumeIsolated {
+                let (controller, outcome) = box.value
+                switch outcome {
+                case .success(let credential):
+                    let provider = controller.authorizationRequests.first?.provider ?? ASAuthorizationAppleIDProvider()
+                    controller.delegate?.authorizationController(
+                        controller: controller, didCompleteWithAuthorization: ASAuthorization(provider: provider, credential: credential))
+                case .failure(let error):
+                    controller.delegate?.authorizationController(controller: controller, didCompleteWithError: error)
+                }
+            }
+        }
+    }
+}
+
+// MARK: ASAuthorizationError.h (NS_ERROR_ENUM)
+
+public struct ASAuthorizationError: Error, Hashable, Sendable {
+    public enum Code: Int, Sendable {
+        case unknown = 1000, canceled = 1001, invalidResponse = 1002, notHandled = 1003, failed = 1004, notInteractive = 1005
+        case matchedExcludedCredential = 1006
+    }
+    public let code: Code
+    public init(_ code: Code) { self.code = code }
+    public static var errorDomain: String { "com.apple.AuthenticationServices.AuthorizationError" }
+    public static var unknown: Code { .unknown }
+    public static var canceled: Code { .canceled }
+    public static var failed: Code { .failed }
+    public static var notInteractive: Code { .notInteractive }
+}
+
+// MARK: Sign in with Apple (ASAuthorizationAppleIDProvider.h, ASAuthorizationOpenIDRequest.h,
+// ASAuthorizationAppleIDRequest.h, ASAuthorizationAppleIDCredential.h); @unchecked Sendable by the overlay
+
+open class ASAuthorizationAppleIDProvider: NSObject, ASAuthorizationProvider, @unchecked Sendable {
+    public override init() { super.init() }
+    open func createRequest() -> ASAuthorizationAppleIDRequest { ASAuthorizationAppleIDRequest(provider: self) }
+}
+
+open class ASAuthorizationOpenIDRequest: ASAuthorizationRequest, @unchecked Sendable {
+    open var requestedScopes: [ASAuthorization.Scope]?
+    open var state: String?
+    open var nonce: String?
+}
+
+open class ASAuthorizationAppleIDRequest: ASAuthorizationOpenIDRequest, @unchecked Sendable {
+    open var user: String?
+}
+
+open class ASAuthorizationAppleIDCredential: NSObject, ASAuthorizationCredential, @unchecked Sendable {
+    open private(set) var user: String
+    open private(set) var identityToken: Data?
+    open private(set) var authorizationCode: Data?
+    open private(set) var email: String?
+    open private(set) var fullName: PersonNameComponents?
+    open private(set) var authorizedScopes: [ASAuthorization.Scope] = []
+
+    /// Test control: Apple makes these; the stand-in lets a test make one.
+    public init(user: String, identityToken: Data?, authorizationCode: Data?, email: String?, fullName: PersonNameComponents?) {
+        self.user = user
+        self.identityToken = identityToken
+        self.authorizationCode = authorizationCode
+        self.email = email
+        self.fullName = fullName
+    }
+}
+
+// MARK: Platform passkeys (ASAuthorizationPlatformPublicKeyCredential*.h, ASPublicKeyCredential.h,
+// ASAuthorizationPublicKeyCredential*.h, ASAuthorizationPublicKeyCredentialConstants.h)
+
+public struct ASAuthorizationPublicKeyCredentialUserVerificationPreference: Hashable, RawRepresentable, Sendable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public static let preferred = Self(rawValue: "preferred")
+    public static let required = Self(rawValue: "required")
+    public static let discouraged = Self(rawValue: "discouraged")
+}
+
+public protocol ASPublicKeyCredential: ASAuthorizationCredential {
+    var rawClientDataJSON: Data { get }
+    var credentialID: Data { get }
+}
+
+public protocol ASAuthorizationPublicKeyCredentialRegistration: ASPublicKeyCredential {
+    var rawAttestationObject: Data? { get }
+}
+
+/// ASAuthorizationPublicKeyCredentialAssertion.h has no nullability audit: `Data!`.
+public protocol ASAuthorizationPublicKeyCredentialAssertion: ASPublicKeyCredential {
+    var rawAuthenticatorData: Data! { get }
+    var userID: Data! { get }
+    var signature: Data! { get }
+}
+
+open class ASAuthorizationPlatformPublicKeyCredentialDescriptor: NSObject, @unchecked Sendable {
+    open var credentialID: Data
+    public init(credentialID: Data) { self.credentialID = credentialID }
+}
+
+open class ASAuthorizationPlatformPublicKeyCredentialProvider: NSObject, ASAuthorizationProvider, @unchecked Sendable {
+    open private(set) var relyingPartyIdentifier: String
+    public init(relyingPartyIdentifier: String) { self.relyingPartyIdentifier = relyingPartyIdentifier }
+    open func createCredentialRegistrationRequest(challenge: Data, name: String, userID: Data)
+        -> ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest
+    {
+        let request = ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest(provider: self)
+        request.challenge = challenge
+        request.name = name
+        request.userID = userID
+        return request
+    }
+    open func createCredentialAssertionRequest(challenge: Data) -> ASAuthorizationPlatformPublicKeyCredentialAssertionRequest {
+        let request = ASAuthorizationPlatformPublicKeyCredentialAssertionRequest(provider: self)
+        request.challenge = challenge
+        return request
+    }
+}
+
+open class ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest: ASAuthorizationRequest, @unchecked Sendable {
+    open var challenge = Data()
+    open var name = ""
+    open var userID = Data()
+    open var userVerificationPreference = ASAuthorizationPublicKeyCredentialUserVerificationPreference.preferred
+    /// ASAuthorizationWebBrowserPlatformPublicKeyCredentialRegistrationRequest.h: iOS 17.4, macOS 13.5.
+    open var excludedCredentials: [ASAuthorizationPlatformPublicKeyCredentialDescriptor]?
+}
+
+open class ASAuthorizationPlatformPublicKeyCredentialAssertionRequest: ASAuthorizationRequest, @unchecked Sendable {
+    open var challenge = Data()
+    open var allowedCredentials: [ASAuthorizationPlatformPublicKeyCredentialDescriptor] = []
+    open var userVerificationPreference = ASAuthorizationPublicKeyCredentialUserVerificationPreference.preferred
+}
+
+open class ASAuthorizationPlatformPublicKeyCredentialRegistration: NSObject, ASAuthorizationPublicKeyCredentialRegistration,
+    @unchecked Sendable
+{
+    open private(set) var rawClientDataJSON: Data
+    open private(set) var credentialID: Data
+    open private(set) var rawAttestationObject: Data?
+    /// Test control.
+    public init(credentialID: Data, clientDataJSON: Data, attestationObject: Data?) {
+        self.credentialID = credentialID
+        rawClientDataJSON = clientDataJSON
+        rawAttestationObject = attestationObject
+    }
+}
+
+open class ASAuthorizationPlatformPublicKeyCredentialAssertion: NSObject, ASAuthorizationPublicKeyCredentialAssertion, @unchecked Sendable {
+    open private(set) var rawClientDataJSON: Data
+    open private(set) var credentialID: Data
+    open private(set) var rawAuthenticatorData: Data!
+    open private(set) var userID: Data!
+    open private(set) var signature: Data!
+    /// Test control.
+    public init(credentialID: Data, clientDataJSON: Data, authenticatorData: Data, signature: Data, userID: Data) {
+        self.credentialID = credentialID
+        rawClientDataJSON = clientDataJSON
+        rawAuthenticatorData = authenticatorData
+        self.signature = signature
+        self.userID = userID
+    }
+}
+
+// MARK: ASWebAuthenticationSession.h (not sendability-audited; the completion handler is a plain block)
+
+@MainActor @preconcurrency
+public protocol ASWebAuthenticationPresentationContextProviding: NSObjectProtocol {
+    func presentationAnchor(for session: ASWebAuthenticationSession) -> ASPresentationAnchor
+}
+
+/// `@interface ASWebAuthenticationSession : NSObject`: neither Sendable nor main-actor. On macOS
+/// the completion handler runs on an XPC reply queue, not the main thread.
+open class ASWebAuthenticationSession: NSObject {
+    public typealias CompletionHandler = (URL?, (any Error)?) -> Void
+
+    open weak var presentationContextProvider: (any ASWebAuthenticationPresentationContextProviding)?
+    open var prefersEphemeralWebBrowserSession = false
+    open var additionalHeaderFields: [String: String]?
+    public let standInURL: URL
+    public let standInCallbackScheme: String?
+    let completionHandler: CompletionHandler
+
+    public init(url URL: URL, callbackURLScheme: String?, completionHandler: @escaping ASWebAuthenticationSession.CompletionHandler) {
+        standInURL = URL
+        standInCallbackScheme = callbackURLScheme
+        self.completionHandler = completionHandler
+    }
+
+    open var canStart: Bool { true }
+
+    @discardableResult
+    open func start() -> Bool {
+        StandIn.webSessions.withLock { $0.append(self) }
+        StandIn.webSessionBehaviour(self)
+        return true
+    }
+
+    open func cancel() { finish(url: nil, error: ASWebAuthenticationSessionError(.canceledLogin)) }
+
+    /// Calls the completion handler once, from a global queue as AuthenticationServices does on
+    /// macOS, and lets the session go.
+    public func finish(url: URL?, error: (any Error)?) {
+        let finished = StandIn.webSessions.withLock { list -> Bool in
+            guard let index = list.firstIndex(where: { $0 === self }) else { return false }
+            list.remove(at: index)
+            return true
+        }
+        guard finished else { return }
+        let box = UncheckedBox(self)
+        let error = error.map { $0 as NSError? ?? nil }
+        DispatchQueue.global().async {
+            box.value.completionHandler(url, error ?? nil)
+        }
+    }
+}
+
+public struct ASWebAuthenticationSessionError: Error, Hashable, Sendable {
+    public enum Code: Int, Sendable { case canceledLogin = 1, presentationContextNotProvided = 2, presentationContextInvalid = 3 }
+    public let code: Code
+    public init(_ code: Code) { self.code = code }
+    public static var errorDomain: String { "com.apple.AuthenticationServices.WebAuthenticationSession" }
+    public static var canceledLogin: Code { .canceledLogin }
+}
+
+// MARK: Test controls (not Apple's API)
+
+/// What the stand-ins do when started, and what is running; tests set and read them.
+public enum StandIn {
+    /// What `ASWebAuthenticationSession.start()` does; by default the user cancels.
+    public nonisolated(unsafe) static var webSessionBehaviour: (ASWebAuthenticationSession) -> Void = {
+        $0.finish(url: nil, error: ASWebAuthenticationSessionError(.canceledLogin))
+    }
+    /// What `ASAuthorizationController.performRequests` does; by default the user cancels.
+    public nonisolated(unsafe) static var authorizationBehaviour:
+        (ASAuthorizationController, ASAuthorizationController.RequestOptions) -> Void = {
+            controller, _ in controller.finish(.failure(ASAuthorizationError(.canceled)))
+        }
+    /// Sessions and controllers started and not yet finished (what AuthenticationServices retains).
+    public static let webSessions = Locked<[ASWebAuthenticationSession]>([])
+    public static let controllers = Locked<[ASAuthorizationController]>([])
+    public static let cancelledControllers = Locked(0)
+}
+
+/// A lock around a value (the stand-in's own state).
+public final class Locked<Value>: @unchecked Sendable {
+    private var value: Value
+    private let lock = NSLock()
+    public init(_ value: Value) { self.value = value }
+    @discardableResult
+    public func withLock<T>(_ body: (inout Value) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&value)
+    }
+}
+
+struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
