@@ -92,7 +92,20 @@ extension AuthClient {
             _ url: URL, callbackScheme: String?, presentationContextProvider: any ASWebAuthenticationPresentationContextProviding
         ) async throws -> URL {
             let flow = WebAuthenticationFlow()
-            return try await withTaskCancellationHandler {
+            do {
+                return try await browse(
+                    url, callbackScheme: callbackScheme, presentationContextProvider: presentationContextProvider, flow: flow)
+            } catch {
+                throw AppleFlowError.mapped(error)
+            }
+        }
+
+        @MainActor
+        private static func browse(
+            _ url: URL, callbackScheme: String?, presentationContextProvider: any ASWebAuthenticationPresentationContextProviding,
+            flow: WebAuthenticationFlow
+        ) async throws -> URL {
+            try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
                     guard !Task.isCancelled else { return continuation.resume(throwing: CancellationError()) }
                     let session = ASWebAuthenticationSession(

@@ -15,6 +15,8 @@ import Foundation
         private var continuation: CheckedContinuation<Value, any Error>?
         private var controller: ASAuthorizationController?
         private var keepAlive: AuthorizationRunner?
+        /// Whether the caller's task was cancelled (the delegate runs outside that task).
+        private var taskCancelled = false
         private let read: @MainActor (any ASAuthorizationCredential) throws -> Value
 
         private init(read: @escaping @MainActor (any ASAuthorizationCredential) throws -> Value) {
@@ -34,7 +36,10 @@ import Foundation
                         preferImmediatelyAvailableCredentials: preferImmediatelyAvailableCredentials)
                 }
             } onCancel: {
-                Task { @MainActor in runner.controller?.cancel() }
+                Task { @MainActor in
+                    runner.taskCancelled = true
+                    runner.controller?.cancel()
+                }
             }
         }
 
@@ -69,7 +74,23 @@ import Foundation
         }
 
         func authorizationController(controller: ASAuthorizationController, didCompleteWithError error: any Error) {
-            finish(.failure(error))
+            finish(.failure(AppleFlowError.mapped(error, taskCancelled: taskCancelled)))
+        }
+    }
+
+    /// The SDK's one error type for what Apple's sheets answer: the user's cancel is
+    /// ``LatchkeyError/isUserCancelled``, and a sheet cancelled because the task was cancelled is
+    /// `CancellationError`, as Swift concurrency expects; anything else passes as Apple gave it.
+    enum AppleFlowError {
+        static func mapped(_ error: any Error, taskCancelled: Bool = Task.isCancelled) -> any Error {
+            if taskCancelled { return CancellationError() }
+            // Apple's errors arrive as NSErrors of its domains (they bridge to these structs).
+            let bridged = error as NSError
+            let cancelled =
+                (bridged.domain == ASAuthorizationError.errorDomain && bridged.code == ASAuthorizationError.Code.canceled.rawValue)
+                || (bridged.domain == ASWebAuthenticationSessionError.errorDomain
+                    && bridged.code == ASWebAuthenticationSessionError.Code.canceledLogin.rawValue)
+            return cancelled ? LatchkeyError(code: .userCancelled, message: "The user cancelled the sign-in") : error
         }
     }
 #endif

@@ -131,7 +131,7 @@ open class ASAuthorizationController: NSObject {
 
 // MARK: ASAuthorizationError.h (NS_ERROR_ENUM)
 
-public struct ASAuthorizationError: Error, Hashable, Sendable {
+public struct ASAuthorizationError: CustomNSError, Hashable, Sendable {
     public enum Code: Int, Sendable {
         case unknown = 1000, canceled = 1001, invalidResponse = 1002, notHandled = 1003, failed = 1004, notInteractive = 1005
         case matchedExcludedCredential = 1006
@@ -139,6 +139,7 @@ public struct ASAuthorizationError: Error, Hashable, Sendable {
     public let code: Code
     public init(_ code: Code) { self.code = code }
     public static var errorDomain: String { "com.apple.AuthenticationServices.AuthorizationError" }
+    public var errorCode: Int { code.rawValue }
     public static var unknown: Code { .unknown }
     public static var canceled: Code { .canceled }
     public static var failed: Code { .failed }
@@ -330,11 +331,12 @@ open class ASWebAuthenticationSession: NSObject {
     }
 }
 
-public struct ASWebAuthenticationSessionError: Error, Hashable, Sendable {
+public struct ASWebAuthenticationSessionError: CustomNSError, Hashable, Sendable {
     public enum Code: Int, Sendable { case canceledLogin = 1, presentationContextNotProvided = 2, presentationContextInvalid = 3 }
     public let code: Code
     public init(_ code: Code) { self.code = code }
     public static var errorDomain: String { "com.apple.AuthenticationServices.WebAuthenticationSession" }
+    public var errorCode: Int { code.rawValue }
     public static var canceledLogin: Code { .canceledLogin }
 }
 

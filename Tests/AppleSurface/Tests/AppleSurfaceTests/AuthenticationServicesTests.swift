@@ -60,15 +60,8 @@ import Testing
         }
         try await Task.sleep(for: .milliseconds(100))
         task.cancel()
-        let ended: Bool
-        do {
-            _ = try await task.value
-            ended = false
-        } catch {
-            ended = true
-        }
+        await #expect(throws: CancellationError.self) { try await task.value }
         let left = StandIn.webSessions.withLock { $0.count }
-        #expect(ended)
         #expect(left == 0)
     }
 
@@ -103,8 +96,31 @@ import Testing
         }
         try await Task.sleep(for: .milliseconds(100))
         task.cancel()
-        await #expect(throws: (any Error).self) { try await task.value }
+        await #expect(throws: CancellationError.self) { try await task.value }
         #expect(StandIn.cancelledControllers.withLock { $0 } == before + 1)
+    }
+
+    /// Defect 8 (Apple's part): the user's cancel on either sheet is the SDK's `isUserCancelled`,
+    /// not Apple's error passed through.
+    @Test func theUsersCancelIsUserCancelled() async throws {
+        StandIn.webSessionBehaviour = { $0.finish(url: nil, error: ASWebAuthenticationSessionError(.canceledLogin)) }
+        StandIn.authorizationBehaviour = { controller, _ in controller.finish(.failure(ASAuthorizationError(.canceled))) }
+        let anchors = Anchors()
+        await #expect {
+            try await AuthClient.browse(URL(string: "https://a.example")!, callbackScheme: "myapp", presentationContextProvider: anchors)
+        } throws: { ($0 as? LatchkeyError)?.isUserCancelled == true }
+        await #expect {
+            try await AuthorizationRunner.run(ASAuthorizationAppleIDProvider().createRequest(), presentationContextProvider: anchors) { _ in
+                1
+            }
+        } throws: { ($0 as? LatchkeyError)?.isUserCancelled == true }
+        // Another failure passes as Apple gave it.
+        StandIn.authorizationBehaviour = { controller, _ in controller.finish(.failure(ASAuthorizationError(.failed))) }
+        await #expect {
+            try await AuthorizationRunner.run(ASAuthorizationAppleIDProvider().createRequest(), presentationContextProvider: anchors) { _ in
+                1
+            }
+        } throws: { ($0 as? ASAuthorizationError)?.code == .failed }
     }
 }
 
