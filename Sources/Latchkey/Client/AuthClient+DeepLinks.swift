@@ -41,9 +41,18 @@ extension AuthClient {
         throw LatchkeyError(code: .invalidLink, message: "The link carries no session, token or error")
     }
 
-    /// Hands a link to ``session(from:)`` without waiting; the outcome arrives on
-    /// ``authStateChanges``: the session's event, or ``AuthEvent/linkFailed`` with the error.
-    public nonisolated func handle(_ url: URL) {
+    /// Hands a link meant for sign-in to ``session(from:)`` without waiting, and returns whether
+    /// it took it; the outcome arrives on ``authStateChanges``: the session's event, or
+    /// ``AuthEvent/linkFailed`` with the error. Any other link (the app's own deep links, which may
+    /// well carry a `?code=` or `?message=` of their own) is left alone, `false`, for the app to
+    /// route:
+    ///
+    /// ```swift
+    /// .onOpenURL { url in if !auth.handle(url) { router.open(url) } }
+    /// ```
+    @discardableResult
+    public nonisolated func handle(_ url: URL) -> Bool {
+        guard isAuthLink(url) else { return false }
         Task {
             do {
                 _ = try await self.session(from: url)
@@ -51,6 +60,46 @@ extension AuthClient {
                 await self.emit(.linkFailed, error: error as? LatchkeyError ?? LatchkeyError.network(error))
             }
         }
+        return true
+    }
+
+    /// Whether `url` is a sign-in link for this client: with ``Configuration/redirectURL`` set, a
+    /// link under it (same scheme, host and port, its path or below) that carries a session, a
+    /// code, a token or an error; without one, a link whose fragment carries a session or an
+    /// error, or whose query carries a verification token (a bare `?code=` could be anybody's).
+    public nonisolated func isAuthLink(_ url: URL) -> Bool {
+        let parameters = Self.parameters(of: url)
+        let fragment = Self.parameters(fragmentOf: url)
+        let carriesSession = fragment["access_token"] != nil && fragment["refresh_token"] != nil
+        let carriesError = fragment["error_code"] != nil || fragment["error"] != nil
+        let carriesToken = parameters["type"] != nil && (parameters["token_hash"] ?? parameters["token"]) != nil
+        guard let base = configuration.redirectURL else { return carriesSession || carriesError || carriesToken }
+        guard Self.isUnder(url, base) else { return false }
+        let carriesCode = parameters["code"].map { !$0.isEmpty } ?? false
+        let carriesQueryError = parameters["error_code"] != nil || parameters["error"] != nil || parameters["message"] != nil
+        return carriesSession || carriesError || carriesToken || carriesCode || carriesQueryError
+    }
+
+    /// Whether `url` is `base` or below it: the same scheme, host and port (case aside), and a path
+    /// that is `base`'s or continues it after a `/`.
+    static func isUnder(_ url: URL, _ base: URL) -> Bool {
+        guard let link = URLComponents(url: url, resolvingAgainstBaseURL: false),
+            let root = URLComponents(url: base, resolvingAgainstBaseURL: false),
+            link.scheme?.lowercased() == root.scheme?.lowercased(), link.host?.lowercased() == root.host?.lowercased(),
+            link.port == root.port
+        else { return false }
+        let rootPath = root.path.hasSuffix("/") ? String(root.path.dropLast()) : root.path
+        return link.path == rootPath || link.path.hasPrefix(rootPath + "/") || (rootPath.isEmpty && link.path.isEmpty)
+    }
+
+    /// The fragment's parameters alone.
+    static func parameters(fragmentOf url: URL) -> [String: String] {
+        guard let fragment = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedFragment else { return [:] }
+        var components = URLComponents()
+        components.percentEncodedQuery = fragment
+        var result: [String: String] = [:]
+        for item in components.queryItems ?? [] { result[item.name] = item.value ?? "" }
+        return result
     }
 
     /// Query and fragment parameters of a link, the fragment winning.
