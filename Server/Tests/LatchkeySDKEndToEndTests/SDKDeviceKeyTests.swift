@@ -22,6 +22,26 @@ import Testing
         return try await auth.verifyEmail(email: email, code: try await server.latestCode(email))
     }
 
+    /// Issue #36 defect 5: a global sign-out ends every device key on the server, so this device
+    /// forgets its own; a local one keeps it, and the next sign-in with it works.
+    @Test func aGlobalSignOutForgetsThisDevicesKeyAndALocalOneKeepsIt() async throws {
+        try await LiveServer.run(matchExternalURL: true) { server in
+            let keys = InMemorySessionStorage()
+            let auth = client(server, storage: InMemorySessionStorage(), keys: keys)
+            _ = try await signedUp(server, auth, "global@example.com")
+            try await auth.deviceKeys.enroll(name: "Ada's iPhone")
+            try await auth.signOut(scope: .local)
+            #expect(await auth.deviceKeys.isEnrolled)
+            try await auth.signInWithDeviceKey()
+            try await auth.signOut()  // .global
+            #expect(await auth.deviceKeys.isEnrolled == false)
+            // No prompt for a dead key: the SDK knows at once there is none.
+            await #expect {
+                try await auth.signInWithDeviceKey()
+            } throws: { ($0 as? LatchkeyError)?.code == .deviceKeyMissing }
+        }
+    }
+
     @Test func anEnrolledDeviceSignsInWithoutAPasswordUntilItsKeyIsRevoked() async throws {
         try await LiveServer.run(matchExternalURL: true) { server in
             let keys = InMemorySessionStorage()

@@ -126,11 +126,16 @@ extension AuthClient {
     /// Signs out: forgets the session here (for `global` and `local`) and ends it on the server.
     ///
     /// The local session goes first, so a user is signed out on this device even offline; a
-    /// server that says the session is already gone is not an error.
+    /// server that says the session is already gone is not an error. `global` also forgets this
+    /// device's device key, which the server ends with every session; `local` keeps it, so the
+    /// user can sign back in with it.
     public func signOut(scope: SignOutScope = .global) async throws {
         try await ready()
         guard let current = stored else { return }
         if scope != .others { await clearSession() }
+        // A global sign-out ends every device key on the server, this device's too: forget it
+        // here, or the next device-key sign-in asks for Face ID only to answer device_key_not_found.
+        if scope == .global, let enrollment = try? await loadEnrollment() { try? await forgetDeviceKey(enrollment) }
         do {
             try await api.sendRaw(
                 try api.request("POST", "logout", query: ["scope": scope.rawValue], bearer: current.accessToken))
