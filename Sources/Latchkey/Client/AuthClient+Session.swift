@@ -22,11 +22,32 @@ extension AuthClient {
     public func refreshSession() async throws -> Session {
         try await ready()
         if let refreshTask { return try await refreshTask.value }
-        guard let current = stored else { throw LatchkeyError.sessionMissing }
+        guard var current = stored else { throw LatchkeyError.sessionMissing }
+        // Another process sharing the storage (an app extension on the same keychain group) may
+        // have rotated the session since this one read it: its refresh token is the live one, and
+        // sending the old one would be reuse, which ends the session for both. Only a later
+        // session is taken: storage that missed this process's own last write (a locked keychain)
+        // holds an earlier one.
+        if let shared = await sessionInStorage(), shared.refreshToken != current.refreshToken, shared.user.id == current.user.id,
+            shared.expiresAt > current.expiresAt
+        {
+            stored = shared
+            current = shared
+            if Double(shared.expiresAt) - now.timeIntervalSince1970 > configuration.refreshMargin {
+                emit(.tokenRefreshed)
+                return shared
+            }
+        }
         let task = Task { try await self.performRefresh(current.refreshToken) }
         refreshTask = task
         defer { refreshTask = nil }
         return try await task.value
+    }
+
+    /// The session as the storage holds it now, if it holds one.
+    func sessionInStorage() async -> Session? {
+        guard let data = try? await configuration.storage.load(key: configuration.storageKey) else { return nil }
+        return try? WireJSON.makeDecoder().decode(Session.self, from: data)
     }
 
     func performRefresh(_ refreshToken: String) async throws -> Session {
