@@ -86,6 +86,8 @@ public actor AuthClient {
     var stored: Session?
     var restore: Restore = .pending
     var restoreTask: Task<Void, Never>?
+    /// Tries the restore again while the stored session cannot be read.
+    var restoreRetryTask: Task<Void, Never>?
     var refreshTask: Task<Session, any Error>?
     var autoRefreshTask: Task<Void, Never>?
     var listeners: [UUID: AsyncStream<AuthStateChange>.Continuation] = [:]
@@ -131,10 +133,38 @@ public actor AuthClient {
             if stored != nil { startAutoRefresh() }
         } catch let error as LatchkeyError {
             restore = .unavailable(error)
+            scheduleRestoreRetry()
         } catch {
             restore = .unavailable(LatchkeyError(code: .storageUnavailable, message: "\(error)"))
+            scheduleRestoreRetry()
         }
     }
+
+    /// While the stored session cannot be read (a keychain still locked after a background
+    /// launch, a storage error), tries again after 1, 2, 4 … up to 60 seconds, so that listeners
+    /// (``AuthModel``) get their initial session as soon as it can be read, without waiting for the
+    /// app to call the SDK. ``waitUntilReady()`` tries at once.
+    func scheduleRestoreRetry() {
+        guard restoreRetryTask == nil else { return }
+        restoreRetryTask = Task { [weak self] in
+            var delay = 1.0
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(delay))
+                guard let self, !Task.isCancelled else { return }
+                await self.waitUntilReady()
+                if await self.isRestored { break }
+                delay = min(delay * 2, 60)
+            }
+            await self?.endRestoreRetry()
+        }
+    }
+
+    var isRestored: Bool {
+        if case .restored = restore { return true }
+        return false
+    }
+
+    func endRestoreRetry() { restoreRetryTask = nil }
 
     /// Throws `storage_unavailable` while the stored session cannot be read (try again later).
     func ready() async throws {
