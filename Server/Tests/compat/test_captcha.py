@@ -23,7 +23,7 @@ from supabase_auth.errors import AuthApiError
 
 from conftest import _free_port
 from hosted_app import PKCE, App
-from test_cli import _start_server, binary_path
+from test_cli import binary_path, serving
 from test_supabase_admin import SECRET, service_headers
 
 PASSWORD = "hunter22"  # eight characters: GoTrue's defaults hold under its configuration
@@ -98,14 +98,8 @@ def provider():
 
 @pytest.fixture(scope="module")
 def server(provider, tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("captcha")
-    process, url, log = _start_server(tmp, env=captcha_env(provider.url, LATCHKEY_CAPTCHA_SITE_KEY='site"key<1>'))
-    try:
+    with serving(tmp_path_factory.mktemp("captcha"), env=captcha_env(provider.url, LATCHKEY_CAPTCHA_SITE_KEY='site"key<1>')) as url:
         yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
-        log.close()
 
 
 def client(url: str) -> SyncGoTrueClient:
@@ -191,8 +185,7 @@ def test_a_provider_that_fails_is_gotrues_500(server, token, why):
 
 def test_a_provider_that_is_down_is_gotrues_500_and_nothing_is_sent(tmp_path):
     down = f"http://127.0.0.1:{_free_port()}/siteverify"
-    process, url, log = _start_server(tmp_path, env=captcha_env(down))
-    try:
+    with serving(tmp_path, env=captcha_env(down)) as url:
         email = f"down-{uuid.uuid4().hex[:8]}@example.com"
         answer = httpx.post(f"{url}/otp", json={"email": email, "gotrue_meta_security": {"captcha_token": "pass"}},
                             trust_env=False, timeout=20)
@@ -200,10 +193,6 @@ def test_a_provider_that_is_down_is_gotrues_500_and_nothing_is_sent(tmp_path):
         messages = httpx.get(f"{url}/_dev/mailbox", params={"to": email}, headers={"Accept": "application/json"},
                              trust_env=False).json()
         assert not messages.get("messages")
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
-        log.close()
     # No site key: the start-up log says the hosted forms cannot show the widget.
     assert "captcha-site-key" in (tmp_path / "server.log").read_text()
 

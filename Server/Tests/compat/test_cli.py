@@ -290,9 +290,9 @@ def test_users_invite_and_link_with_the_server_stopped_then_running(tmp_path):
 
 
 @contextlib.contextmanager
-def serving(tmp_path, env=None, port=None):
+def serving(tmp_path, env=None, port=None, inherit=True):
     """`_start_server` as a `with`: the server's URL, stopped when the block ends."""
-    process, url, log = _start_server(tmp_path, env=env, port=port)
+    process, url, log = _start_server(tmp_path, env=env, port=port, inherit=inherit)
     try:
         yield url
     finally:
@@ -301,8 +301,9 @@ def serving(tmp_path, env=None, port=None):
         log.close()
 
 
-def _start_server(tmp_path, *, env=None, port=None):
-    """A server of our own on `tmp_path` (on `port`, else a free one), returned with its URL once healthy."""
+def _start_server(tmp_path, *, env=None, port=None, inherit=True):
+    """A server of our own on `tmp_path` (on `port`, else a free one), returned with its URL once healthy.
+    `inherit=False`: no Latchkey or GoTrue setting from this process's environment, as on a fresh machine."""
     import os
 
     import httpx
@@ -311,7 +312,7 @@ def _start_server(tmp_path, *, env=None, port=None):
     port = port or _free_port()
     log = open(tmp_path / "server.log", "a")
     server = subprocess.Popen([str(binary_path()), "serve", "--data-dir", str(tmp_path), "--port", str(port)],
-                              stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})
+                              stdout=log, stderr=subprocess.STDOUT, env={**_inherited(inherit), **(env or {})})
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -322,6 +323,15 @@ def _start_server(tmp_path, *, env=None, port=None):
             time.sleep(0.1)
     server.kill()
     raise AssertionError("the server did not start")
+
+
+def _inherited(inherit: bool) -> dict[str, str]:
+    """This process's environment, or it without Latchkey's and GoTrue's settings."""
+    import os
+
+    if inherit:
+        return dict(os.environ)
+    return {k: v for k, v in os.environ.items() if not k.startswith(("LATCHKEY_", "GOTRUE_"))}
 
 
 def test_keys_rotate_and_import_reach_a_running_server(tmp_path):

@@ -8,7 +8,6 @@ suite already built. Each answer is checked for what the README's comment above 
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -17,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from conftest import CODE_RE
-from test_cli import _start_server, binary_path
+from test_cli import _inherited, _start_server, binary_path
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -44,15 +43,8 @@ def test_the_readme_commands_work_verbatim(tmp_path):
     commands = readme_commands()
     assert len(commands) >= 10, commands
     # A fresh machine: no Latchkey or GoTrue setting in the environment.
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("LATCHKEY_", "GOTRUE_"))}
-    saved = dict(os.environ)
-    os.environ.clear()
-    os.environ.update(clean)
-    try:
-        process, url, log = _start_server(tmp_path)
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
+    clean = _inherited(False)
+    process, url, log = _start_server(tmp_path, inherit=False)
     port = url.rsplit(":", 1)[1]
     state: dict[str, str] = {}
 

@@ -196,6 +196,18 @@ public struct RateLimit: Sendable, Equatable {
     public var isOff: Bool { count == .max }
 }
 
+/// An attempt cap (wrong submissions of one code, wrong TOTP codes in a row): a count, or none
+/// (`Int.max`: GoTrue's profile), which a setting writes as 0.
+public enum AttemptCap {
+    public static let none = Int.max
+
+    /// A configured cap: 0 is none.
+    public static func configured(_ value: Int) -> Int { value == 0 ? none : value }
+
+    /// A cap, or the attempts it leaves, as a client is told them: nothing when there is no cap.
+    public static func told(_ attempts: Int) -> Int? { attempts > none / 2 ? nil : attempts }
+}
+
 /// Rate limits, all kept in the database so that they hold across instances.
 public struct RateLimitSettings: Sendable {
     /// `/token` requests per client IP (`GOTRUE_RATE_LIMIT_TOKEN_REFRESH`, per 5 minutes).

@@ -22,7 +22,7 @@ extension ServerConfiguration {
         func weak(_ setting: String, _ value: String, _ risk: String, _ remedy: String) {
             found.append(Hardening(setting: setting, value: value, risk: risk, remedy: remedy))
         }
-        func cap(_ value: Int) -> String { value == .max ? "0 (none)" : String(value) }
+        func cap(_ value: Int) -> String { AttemptCap.told(value).map(String.init) ?? "0 (none)" }
         func limit(_ limit: RateLimit) -> String { limit.isOff ? "off" : String(limit.count) }
         if let jwtSecret, jwtSecret.utf8.count < 32 {
             weak(

@@ -198,7 +198,7 @@ extension ServerConfiguration {
                 adminRoles: reader.list("jwt-admin-roles").isEmpty ? ["service_role", "supabase_admin"] : reader.list("jwt-admin-roles")),
             otp: OTPSettings(
                 expiry: try reader.seconds("otp-exp") ?? 600, length: otpLength,
-                maxAttempts: Self.attemptCap(try reader.int("otp-max-attempts") ?? 5),
+                maxAttempts: AttemptCap.configured(try reader.int("otp-max-attempts") ?? 5),
                 sendFrequency: try reader.seconds("smtp-max-frequency") ?? 60),
             password: PasswordSettings(
                 minLength: try reader.int("password-min-length") ?? 15, maxBytes: try reader.int("password-max-bytes") ?? 1024,
@@ -226,7 +226,7 @@ extension ServerConfiguration {
                 totpVerifyEnabled: try reader.bool("mfa-totp-verify-enabled") ?? true,
                 maxEnrolledFactors: try reader.int("mfa-max-enrolled-factors") ?? 10,
                 challengeExpiry: try reader.seconds("mfa-challenge-expiry") ?? 300,
-                maxAttempts: Self.attemptCap(try reader.int("mfa-max-attempts") ?? 5),
+                maxAttempts: AttemptCap.configured(try reader.int("mfa-max-attempts") ?? 5),
                 lockout: try reader.seconds("mfa-lockout") ?? 900))
         auth.anonymousUsers = try reader.bool("anonymous-users") ?? false
         auth.external = try Self.externalSettings(reader, externalURL: externalURL)
@@ -306,9 +306,6 @@ extension ServerConfiguration {
         }
         return configuration
     }
-
-    /// An attempt cap as configured: 0 is none.
-    static func attemptCap(_ value: Int) -> Int { value == 0 ? .max : value }
 
     /// Whether per-IP limits count: `rate-limit-per-ip` when set; else always in the strict profile,
     /// and in GoTrue's only when a client address can be trusted (GoTrue counts per IP only with

@@ -19,7 +19,7 @@ extension Codes {
     public func info(phone: String) -> OTPResponse {
         OTPResponse(
             channel: "sms", sentTo: Self.masked(phone: phone), codeLength: settings.sms.length, expiresIn: settings.sms.expiry,
-            resendAfter: settings.sms.sendFrequency, maxAttempts: CodeRedemption.told(settings.otp.maxAttempts))
+            resendAfter: settings.sms.sendFrequency, maxAttempts: AttemptCap.told(settings.otp.maxAttempts))
     }
 
     /// Stores a new SMS code of `kind` for `user` (saved with its `*_sent_at` set, and for a
@@ -75,7 +75,7 @@ extension Codes {
         return OTPResponse(
             messageID: messageID, channel: channel, sentTo: Self.masked(phone: phone), codeLength: code.count,
             expiresIn: settings.sms.expiry, resendAfter: settings.sms.sendFrequency,
-            maxAttempts: CodeRedemption.told(settings.otp.maxAttempts))
+            maxAttempts: AttemptCap.told(settings.otp.maxAttempts))
     }
 
     /// `PUT /user` with a phone: an SMS code to the new number; the number changes (or is added,

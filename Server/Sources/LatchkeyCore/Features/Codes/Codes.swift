@@ -178,6 +178,6 @@ public struct Codes: Sendable {
     public func info(sentTo address: String) -> OTPResponse {
         OTPResponse(
             channel: "email", sentTo: EmailAddress.masked(address), codeLength: settings.otp.length, expiresIn: settings.otp.expiry,
-            resendAfter: settings.otp.sendFrequency, maxAttempts: CodeRedemption.told(settings.otp.maxAttempts))
+            resendAfter: settings.otp.sendFrequency, maxAttempts: AttemptCap.told(settings.otp.maxAttempts))
     }
 }

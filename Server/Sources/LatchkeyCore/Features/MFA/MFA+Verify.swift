@@ -142,10 +142,10 @@ extension MFA {
         updated.failedAttempts += 1
         let remaining = max(0, settings.factors.maxAttempts - updated.failedAttempts)
         var details: [String: JSONValue] = ["kind": "totp", "factor_id": factorID]
-        details["attempts_remaining"] = CodeRedemption.told(remaining).map { .number(Double($0)) }
+        details["attempts_remaining"] = AttemptCap.told(remaining).map { .number(Double($0)) }
         var audit = [events.event(.codeFailed, user: user, details: details, client: client)]
         var error = AuthError(.mfaVerificationFailed, "Invalid TOTP code entered")
-        error.attemptsRemaining = CodeRedemption.told(remaining)
+        error.attemptsRemaining = AttemptCap.told(remaining)
         if remaining == 0 {
             let until = now.addingTimeInterval(Double(settings.factors.lockout))
             updated.lockedUntil = until

@@ -114,15 +114,11 @@ public struct CodeRedemption: Sendable {
         }
     }
 
-    /// Attempts left as a client is told them: none said when codes have no cap (`Int.max`, as
-    /// under GoTrue's profile).
-    public static func told(_ remaining: Int) -> Int? { remaining > Int.max / 2 ? nil : remaining }
-
     /// What a refused code records: the failure and, on the last attempt, the lock-out.
     func failureEvents(_ token: OneTimeTokenRecord, remaining: Int) -> [AuditEvent] {
         let kind: JSONValue = .string(token.kind.rawValue)
         var details: [String: JSONValue] = ["kind": kind]
-        details["attempts_remaining"] = Self.told(remaining).map { .number(Double($0)) }
+        details["attempts_remaining"] = AttemptCap.told(remaining).map { .number(Double($0)) }
         var events = [
             records.events.event(.codeFailed, userID: token.userID, name: token.relatesTo, details: details, client: client)
         ]

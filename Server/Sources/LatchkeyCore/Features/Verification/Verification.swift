@@ -186,7 +186,7 @@ public struct Verification: Sendable {
         case .redeemed(let redemption): return redemption
         case .rejected(let error): throw error
         case .mismatch(let remaining):
-            throw AuthError.codeRefused(reason: remaining > 0 ? "invalid" : "exhausted", attemptsRemaining: CodeRedemption.told(remaining))
+            throw AuthError.codeRefused(reason: remaining > 0 ? "invalid" : "exhausted", attemptsRemaining: AttemptCap.told(remaining))
         case .expired: throw AuthError.codeRefused(reason: "expired", attemptsRemaining: nil)
         case .exhausted: throw AuthError.codeRefused(reason: "exhausted", attemptsRemaining: 0)
         case .notFound: throw noCodeRefusal
