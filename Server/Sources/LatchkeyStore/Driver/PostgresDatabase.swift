@@ -22,6 +22,8 @@ public final class PostgresDatabase: SQLDatabase {
     let operations = InFlightOperations()
     /// The statements each connection has prepared; `nil` when statements run unnamed.
     let statements: PreparedStatements?
+    /// How long `ping()` waits.
+    let pingTimeout: Duration
 
     /// Where and how to connect.
     public struct Options: Sendable {
@@ -38,6 +40,9 @@ public final class PostgresDatabase: SQLDatabase {
         /// Whether a statement with parameters is prepared once per connection (named) rather
         /// than parsed and planned on every run; off behind a pooler that cannot keep them.
         public var preparedStatements = true
+        /// How long ``PostgresDatabase/ping()`` (`/health`) waits for `SELECT 1`, a fresh
+        /// connection included, before it reports the database as not answering.
+        public var pingTimeout: Duration = .seconds(2)
 
         /// Throws ``StoreSetupError`` for a URL that names no PostgreSQL host, a schema name that is
         /// not a plain lower-case identifier, or an unknown `sslmode`.
@@ -63,7 +68,11 @@ public final class PostgresDatabase: SQLDatabase {
         }
     }
 
-    init(client: PostgresClient, schema: String, preparing: Bool, logger: Logger, running: Task<Void, Never>) {
+    init(
+        client: PostgresClient, schema: String, preparing: Bool, logger: Logger, running: Task<Void, Never>,
+        pingTimeout: Duration = .seconds(2)
+    ) {
+        self.pingTimeout = pingTimeout
         self.client = client
         self.statements = preparing ? PreparedStatements() : nil
         self.schema = schema
@@ -94,7 +103,8 @@ public final class PostgresDatabase: SQLDatabase {
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         let running = Task { await client.run() }
         let opened = PostgresDatabase(
-            client: client, schema: options.schema, preparing: options.preparedStatements, logger: logger, running: running)
+            client: client, schema: options.schema, preparing: options.preparedStatements, logger: logger, running: running,
+            pingTimeout: options.pingTimeout)
         do {
             try await withTimeout(.seconds(15)) {
                 try await client.withConnection { connection in
@@ -253,10 +263,10 @@ public final class PostgresDatabase: SQLDatabase {
         Self.sqlState(error) == "23505"
     }
 
-    /// Whether the database answers now (for `/health`).
+    /// Whether the database answers now (for `/health`) within ``Options/pingTimeout``.
     public func ping() async -> Bool {
         do {
-            _ = try await withTimeout(.seconds(2)) { try await self.read { try await $0.query("SELECT 1 AS one", []) } }
+            _ = try await withTimeout(pingTimeout) { try await self.read { try await $0.query("SELECT 1 AS one", []) } }
             return true
         } catch {
             logger.warning("the database does not answer", metadata: ["error": "\(error)"])
