@@ -65,12 +65,15 @@ import Testing
         #expect(try await f.refusals == ["flow_state_not_found"])
     }
 
-    /// A wrong verifier spends the code: the right one after it finds nothing.
-    @Test func aWrongVerifierSpendsTheCode() async throws {
+    /// A wrong verifier is refused and recorded against the flow's user, and spends nothing: the
+    /// right one after it signs in, once.
+    @Test func aWrongVerifierLeavesTheCodeToItsOwner() async throws {
         let f = Fixture()
         await #expect(throws: AuthCodeExchange.badVerifier) { try await f.attempt(verifier: String(repeating: "w", count: 43)) }
-        await #expect(throws: AuthCodeExchange.notFound) { try await f.attempt() }
         #expect(f.memory.sessions(userID: f.user.id).isEmpty)
+        _ = try await f.attempt()
+        await #expect(throws: AuthCodeExchange.notFound) { try await f.attempt() }
+        #expect(f.memory.sessions(userID: f.user.id).count == 1)
         #expect(try await f.refusals == ["bad_code_verifier", "flow_state_not_found"])
         let events = try await f.memory.auditEvents(AuditQuery(actions: [.loginFailed])).events
         #expect(events.last?.userID == f.user.id && events.first?.userID == nil)
@@ -151,7 +154,7 @@ import Testing
         let code = try await handOff.code(for: made, challenge: challenge, method: "password")
         let answered = try await f.attempt(code: code)
         #expect(answered.refreshToken == made.refreshToken && f.memory.sessions(userID: f.user.id).count == 1)
-        // Once: the same code again finds nothing; a wrong verifier spends a fresh one.
+        // Once: the same code again finds nothing; a wrong verifier is refused.
         await #expect(throws: AuthCodeExchange.notFound) { try await f.attempt(code: code) }
         let guessed = try await handOff.code(for: made, challenge: challenge, method: "password")
         await #expect(throws: AuthCodeExchange.badVerifier) {

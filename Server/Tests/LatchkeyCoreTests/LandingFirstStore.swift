@@ -19,8 +19,10 @@ final class LandingFirstStore: PasswordSignInStore, AuthCodeExchangeStore {
     func user(email: String) async throws -> UserRecord? { try await base.user(email: email) }
     func user(phone: String) async throws -> UserRecord? { try await base.user(phone: phone) }
     func appendAudit(_ events: [AuditEvent]) async throws { try await base.appendAudit(events) }
-    func consumeFlowState(authCodeHash: String, now: Date) async throws -> ConsumedFlow? {
-        try await base.consumeFlowState(authCodeHash: authCodeHash, now: now)
+    func consumeFlowState(authCodeHash: String, now: Date, accepting: @escaping @Sendable (FlowStateRecord) -> Bool)
+        async throws -> FlowConsumption?
+    {
+        try await base.consumeFlowState(authCodeHash: authCodeHash, now: now, accepting: accepting)
     }
 
     func createFlowState(_ flow: FlowStateRecord) async throws { try await base.createFlowState(flow) }

@@ -102,6 +102,28 @@ import Testing
         }
     }
 
+    /// Issue #36, defect 4: each request keeps its own verifier until its link is used, so a
+    /// second request (another address's sign-up, a reset) does not break the first email's link.
+    @Test func eachLinkOutIsExchangedWithItsOwnVerifier() async throws {
+        try await LiveServer.run { server in
+            let phone = server.client()
+            _ = try await phone.signUp(email: "first@example.com", password: password)
+            _ = try await phone.signUp(email: "second@example.com", password: password)
+            let first = try await server.click(try await server.latestLink("first@example.com"))
+            let second = try await server.click(try await server.latestLink("second@example.com"))
+            // The older link: the newer verifier is refused and spends nothing, the older one fits.
+            #expect(try await phone.session(from: try #require(URL(string: first))).user.email == "first@example.com")
+            #expect(try await phone.session(from: try #require(URL(string: second))).user.email == "second@example.com")
+            // Each verifier went with its link.
+            do {
+                try await phone.session(from: try #require(URL(string: first)))
+                Issue.record("a used link signed in again")
+            } catch let error as LatchkeyError {
+                #expect(error.code == .badCodeVerifier)
+            }
+        }
+    }
+
     @Test func emailCodeSignInWithTypedRetryAndResend() async throws {
         try await LiveServer.run { server in
             let auth = server.client()

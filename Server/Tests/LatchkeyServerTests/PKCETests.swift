@@ -45,16 +45,22 @@ import Testing
         }
     }
 
-    @Test func aWrongVerifierSpendsTheCode() async throws {
+    /// A wrong verifier (another request's, or a thief's) is refused and spends nothing: the
+    /// owner's verifier still signs in, once.
+    @Test func aWrongVerifierLeavesTheCodeToItsOwner() async throws {
         try await TestServer().run { client, app async throws in
             let code = try await clickPKCELink(client, app: app, email: "thief@example.com")
-            let wrongVerifier = String(repeating: "x", count: 64)
-            let stolen = try await client.send(
-                .post, "/token?grant_type=pkce", json: #"{"auth_code":"\#(code)","code_verifier":"\#(wrongVerifier)"}"#)
-            #expect(stolen.errorCode == "bad_code_verifier")
-            let late = try await client.send(
+            for wrongVerifier in [String(repeating: "x", count: 64), Self.challenge] {
+                let stolen = try await client.send(
+                    .post, "/token?grant_type=pkce", json: #"{"auth_code":"\#(code)","code_verifier":"\#(wrongVerifier)"}"#)
+                #expect(stolen.status == .badRequest && stolen.errorCode == "bad_code_verifier")
+            }
+            let owner = try await client.send(
                 .post, "/token?grant_type=pkce", json: #"{"auth_code":"\#(code)","code_verifier":"\#(Self.verifier)"}"#)
-            #expect(late.errorCode == "flow_state_not_found")
+            #expect(owner.status == .ok)
+            let again = try await client.send(
+                .post, "/token?grant_type=pkce", json: #"{"auth_code":"\#(code)","code_verifier":"\#(Self.verifier)"}"#)
+            #expect(again.errorCode == "flow_state_not_found")
         }
     }
 

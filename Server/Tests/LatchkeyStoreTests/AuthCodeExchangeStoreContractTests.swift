@@ -53,6 +53,30 @@ import Testing
         }
     }
 
+    /// A flow state the caller refuses (a wrong verifier) is returned unspent and stays so; racing
+    /// refusals and acceptances spend it once, for an acceptance.
+    @Test func aRefusedFlowStateStaysUnspent() async throws {
+        try await Self.eachStore { store in
+            let hash = OneTimeSecrets.linkHash(UUID().uuidString)
+            let (_, flow) = try await Self.flow(in: store, codeHash: hash)
+            #expect(try await store.consumeFlowState(authCodeHash: hash, now: Self.now, accepting: { _ in false }) == .refused(flow))
+            let outcomes = try await withThrowingTaskGroup(of: String.self) { group in
+                for index in 0..<8 {
+                    group.addTask {
+                        switch try await store.consumeFlowState(authCodeHash: hash, now: Self.now, accepting: { _ in index % 2 == 0 }) {
+                        case .spent: "spent"
+                        case .refused: "refused"
+                        case nil: "none"
+                        }
+                    }
+                }
+                return try await group.reduce(into: [String]()) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0 == "spent" }.count == 1)
+            #expect(try await store.consumeFlowState(authCodeHash: hash, now: Self.now, accepting: { _ in false }) == nil)
+        }
+    }
+
     /// The store does not judge: an expired flow state is spent and returned like any other.
     @Test func anExpiredFlowStateIsSpentAndReturned() async throws {
         try await Self.eachStore { store in

@@ -158,11 +158,12 @@ def test_pkce_returns_a_code_for_the_app_to_exchange(setup, browser):
     wrong = httpx.post(f"{url}/token", params={"grant_type": "pkce"}, json={"auth_code": query["code"], "code_verifier": "x" * 43},
                        trust_env=False)
     assert wrong.status_code == 400
-    # A code has one try, as every PKCE code: a new flow for the good verifier.
-    params = authorize(browser, url, provider="google", redirect_to="myapp://callback", code_challenge=challenge, code_challenge_method="s256")
-    _, query, _ = callback(browser, url, state=params["state"], code=google.approve(params, google_claims(google)))
+    # A wrong verifier spends nothing (as on GoTrue): the good one exchanges the same code, once.
     session = httpx.post(f"{url}/token", params={"grant_type": "pkce"},
                          json={"auth_code": query["code"], "code_verifier": verifier}, trust_env=False)
+    again = httpx.post(f"{url}/token", params={"grant_type": "pkce"},
+                       json={"auth_code": query["code"], "code_verifier": verifier}, trust_env=False)
+    assert again.status_code == 404 and again.json()["error_code"] == "flow_state_not_found"
     assert session.status_code == 200 and session.json()["user"]["app_metadata"]["provider"] == "google"
 
 

@@ -89,6 +89,8 @@ public actor AuthClient {
     /// Tries the restore again while the stored session cannot be read.
     var restoreRetryTask: Task<Void, Never>?
     var refreshTask: Task<Session, any Error>?
+    /// The last change to the kept PKCE verifiers; the next waits for it.
+    var verifierUpdate: Task<Void, Never>?
     var autoRefreshTask: Task<Void, Never>?
     var listeners: [UUID: AsyncStream<AuthStateChange>.Continuation] = [:]
     var greeted: Set<UUID> = []

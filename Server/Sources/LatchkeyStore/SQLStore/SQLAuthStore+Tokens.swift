@@ -176,25 +176,32 @@ extension SQLAuthStore {
             ])
     }
 
-    public func consumeFlowState(authCodeHash: String, now: Date) async throws -> ConsumedFlow? {
+    public func consumeFlowState(authCodeHash: String, now: Date, accepting: @escaping @Sendable (FlowStateRecord) -> Bool)
+        async throws -> FlowConsumption?
+    {
         try await database.transaction { db in
-            // One try: the code is spent whatever the grant decides next.
             guard
                 let row = try await db.query(
                     """
-                    UPDATE flow_states SET consumed_at = ? WHERE auth_code_hash = ? AND consumed_at IS NULL
-                    RETURNING id, user_id, code_challenge, code_challenge_method, authentication_method, created_at, expires_at, session_id
-                    """, [SQLValue(now), .text(authCodeHash)]
+                    SELECT id, user_id, code_challenge, code_challenge_method, authentication_method, created_at, expires_at, session_id
+                    FROM flow_states WHERE auth_code_hash = ? AND consumed_at IS NULL
+                    """, [.text(authCodeHash)]
                 ).first,
                 let id = row.uuid("id"), let userID = row.uuid("user_id"),
                 let method = row.string("code_challenge_method").flatMap(PKCEChallenge.Method.init(rawValue:)),
                 let created = row.date("created_at"), let expires = row.date("expires_at")
             else { return nil }
-            let flow = FlowStateRecord(
+            var flow = FlowStateRecord(
                 id: id, authCodeHash: authCodeHash, userID: userID,
                 challenge: PKCEChallenge(challenge: row.string("code_challenge") ?? "", method: method),
                 authenticationMethod: row.string("authentication_method") ?? "otp", createdAt: created, expiresAt: expires,
-                consumedAt: now, sessionID: row.uuid("session_id"))
+                consumedAt: nil, sessionID: row.uuid("session_id"))
+            guard accepting(flow) else { return .refused(flow) }
+            // Spent only if still unspent as read: of racing requests, one.
+            let spent = try await db.query(
+                "UPDATE flow_states SET consumed_at = ? WHERE id = ? AND consumed_at IS NULL RETURNING id", [SQLValue(now), SQLValue(id)])
+            guard !spent.isEmpty else { return nil }
+            flow.consumedAt = now
             let user = try await db.query("SELECT \(Self.userColumns) FROM users WHERE id = ?", [SQLValue(userID)]).first
                 .flatMap(Self.user)
             var session: SessionRecord?
@@ -202,7 +209,7 @@ extension SQLAuthStore {
                 session = try await db.query("SELECT \(Self.sessionColumns) FROM sessions WHERE id = ?", [SQLValue(sessionID)]).first
                     .flatMap(Self.session)
             }
-            return ConsumedFlow(flow: flow, user: user, session: session)
+            return .spent(ConsumedFlow(flow: flow, user: user, session: session))
         }
     }
 

@@ -2,9 +2,10 @@ import Foundation
 import LatchkeyAPI
 
 /// `POST /token?grant_type=pkce`: the authorization code a link's redirect carried, with the
-/// verifier whose challenge asked for the link, exchanged for a session. One try per code: the
-/// flow state is spent before anything is decided, so a wrong verifier cannot be followed by a
-/// right one. A ban that lands while the exchange is in flight wins (the session is written only
+/// verifier whose challenge asked for the link, exchanged for a session. The flow state is spent
+/// only by the verifier its challenge asked for, in the transaction that reads it: a wrong one
+/// (another request's, as an app with several links out tries its verifiers; a verifier cannot be
+/// guessed) is refused and leaves the code to its owner, as GoTrue does. A ban that lands while the exchange is in flight wins (the session is written only
 /// on the user as read, and decided again on a fresh copy).
 public struct AuthCodeExchange: Sendable {
     let store: any AuthCodeExchangeStore
@@ -33,14 +34,25 @@ public struct AuthCodeExchange: Sendable {
         }
         guard code.utf8.count <= 128, (43...128).contains(verifier.count) else { throw Self.badVerifier }
         let now = records.time.now()
-        guard let consumed = try await store.consumeFlowState(authCodeHash: OneTimeSecrets.linkHash(code), now: now) else {
+        let consumption = try await store.consumeFlowState(authCodeHash: OneTimeSecrets.linkHash(code), now: now) { flow in
+            PKCEVerifier.matches(verifier: verifier, challenge: flow.challenge)
+        }
+        let consumed: ConsumedFlow
+        switch consumption {
+        case nil:
             try await recordRefusal(Self.notFound, user: nil, client: client)
             throw Self.notFound
+        case .refused(let flow):
+            let refusal = flow.expiresAt <= now ? Self.expired : Self.badVerifier
+            try await recordRefusal(refusal, user: try await store.user(id: flow.userID), userID: flow.userID, client: client)
+            throw refusal
+        case .spent(let spent):
+            consumed = spent
         }
         let flow = consumed.flow
-        if let refusal = Self.refusal(of: flow, verifier: verifier, now: now) {
-            try await recordRefusal(refusal, user: consumed.user, userID: flow.userID, client: client)
-            throw refusal
+        if flow.expiresAt <= now {
+            try await recordRefusal(Self.expired, user: consumed.user, userID: flow.userID, client: client)
+            throw Self.expired
         }
         guard let user = consumed.user else {
             try await recordRefusal(Self.notFound, user: nil, userID: flow.userID, client: client)
@@ -72,13 +84,6 @@ public struct AuthCodeExchange: Sendable {
                 audit: [records.events.event(.login, user: signedIn, details: ["method": .string(method)], client: client)])
             return try await records.answers.answer(user: signedIn, session: session)
         }
-    }
-
-    /// Why a spent flow state gives no session: expired, or a verifier its challenge refuses.
-    static func refusal(of flow: FlowStateRecord, verifier: String, now: Date) -> AuthError? {
-        if flow.expiresAt <= now { return expired }
-        if !PKCEVerifier.matches(verifier: verifier, challenge: flow.challenge) { return badVerifier }
-        return nil
     }
 
     /// A refused exchange in the audit log: of `user` when it was read, else of the flow's
