@@ -3,7 +3,8 @@ import PackageDescription
 
 // The SDK's Apple-only code, type-checked on Linux (issue #36). `LatchkeyOnApple` is the SDK's own
 // sources (`Sources/LatchkeyOnApple` and `Sources/LatchkeyAPI` link to the root package's) built against
-// test-only stand-ins of the Apple frameworks it imports, so `canImport(AuthenticationServices)`
+// test-only stand-ins of the Apple frameworks it imports (AuthenticationServices, Security's
+// keychain calls, LocalAuthentication, CryptoKit's SecureEnclave), so every `canImport` of them
 // holds and every file behind it compiles under Swift 6 strict concurrency. The stand-ins are
 // declared from Apple's headers (each declaration cites its header) and built in Swift 5 mode, as
 // Swift treats a Clang module: closures handed to them get Swift 6's dynamic isolation checks.
@@ -21,16 +22,24 @@ let package = Package(
     ],
     targets: [
         .target(name: "AuthenticationServices", swiftSettings: [.swiftLanguageMode(.v5)]),
+        .target(name: "Security", swiftSettings: [.swiftLanguageMode(.v5)]),
+        .target(name: "LocalAuthentication", dependencies: ["Security"], swiftSettings: [.swiftLanguageMode(.v5)]),
+        .target(
+            name: "CryptoKit", dependencies: ["Security", "LocalAuthentication", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: [.swiftLanguageMode(.v5)]),
         // The root package's own LatchkeyAPI sources (linked), which the SDK builds on.
         .target(name: "LatchkeyAPI", swiftSettings: strict),
         .target(
             name: "LatchkeyOnApple",
             dependencies: [
-                "AuthenticationServices", "LatchkeyAPI",
+                "AuthenticationServices", "Security", "LocalAuthentication", "CryptoKit", "LatchkeyAPI",
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "AppleSurfaceTests", dependencies: ["LatchkeyOnApple", "AuthenticationServices"], swiftSettings: strict),
+        .testTarget(
+            name: "AppleSurfaceTests",
+            dependencies: ["LatchkeyOnApple", "AuthenticationServices", "Security", "LocalAuthentication", "CryptoKit"],
+            swiftSettings: strict),
     ]
 )

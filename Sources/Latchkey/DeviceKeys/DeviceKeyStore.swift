@@ -18,28 +18,36 @@ public protocol DeviceKeyStore: Sendable {
     func deleteKey(tag: String) async throws
 }
 
-/// Keeps device keys in software, in a ``SessionStorage`` (a file only its owner can read, by
-/// default). The Linux default: whoever can read the storage can sign in as the user, so
-/// protect it like the session itself.
+/// Keeps device keys in software, in a ``SessionStorage`` as secrets (a file only its owner can
+/// read, by default; in the keychain, on this device only and, as `protection` says, behind the
+/// user's presence). The Linux default, and Apple devices' without a Secure Enclave: whoever can
+/// read the storage can sign in as the user, so protect it like the session itself.
 public struct SoftwareDeviceKeyStore: DeviceKeyStore {
     /// Where the private keys are kept.
     public let storage: any SessionStorage
+    /// How the keychain protects them.
+    public let protection: SecretProtection
 
-    /// Creates a store over `storage`.
-    public init(storage: any SessionStorage) {
+    /// Creates a store over `storage`; in the keychain, `protection` decides whether each
+    /// signature asks for the user (by default not: on this device only).
+    public init(storage: any SessionStorage, protection: SecretProtection = .thisDevice) {
         self.storage = storage
+        self.protection = protection
     }
 
     /// Creates and stores a new key pair.
     public func createKey(tag: String) async throws -> P256.Signing.PublicKey {
         let key = P256.Signing.PrivateKey()
-        try await storage.save(key.rawRepresentation, key: tag)
+        try await storage.saveSecret(key.rawRepresentation, key: tag, protection: protection)
         return key.publicKey
     }
 
-    /// Signs with the stored key; `nil` when there is none or it is unreadable.
+    /// Signs with the stored key (asking for the user with `reason` when it is behind their
+    /// presence); `nil` when there is none or it is unreadable.
     public func sign(_ data: Data, tag: String, reason: String) async throws -> Data? {
-        guard let raw = try await storage.load(key: tag), let key = try? P256.Signing.PrivateKey(rawRepresentation: raw) else {
+        guard let raw = try await storage.loadSecret(key: tag, reason: reason),
+            let key = try? P256.Signing.PrivateKey(rawRepresentation: raw)
+        else {
             return nil
         }
         return try key.signature(for: data).rawRepresentation

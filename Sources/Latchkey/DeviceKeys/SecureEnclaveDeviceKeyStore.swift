@@ -11,9 +11,11 @@
     /// ID (and no `LAContext.localizedReason`): there the SDK keeps device keys in its storage
     /// (``SoftwareDeviceKeyStore``).
     ///
-    /// Only the enclave's opaque handle for the key is kept in the keychain. A handle restored
-    /// from a backup onto another phone is useless there, so the key counts as lost and
-    /// ``AuthClient/signInWithDeviceKey(reason:)`` asks the app to enrol again.
+    /// Only the enclave's opaque handle for the key is kept in the keychain, on this device only
+    /// (never in a backup). A handle this enclave cannot open (one an earlier SDK let a backup
+    /// carry to another phone) counts as a lost key, and
+    /// ``AuthClient/signInWithDeviceKey(reason:)`` asks the app to enrol again; any other failure
+    /// (the enclave busy, the user cancelling) keeps the enrollment.
     public struct SecureEnclaveDeviceKeyStore: DeviceKeyStore {
         /// How often the user is asked.
         public enum Prompt: Sendable, Equatable {
@@ -83,22 +85,28 @@
             } catch {
                 throw LatchkeyError(code: .deviceKeyUnavailable, message: "The Secure Enclave refused a new key: \(error)")
             }
-            try await handles.save(key.dataRepresentation, key: tag)
+            try await handles.saveSecret(key.dataRepresentation, key: tag, protection: .thisDevice)
             return key.publicKey
         }
 
         /// Asks the user (showing `reason`) and signs in the enclave; `nil` when the key is lost.
         public func sign(_ data: Data, tag: String, reason: String) async throws -> Data? {
-            guard let handle = try await handles.load(key: tag) else { return nil }
+            guard let handle = try await handles.loadSecret(key: tag, reason: reason) else { return nil }
             let context = LAContext()
             context.localizedReason = reason
             if case .reuseUnlock(let seconds) = prompt {
                 context.touchIDAuthenticationAllowableReuseDuration = min(
                     max(0, seconds), LATouchIDAuthenticationMaximumAllowableReuseDuration)
             }
-            // A handle from another device (a restored backup) does not open here.
-            guard let key = try? SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: handle, authenticationContext: context)
-            else { return nil }
+            let key: SecureEnclave.P256.Signing.PrivateKey
+            do {
+                key = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: handle, authenticationContext: context)
+            } catch is CryptoKitError {
+                // A handle of another enclave (a restored backup): the key is lost.
+                return nil
+            } catch {
+                throw LatchkeyError(code: .deviceKeyUnavailable, message: "The Secure Enclave cannot open the device key now: \(error)")
+            }
             do {
                 return try key.signature(for: data).rawRepresentation
             } catch let error as LAError {

@@ -57,7 +57,8 @@ public actor EmbeddedSigner {
     var generation = 0
 
     /// A signer for `auth`'s user, keeping the key in `storage` (by default `auth`'s: the
-    /// keychain on Apple platforms). `kdf` is the cost of password backups.
+    /// keychain on Apple platforms, where the key is kept on this device only, never in a backup;
+    /// the server's encrypted backup is how it reaches another device). `kdf` is the cost of password backups.
     ///
     /// The signer follows `auth`: a sign-out makes it ``State/locked``, a sign-in (or the restored
     /// session) refreshes it.
@@ -129,7 +130,7 @@ public actor EmbeddedSigner {
         let backup = try await seal(key, recovery: recovery, userID: userID)
         _ = try await auth.sendAuthorized("PUT", "signer/backup", body: backup, as: SignerBackup.self)
         generation += 1
-        try await storage.save(key.rawRepresentation, key: keyStorageKey(userID))
+        try await storage.saveSecret(key.rawRepresentation, key: keyStorageKey(userID), protection: .thisDevice)
         publish(.ready(publicKey: key.publicKey.rawRepresentation))
         return key.publicKey
     }
@@ -145,7 +146,7 @@ public actor EmbeddedSigner {
         }
         let key = try await open(backup, recovery: recovery, userID: userID)
         generation += 1
-        try await storage.save(key.rawRepresentation, key: keyStorageKey(userID))
+        try await storage.saveSecret(key.rawRepresentation, key: keyStorageKey(userID), protection: .thisDevice)
         publish(.ready(publicKey: key.publicKey.rawRepresentation))
         return key.publicKey
     }
@@ -265,6 +266,6 @@ public actor EmbeddedSigner {
     func keyStorageKey(_ userID: UUID) -> String { "latchkey.signer.\(userID.uuidString.lowercased())" }
 
     func localKey(_ userID: UUID) async throws -> Curve25519.Signing.PrivateKey? {
-        try await storage.load(key: keyStorageKey(userID)).flatMap { try? Curve25519.Signing.PrivateKey(rawRepresentation: $0) }
+        try await storage.loadSecret(key: keyStorageKey(userID), reason: "").flatMap { try? Curve25519.Signing.PrivateKey(rawRepresentation: $0) }
     }
 }

@@ -1,9 +1,13 @@
 #if canImport(Security)
     import Foundation
     import Security
+    #if canImport(LocalAuthentication) && !os(tvOS) && !os(watchOS)
+        import LocalAuthentication
+    #endif
 
     /// Keeps sessions in the keychain as generic passwords, readable after the first unlock
-    /// (so background refresh works), optionally in a shared access group.
+    /// (so background refresh works), optionally in a shared access group; secrets (device keys,
+    /// a signer's key, a vault) on this device only, optionally behind the user's presence.
     ///
     /// A locked device (`errSecInteractionNotAllowed`) is reported as `storage_unavailable`: the
     /// client tries again later and does not sign the user out.
@@ -44,9 +48,13 @@
 
         /// Adds or updates the item for `key`, readable after the first unlock.
         public func save(_ data: Data, key: String) async throws {
-            let attributes: [String: Any] = [
-                kSecValueData as String: data, kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlock,
-            ]
+            try write(data, key: key, attributes: [kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlock])
+        }
+
+        /// Adds or updates `key` with `data` and `attributes`.
+        func write(_ data: Data, key: String, attributes: [String: Any]) throws {
+            var attributes = attributes
+            attributes[kSecValueData as String] = data
             var status = SecItemUpdate(query(key) as CFDictionary, attributes as CFDictionary)
             if status == errSecItemNotFound {
                 let insert = query(key).merging(attributes) { _, new in new }
@@ -59,6 +67,60 @@
         public func remove(key: String) async throws {
             let status = SecItemDelete(query(key) as CFDictionary)
             guard status == errSecSuccess || status == errSecItemNotFound else { throw Self.error(status) }
+        }
+
+        /// Stores a secret on this device only (`…ThisDeviceOnly`: never in a backup), behind the
+        /// user's presence when `protection` asks. An item behind an access control cannot be
+        /// changed in place, so one is replaced: deleted, then added.
+        public func saveSecret(_ data: Data, key: String, protection: SecretProtection) async throws {
+            let flags: SecAccessControlCreateFlags
+            switch protection {
+            case .thisDevice:
+                try write(data, key: key, attributes: [kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly])
+                return
+            case .userPresence: flags = .userPresence
+            case .biometryCurrentSet: flags = .biometryCurrentSet
+            }
+            var failure: Unmanaged<CFError>?
+            guard let control = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, flags, &failure)
+            else {
+                let reason = failure.map { String(describing: $0.takeRetainedValue()) } ?? "no reason given"
+                throw LatchkeyError(code: .storageUnavailable, message: "The keychain cannot protect the secret: \(reason)")
+            }
+            try await remove(key: key)
+            let insert = query(key).merging([kSecValueData as String: data, kSecAttrAccessControl as String: control]) { _, new in new }
+            let status = SecItemAdd(insert as CFDictionary, nil)
+            guard status == errSecSuccess else { throw Self.error(status) }
+        }
+
+        /// Reads a secret; one behind the user's presence asks with `reason` (a cancel is
+        /// `user_cancelled`). A secret an earlier SDK stored readable on other devices is moved to
+        /// this device only as it is read.
+        public func loadSecret(key: String, reason: String) async throws -> Data? {
+            var query = query(key)
+            query[kSecReturnData as String] = true
+            query[kSecReturnAttributes as String] = true
+            query[kSecMatchLimit as String] = kSecMatchLimitOne
+            #if canImport(LocalAuthentication) && !os(tvOS) && !os(watchOS)
+                let context = LAContext()
+                context.localizedReason = reason
+                query[kSecUseAuthenticationContext as String] = context
+            #endif
+            var result: AnyObject?
+            let status = SecItemCopyMatching(query as CFDictionary, &result)
+            switch status {
+            case errSecSuccess: break
+            case errSecItemNotFound: return nil
+            case errSecUserCanceled: throw LatchkeyError(code: .userCancelled, message: "The user cancelled")
+            default: throw Self.error(status)
+            }
+            guard let item = result as? [String: Any], let data = item[kSecValueData as String] as? Data else { return nil }
+            let accessible = item[kSecAttrAccessible as String] as? String
+            if accessible == kSecAttrAccessibleAfterFirstUnlock as String || accessible == kSecAttrAccessibleWhenUnlocked as String {
+                // Stored by an earlier SDK like a session: keep it on this device from now on.
+                try? write(data, key: key, attributes: [kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly])
+            }
+            return data
         }
 
         static func error(_ status: OSStatus) -> LatchkeyError {

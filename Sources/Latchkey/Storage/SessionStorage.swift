@@ -22,6 +22,37 @@ public protocol SessionStorage: Sendable {
     func save(_ data: Data, key: String) async throws
     /// Deletes what is stored under `key`; nothing stored is not an error.
     func remove(key: String) async throws
+    /// Stores a secret (a private key, a vault) under `key`: kept on this device only, never in
+    /// a backup or moved to another device, and read only as `protection` allows, where the
+    /// storage can tell. By default, ``save(_:key:)``.
+    func saveSecret(_ data: Data, key: String, protection: SecretProtection) async throws
+    /// Reads a secret stored by ``saveSecret(_:key:protection:)``; `reason` is what a prompt for
+    /// the user's presence shows. By default, ``load(key:)``.
+    func loadSecret(key: String, reason: String) async throws -> Data?
+}
+
+extension SessionStorage {
+    public func saveSecret(_ data: Data, key: String, protection: SecretProtection) async throws {
+        try await save(data, key: key)
+    }
+
+    public func loadSecret(key: String, reason: String) async throws -> Data? {
+        try await load(key: key)
+    }
+}
+
+/// How a secret the SDK keeps (a software device key, a signer's key, a vault) is protected where
+/// the storage can protect it (the keychain); a file or memory keeps it as it keeps sessions.
+public enum SecretProtection: Sendable, Equatable {
+    /// Readable after the device's first unlock since it started, on this device only: not in
+    /// backups, not restored to another device (`kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly`).
+    case thisDevice
+    /// On this device only, while it has a passcode, and every read asks for Face ID, Touch ID or
+    /// the passcode (`.userPresence`).
+    case userPresence
+    /// On this device only, while it has a passcode, and every read asks for the fingerprints or
+    /// face enrolled now; enrolling another one loses the secret (`.biometryCurrentSet`).
+    case biometryCurrentSet
 }
 
 /// Keeps sessions in memory only.

@@ -248,12 +248,12 @@ public actor KeyVault {
     // MARK: Storage
 
     func load() async throws -> VaultBlob? {
-        guard let data = try await configuration.storage.load(key: configuration.storageKey) else { return nil }
+        guard let data = try await configuration.storage.loadSecret(key: configuration.storageKey, reason: "") else { return nil }
         guard let blob = try? JSONDecoder().decode(VaultBlob.self, from: data) else { throw Self.corrupted }
         return blob
     }
 
     func save(_ blob: VaultBlob) async throws {
-        try await configuration.storage.save(try JSONEncoder().encode(blob), key: configuration.storageKey)
+        try await configuration.storage.saveSecret(try JSONEncoder().encode(blob), key: configuration.storageKey, protection: .thisDevice)
     }
 }
