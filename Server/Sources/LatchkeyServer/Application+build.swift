@@ -232,7 +232,8 @@ public func buildApplication(
                 exposedHeaders: ["X-Total-Count", "Link", "X-Supabase-Api-Version"]))
         var routes = RouteRegistrar(router: router, allowed: allowed, tracer: tracing?.tracer)
         let readiness = Readiness()
-        MetaController(service: service, openAPI: openAPI, databaseAnswers: { await database.ping() }, readiness: readiness).register(
+        MetaController(service: service, openAPI: openAPI, databaseAnswers: { await database.ping() }, readiness: readiness,
+            appleApps: configuration.appleApps).register(
             &routes)
         let authenticator = service.authenticator
         let deviceKeySignIn = DeviceKeySignIn(

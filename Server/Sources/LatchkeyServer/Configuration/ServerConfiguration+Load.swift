@@ -231,6 +231,7 @@ extension ServerConfiguration {
         auth.anonymousUsers = try reader.bool("anonymous-users") ?? false
         auth.external = try Self.externalSettings(reader, externalURL: externalURL)
         auth.passkeys = try Self.passkeySettings(reader, externalURL: externalURL, appName: auth.appName)
+        let appleApps = try AppleAppSiteAssociation.read(reader)
         // GoTrue's clean-up deletes anonymous users after 30 days when GOTRUE_DB_CLEANUP_ENABLED is on.
         let goTrueCleanup = try reader.bool("db-cleanup-enabled") ?? false
         auth.anonymousUserRetentionDays = try reader.int("anonymous-users-retention-days") ?? (goTrueCleanup ? 30 : 0)
@@ -291,6 +292,7 @@ extension ServerConfiguration {
         configuration.warnings = warnings + (try Self.goTrueFeatureWarnings(environment))
         configuration.profile = profile
         configuration.captcha = try Self.captchaSettings(reader)
+        configuration.appleApps = appleApps
         for chain in ["solana", "ethereum"] {
             _ = try reader.bool("external-web3-\(chain)-enabled")
             _ = try reader.seconds("external-web3-\(chain)-maximum-validity-duration")

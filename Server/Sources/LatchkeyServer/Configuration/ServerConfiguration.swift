@@ -64,6 +64,8 @@ public struct ServerConfiguration: Sendable {
     public var profile = SettingsProfile.strict
     /// GoTrue's captcha, when on.
     public var captcha: CaptchaSettings?
+    /// `/.well-known/apple-app-site-association`, or `nil` (404).
+    public var appleApps: AppleAppSiteAssociation?
     /// Seconds between re-reads of the stored signing keys (a rotation reaches the server within
     /// this time).
     public var keyReloadInterval: Int

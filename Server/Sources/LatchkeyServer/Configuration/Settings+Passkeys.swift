@@ -41,6 +41,16 @@ extension Setting {
             defaultValue: "300", summary: "Seconds (or a Go duration such as `5m`) a passkey challenge stays good, once."
         ),
         .init(
+            key: "apple-app-ids", environment: ["LATCHKEY_APPLE_APP_IDS"], defaultValue: "",
+            summary:
+                "Apple apps (`TEAMID.bundle.identifier`, commas) named by `/.well-known/apple-app-site-association` as `webcredentials`, so they can use this domain's passkeys (it must be the relying party's domain, or proxied there). Empty: that file answers 404."
+        ),
+        .init(
+            key: "apple-app-link-paths", environment: ["LATCHKEY_APPLE_APP_LINK_PATHS"], defaultValue: "",
+            summary:
+                "Paths of this server's URLs that open those apps as universal links (`/auth/callback`, `/auth/*`, commas), served as `applinks`. Empty: no `applinks`."
+        ),
+        .init(
             key: "rate-limit-passkey", environment: ["LATCHKEY_RATE_LIMIT_PASSKEY", "GOTRUE_RATE_LIMIT_PASSKEY"], defaultValue: "30",
             summary: "Passkey sign-in challenges (`POST /passkeys/authentication/options`) per client IP per 5 minutes."
         ),

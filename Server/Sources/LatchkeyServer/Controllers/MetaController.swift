@@ -4,13 +4,16 @@ import Hummingbird
 import LatchkeyAPI
 import LatchkeyCore
 
-/// `/health`, `/settings`, `/.well-known/jwks.json` and `/openapi.json`.
+/// `/health`, `/settings`, `/.well-known/jwks.json`, `/.well-known/apple-app-site-association`
+/// and `/openapi.json`.
 struct MetaController {
     let service: AuthService
     let openAPI: Data
     /// Whether the database answers (the composition root passes the store's ping).
     let databaseAnswers: @Sendable () async -> Bool
     let readiness: Readiness
+    /// The Apple apps this domain serves, or `nil`.
+    let appleApps: AppleAppSiteAssociation?
 
     func register(_ routes: inout RouteRegistrar) {
         routes.on(.get, "/health") { _, _ in
@@ -27,6 +30,15 @@ struct MetaController {
             var response = try JSONResponse.make(["keys": service.issuer.publicJWKS])
             response.headers[.cacheControl] = "public, max-age=600"
             return response
+        }
+        let association = appleApps?.document
+        routes.on(.get, "/.well-known/apple-app-site-association") { _, _ in
+            guard let association else {
+                throw AuthError(.notFound, "No Apple app is associated with this domain (LATCHKEY_APPLE_APP_IDS)")
+            }
+            return Response(
+                status: .ok, headers: [.contentType: "application/json", .cacheControl: "public, max-age=3600"],
+                body: .init(byteBuffer: ByteBuffer(bytes: association)))
         }
         routes.on(.get, "/openapi.json") { _, _ in
             Response(
