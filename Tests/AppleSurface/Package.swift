@@ -1,8 +1,8 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// The SDK's Apple-only code, type-checked on Linux (issue #36). `LatchkeyOnApple` is the SDK's own
-// sources (`Sources/LatchkeyOnApple` and `Sources/LatchkeyAPI` link to the root package's) built against
+// The SDK's Apple-only code, type-checked on Linux (issue #36). `Latchkey` is the SDK's own
+// sources (`Sources/Latchkey` and `Sources/LatchkeyAPI` link to the root package's) built against
 // test-only stand-ins of the Apple frameworks it imports (AuthenticationServices, Security's
 // keychain calls, LocalAuthentication, CryptoKit's SecureEnclave), so every `canImport` of them
 // holds and every file behind it compiles under Swift 6 strict concurrency. The stand-ins are
@@ -23,6 +23,7 @@ let package = Package(
     targets: [
         .target(name: "AuthenticationServices", swiftSettings: [.swiftLanguageMode(.v5)]),
         .target(name: "Security", swiftSettings: [.swiftLanguageMode(.v5)]),
+        .target(name: "SwiftUI", dependencies: ["AuthenticationServices"], swiftSettings: [.swiftLanguageMode(.v5)]),
         .target(name: "LocalAuthentication", dependencies: ["Security"], swiftSettings: [.swiftLanguageMode(.v5)]),
         .target(
             name: "CryptoKit", dependencies: ["Security", "LocalAuthentication", .product(name: "Crypto", package: "swift-crypto")],
@@ -30,16 +31,18 @@ let package = Package(
         // The root package's own LatchkeyAPI sources (linked), which the SDK builds on.
         .target(name: "LatchkeyAPI", swiftSettings: strict),
         .target(
-            name: "LatchkeyOnApple",
+            name: "Latchkey",
             dependencies: [
-                "AuthenticationServices", "Security", "LocalAuthentication", "CryptoKit", "LatchkeyAPI",
+                "AuthenticationServices", "Security", "LocalAuthentication", "CryptoKit", "SwiftUI", "LatchkeyAPI",
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
             swiftSettings: strict
         ),
+        // The README's SwiftUI screen, as printed there (ReadmeSampleTests compares the two).
+        .executableTarget(name: "ReadmeSample", dependencies: ["Latchkey", "SwiftUI"], swiftSettings: strict),
         .testTarget(
             name: "AppleSurfaceTests",
-            dependencies: ["LatchkeyOnApple", "AuthenticationServices", "Security", "LocalAuthentication", "CryptoKit"],
+            dependencies: ["Latchkey", "AuthenticationServices", "Security", "LocalAuthentication", "CryptoKit", "SwiftUI"],
             swiftSettings: strict),
     ]
 )

@@ -97,6 +97,20 @@ import Testing
         }
     }
 
+    /// Issue #36, defect 8: a request whose task is cancelled ends with `CancellationError`, not
+    /// `network_error` (which an app would show, or retry).
+    @Test func aCancelledRequestIsACancellationNotANetworkError() async throws {
+        let transport = MockTransport()
+        await transport.respond(to: "POST", path: "/token", json: Fixtures.sessionJSON())
+        await transport.setDelay(.seconds(60))
+        let auth = try await Fixtures.client(transport: transport)
+        let signIn = Task { try await auth.signIn(email: "a@example.com", password: "pw") }
+        while await transport.requests.isEmpty { await Task.yield() }
+        signIn.cancel()
+        await #expect(throws: CancellationError.self) { try await signIn.value }
+        #expect(await auth.currentSession == nil)
+    }
+
     @Test func aBadGatewayIsANetworkErrorAndKeepsTheSession() async throws {
         let transport = MockTransport()
         await transport.respond(to: "POST", path: "/token", MockTransport.Reply(status: 503, body: Data("<html>busy</html>".utf8)))

@@ -33,29 +33,51 @@ extension AuthClient {
 }
 
 #if canImport(AuthenticationServices) && !os(watchOS) && !os(tvOS)
+    /// What a Sign in with Apple credential gives the server.
+    struct AppleAnswer: Sendable {
+        var idToken: String
+        var metadata: [String: JSONValue]?
+    }
+
     extension AuthClient {
         /// Signs in with Apple on the device: shows Apple's sheet asking for the name and email,
         /// sends Apple the nonce's hash and the server the raw nonce with the id token, and keeps
         /// the name (which Apple gives only on the first sign-in) in the user's metadata.
+        ///
+        /// In SwiftUI, ``signInWithApple(using:)`` takes the environment's `AuthorizationController`
+        /// instead of a presentation context.
         @MainActor
+        @discardableResult
         public func signInWithApple(
             presentationContextProvider: any ASAuthorizationControllerPresentationContextProviding
         ) async throws -> Session {
             let nonce = SignInNonce()
+            let answer = try await AuthorizationRunner.run(
+                Self.appleRequest(nonce), presentationContextProvider: presentationContextProvider, read: Self.appleAnswer)
+            return try await signInWithIdToken(provider: .apple, idToken: answer.idToken, nonce: nonce.raw, data: answer.metadata)
+        }
+
+        /// Apple's request for the name and email, with the nonce's hash.
+        @MainActor
+        static func appleRequest(_ nonce: SignInNonce) -> ASAuthorizationAppleIDRequest {
             let request = ASAuthorizationAppleIDProvider().createRequest()
             request.requestedScopes = [.fullName, .email]
             request.nonce = nonce.hashed
-            let answer = try await AuthorizationRunner.run(request, presentationContextProvider: presentationContextProvider) {
-                credential in
-                guard let credential = credential as? ASAuthorizationAppleIDCredential else {
-                    throw LatchkeyError(code: .invalidResponse, message: "Apple returned another kind of credential")
-                }
-                guard let tokenData = credential.identityToken, let idToken = String(data: tokenData, encoding: .utf8) else {
-                    throw LatchkeyError(code: .invalidResponse, message: "Apple returned no identity token")
-                }
-                return (idToken, Self.appleMetadata(givenName: credential.fullName?.givenName, familyName: credential.fullName?.familyName))
+            return request
+        }
+
+        /// The id token and first-time name an Apple credential carries.
+        @MainActor
+        static func appleAnswer(_ credential: any ASAuthorizationCredential) throws -> AppleAnswer {
+            guard let credential = credential as? ASAuthorizationAppleIDCredential else {
+                throw LatchkeyError(code: .invalidResponse, message: "Apple returned another kind of credential")
             }
-            return try await signInWithIdToken(provider: .apple, idToken: answer.0, nonce: nonce.raw, data: answer.1)
+            guard let tokenData = credential.identityToken, let idToken = String(data: tokenData, encoding: .utf8) else {
+                throw LatchkeyError(code: .invalidResponse, message: "Apple returned no identity token")
+            }
+            return AppleAnswer(
+                idToken: idToken,
+                metadata: Self.appleMetadata(givenName: credential.fullName?.givenName, familyName: credential.fullName?.familyName))
         }
     }
 #endif

@@ -40,16 +40,17 @@ extension AuthClient {
     extension AuthClient {
         /// Opens a hosted page in `ASWebAuthenticationSession` and returns the session it ends
         /// with: the server's own sign-in screen (codes, passwords, passkeys, providers), the way
-        /// Auth0's Universal Login is used. `redirectTo`'s scheme (`myapp` for `myapp://login`)
-        /// brings the browser back.
+        /// Auth0's Universal Login is used. `redirectTo` (a custom scheme, or an `https` universal
+        /// link from iOS 17.4) brings the browser back.
         @MainActor
+        @discardableResult
         public func signInWithHostedPage(
             _ page: HostedPage = .signIn, redirectTo: URL,
-            presentationContextProvider: any ASWebAuthenticationPresentationContextProviding
+            presentationContextProvider: any ASWebAuthenticationPresentationContextProviding, ephemeral: Bool = false
         ) async throws -> Session {
             let start = try await hostedPageURL(page, redirectTo: redirectTo)
             let callback = try await Self.browse(
-                start, callbackScheme: redirectTo.scheme, presentationContextProvider: presentationContextProvider)
+                start, redirectTo: redirectTo, ephemeral: ephemeral, presentationContextProvider: presentationContextProvider)
             return try await session(from: callback)
         }
     }

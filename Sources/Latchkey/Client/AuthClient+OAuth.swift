@@ -71,55 +71,104 @@ extension AuthClient {
 #if canImport(AuthenticationServices) && !os(watchOS) && !os(tvOS)
     extension AuthClient {
         /// Signs in with `provider` in `ASWebAuthenticationSession` and returns the session: the
-        /// provider's page opens over the app, and its answer comes back to `callbackScheme`
-        /// (`myapp` for `myapp://login`, which must be in the server's redirect allow list).
+        /// provider's page opens over the app, and its answer comes back to `redirectTo`: a custom
+        /// scheme (`myapp://login`) or, from iOS 17.4 and macOS 14.4, an `https` universal link of
+        /// the app's associated domains; either must be in the server's redirect allow list.
+        /// `ephemeral` keeps no cookies: the user signs in to the provider afresh.
+        ///
+        /// In SwiftUI, ``signInWithOAuth(provider:redirectTo:scopes:using:ephemeral:)`` takes the
+        /// environment's `WebAuthenticationSession` instead of a presentation context.
         @MainActor
+        @discardableResult
         public func signInWithOAuth(
             provider: IDTokenProvider, redirectTo: URL, scopes: [String] = [],
-            presentationContextProvider: any ASWebAuthenticationPresentationContextProviding
+            presentationContextProvider: any ASWebAuthenticationPresentationContextProviding, ephemeral: Bool = false
         ) async throws -> Session {
             let start = try await signInWithOAuthURL(provider: provider, redirectTo: redirectTo, scopes: scopes)
             let callback = try await Self.browse(
-                start, callbackScheme: redirectTo.scheme, presentationContextProvider: presentationContextProvider)
+                start, redirectTo: redirectTo, ephemeral: ephemeral, presentationContextProvider: presentationContextProvider)
             return try await session(from: callback)
         }
 
         /// Shows `url` in `ASWebAuthenticationSession` until the browser comes back to
-        /// `callbackScheme`, and returns the URL it came back with. The session is kept until it
-        /// ends (nothing else holds it while the sheet is up), and a cancelled task cancels it.
+        /// `redirectTo`, and returns the URL it came back with. The session is kept until it ends
+        /// (nothing else holds it while the sheet is up), and a cancelled task cancels it.
         @MainActor
         static func browse(
-            _ url: URL, callbackScheme: String?, presentationContextProvider: any ASWebAuthenticationPresentationContextProviding
+            _ url: URL, redirectTo: URL, ephemeral: Bool = false,
+            presentationContextProvider: any ASWebAuthenticationPresentationContextProviding
         ) async throws -> URL {
-            let flow = WebAuthenticationFlow()
-            do {
-                return try await browse(
-                    url, callbackScheme: callbackScheme, presentationContextProvider: presentationContextProvider, flow: flow)
-            } catch {
-                throw AppleFlowError.mapped(error)
+            let callback = try WebCallback(redirectTo)
+            if let https = callback.https {
+                guard #available(iOS 17.4, macOS 14.4, *) else { throw WebCallback.httpsUnavailable }
+                return try await browse(url, ephemeral: ephemeral, presentationContextProvider: presentationContextProvider) {
+                    ASWebAuthenticationSession(url: url, callback: .https(host: https.host, path: https.path), completionHandler: $0)
+                }
+            }
+            return try await browse(
+                url, callbackScheme: callback.scheme, ephemeral: ephemeral, presentationContextProvider: presentationContextProvider)
+        }
+
+        /// As above, coming back to `callbackScheme`.
+        @MainActor
+        static func browse(
+            _ url: URL, callbackScheme: String?, ephemeral: Bool = false,
+            presentationContextProvider: any ASWebAuthenticationPresentationContextProviding
+        ) async throws -> URL {
+            try await browse(url, ephemeral: ephemeral, presentationContextProvider: presentationContextProvider) {
+                ASWebAuthenticationSession(url: url, callbackURLScheme: callbackScheme, completionHandler: $0)
             }
         }
 
         @MainActor
         private static func browse(
-            _ url: URL, callbackScheme: String?, presentationContextProvider: any ASWebAuthenticationPresentationContextProviding,
-            flow: WebAuthenticationFlow
+            _ url: URL, ephemeral: Bool, presentationContextProvider: any ASWebAuthenticationPresentationContextProviding,
+            make: (@escaping ASWebAuthenticationSession.CompletionHandler) -> ASWebAuthenticationSession
         ) async throws -> URL {
-            try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { continuation in
-                    guard !Task.isCancelled else { return continuation.resume(throwing: CancellationError()) }
-                    let session = ASWebAuthenticationSession(
-                        url: url, callbackURLScheme: callbackScheme, completionHandler: WebAuthenticationFlow.completion(continuation, flow)
-                    )
-                    flow.session = session
-                    session.presentationContextProvider = presentationContextProvider
-                    session.prefersEphemeralWebBrowserSession = false
-                    session.start()
+            let flow = WebAuthenticationFlow()
+            do {
+                return try await withTaskCancellationHandler {
+                    try await withCheckedThrowingContinuation { continuation in
+                        guard !Task.isCancelled else { return continuation.resume(throwing: CancellationError()) }
+                        let session = make(WebAuthenticationFlow.completion(continuation, flow))
+                        flow.session = session
+                        session.presentationContextProvider = presentationContextProvider
+                        session.prefersEphemeralWebBrowserSession = ephemeral
+                        session.start()
+                    }
+                } onCancel: {
+                    Task { @MainActor in flow.session?.cancel() }
                 }
-            } onCancel: {
-                Task { @MainActor in flow.session?.cancel() }
+            } catch {
+                throw AppleFlowError.mapped(error)
             }
         }
+    }
+
+    /// Where a web sign-in comes back: a custom scheme, or an `https` universal link.
+    struct WebCallback {
+        var scheme: String
+        var https: (host: String, path: String)?
+
+        init(_ redirectTo: URL) throws {
+            let scheme = redirectTo.scheme?.lowercased() ?? ""
+            guard !scheme.isEmpty, scheme != "http" else {
+                throw LatchkeyError(
+                    code: .validationFailed,
+                    message: "redirectTo must be a custom scheme (myapp://login) or an https universal link, not \(redirectTo)")
+            }
+            self.scheme = scheme
+            if scheme == "https" {
+                guard let host = redirectTo.host, !host.isEmpty else {
+                    throw LatchkeyError(code: .validationFailed, message: "redirectTo names no host: \(redirectTo)")
+                }
+                https = (host, redirectTo.path.isEmpty ? "/" : redirectTo.path)
+            }
+        }
+
+        static let httpsUnavailable = LatchkeyError(
+            code: .validationFailed,
+            message: "An https callback needs iOS 17.4, macOS 14.4 or visionOS 1.1; before them use a custom scheme")
     }
 
     /// One web sign-in's session, held while the sheet is up.

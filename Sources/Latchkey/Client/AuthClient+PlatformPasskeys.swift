@@ -16,6 +16,17 @@ import Foundation
             presentationContextProvider: any ASAuthorizationControllerPresentationContextProviding
         ) async throws -> Passkey {
             let options = try await passkeyRegistrationOptions()
+            let credential = try await AuthorizationRunner.run(
+                try Self.registrationRequest(options), presentationContextProvider: presentationContextProvider,
+                read: Self.registration)
+            return try await registerPasskey(challengeID: options.challengeID, credential: credential)
+        }
+
+        /// The platform provider's request for a new passkey, as the server's options ask.
+        @MainActor
+        static func registrationRequest(_ options: PasskeyOptionsResponse) throws
+            -> ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest
+        {
             guard let ceremony = options.ceremony, let userID = ceremony.userID else {
                 throw LatchkeyError(code: .invalidResponse, message: "The server's passkey options lack a challenge or user")
             }
@@ -28,16 +39,18 @@ import Foundation
                     ASAuthorizationPlatformPublicKeyCredentialDescriptor(credentialID: $0)
                 }
             }
-            let credential = try await AuthorizationRunner.run(request, presentationContextProvider: presentationContextProvider) {
-                answer in
-                guard let made = answer as? ASAuthorizationPlatformPublicKeyCredentialRegistration,
-                    let attestation = made.rawAttestationObject
-                else { throw LatchkeyError(code: .invalidResponse, message: "The device returned no new passkey") }
-                return PasskeyCredential.registration(
-                    credentialID: made.credentialID, clientDataJSON: made.rawClientDataJSON, attestationObject: attestation,
-                    transports: ["internal", "hybrid"])
-            }
-            return try await registerPasskey(challengeID: options.challengeID, credential: credential)
+            return request
+        }
+
+        /// The new passkey a registration credential carries, for the server.
+        @MainActor
+        static func registration(_ answer: any ASAuthorizationCredential) throws -> PasskeyCredential {
+            guard let made = answer as? ASAuthorizationPlatformPublicKeyCredentialRegistration,
+                let attestation = made.rawAttestationObject
+            else { throw LatchkeyError(code: .invalidResponse, message: "The device returned no new passkey") }
+            return PasskeyCredential.registration(
+                credentialID: made.credentialID, clientDataJSON: made.rawClientDataJSON, attestationObject: attestation,
+                transports: ["internal", "hybrid"])
         }
 
         /// Signs in with a passkey, no username typed: the system sheet lists the passkeys the
@@ -52,25 +65,35 @@ import Foundation
             preferImmediatelyAvailableCredentials: Bool = false
         ) async throws -> Session {
             let options = try await passkeyAuthenticationOptions()
+            let credential = try await AuthorizationRunner.run(
+                try Self.assertionRequest(options), presentationContextProvider: presentationContextProvider,
+                preferImmediatelyAvailableCredentials: preferImmediatelyAvailableCredentials, read: Self.assertion)
+            return try await signInWithPasskey(challengeID: options.challengeID, credential: credential)
+        }
+
+        /// The platform provider's request for an assertion of any passkey for the relying party.
+        @MainActor
+        static func assertionRequest(_ options: PasskeyOptionsResponse) throws -> ASAuthorizationPlatformPublicKeyCredentialAssertionRequest
+        {
             guard let ceremony = options.ceremony else {
                 throw LatchkeyError(code: .invalidResponse, message: "The server's passkey options lack a challenge")
             }
             let provider = ASAuthorizationPlatformPublicKeyCredentialProvider(relyingPartyIdentifier: ceremony.relyingPartyID)
             let request = provider.createCredentialAssertionRequest(challenge: ceremony.challenge)
             request.userVerificationPreference = ceremony.requiresUserVerification ? .required : .preferred
-            let credential = try await AuthorizationRunner.run(
-                request, presentationContextProvider: presentationContextProvider,
-                preferImmediatelyAvailableCredentials: preferImmediatelyAvailableCredentials
-            ) { answer in
-                guard let assertion = answer as? ASAuthorizationPlatformPublicKeyCredentialAssertion,
-                    let authenticatorData = assertion.rawAuthenticatorData, let signature = assertion.signature,
-                    let userHandle = assertion.userID
-                else { throw LatchkeyError(code: .invalidResponse, message: "The device returned no passkey assertion") }
-                return PasskeyCredential.assertion(
-                    credentialID: assertion.credentialID, clientDataJSON: assertion.rawClientDataJSON,
-                    authenticatorData: authenticatorData, signature: signature, userHandle: userHandle)
-            }
-            return try await signInWithPasskey(challengeID: options.challengeID, credential: credential)
+            return request
+        }
+
+        /// The assertion a passkey credential carries, for the server.
+        @MainActor
+        static func assertion(_ answer: any ASAuthorizationCredential) throws -> PasskeyCredential {
+            guard let assertion = answer as? ASAuthorizationPlatformPublicKeyCredentialAssertion,
+                let authenticatorData = assertion.rawAuthenticatorData, let signature = assertion.signature,
+                let userHandle = assertion.userID
+            else { throw LatchkeyError(code: .invalidResponse, message: "The device returned no passkey assertion") }
+            return PasskeyCredential.assertion(
+                credentialID: assertion.credentialID, clientDataJSON: assertion.rawClientDataJSON,
+                authenticatorData: authenticatorData, signature: signature, userHandle: userHandle)
         }
     }
 #endif

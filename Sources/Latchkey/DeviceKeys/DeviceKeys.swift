@@ -52,7 +52,7 @@ public struct DeviceKeys: Sendable {
     /// Revokes the key with this id.
     public func revoke(id: UUID) async throws {
         let wireID = id.uuidString.lowercased()
-        try await client.withSession { session in
+        _ = try await client.withSession { session in
             try await client.api.sendRaw(try client.api.request("DELETE", "device-keys/\(wireID)", bearer: session.accessToken))
         }
         if let enrollment = try await client.loadEnrollment(), enrollment.keyID.lowercased() == wireID {

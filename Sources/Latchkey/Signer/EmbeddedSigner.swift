@@ -190,7 +190,7 @@ public actor EmbeddedSigner {
     }
 
     func open(_ backup: SignerBackup, recovery: Recovery, userID: UUID) async throws -> Curve25519.Signing.PrivateKey {
-        guard let publicKey = backup.publicKey, let sealed = backup.ciphertext.flatMap { Base64URL.decode($0) },
+        guard let publicKey = backup.publicKey, let sealed = backup.ciphertext.flatMap({ Base64URL.decode($0) }),
             backup.recovery == Self.name(recovery)
         else {
             throw LatchkeyError(

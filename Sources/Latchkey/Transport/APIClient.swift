@@ -45,7 +45,9 @@ struct APIClient: Sendable {
         }
     }
 
-    /// Sends a request and returns the body of a successful answer.
+    /// Sends a request and returns the body of a successful answer. A request the calling task
+    /// cancelled throws `CancellationError`, as Swift concurrency expects (not `network_error`,
+    /// which an app would show or retry).
     @discardableResult
     func sendRaw(_ request: URLRequest) async throws -> Data {
         let data: Data
@@ -55,6 +57,7 @@ struct APIClient: Sendable {
         } catch let error as LatchkeyError {
             throw error
         } catch {
+            if error is CancellationError || Task.isCancelled { throw CancellationError() }
             throw LatchkeyError.network(error)
         }
         guard (200..<300).contains(response.statusCode) else { throw Self.error(from: data, response: response) }

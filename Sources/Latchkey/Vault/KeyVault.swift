@@ -182,7 +182,7 @@ public actor KeyVault {
                     as: LatchkeyAPI.KeyVault.self)
                 return (vault, session.user.id.uuidString.lowercased())
             }
-            guard let raw = vault.share.flatMap { Base64URL.decode($0) }, raw.count == 32 else {
+            guard let raw = vault.share.flatMap({ Base64URL.decode($0) }), raw.count == 32 else {
                 throw LatchkeyError(code: .invalidResponse, message: "The server sent no vault share")
             }
             blob.mode = "server"
@@ -219,7 +219,7 @@ public actor KeyVault {
                         bearer: session.accessToken),
                     as: LatchkeyAPI.KeyVault.self)
             }
-            guard let share = vault.share.flatMap { Base64URL.decode($0) }, share.count == 32 else {
+            guard let share = vault.share.flatMap({ Base64URL.decode($0) }), share.count == 32 else {
                 throw LatchkeyError(code: .invalidResponse, message: "The server sent no vault share")
             }
             return share

@@ -35,7 +35,8 @@ public struct AppleAppSiteAssociation: Sendable, Equatable {
             return nil
         }
         for id in appIDs where id.range(of: #"^[A-Z0-9]{10}\.[A-Za-z0-9][A-Za-z0-9.-]*$"#, options: .regularExpression) == nil {
-            throw ConfigurationError("apple-app-ids (LATCHKEY_APPLE_APP_IDS): \(id) is not TEAMID.bundle.identifier (a 10-character team ID)")
+            throw ConfigurationError(
+                "apple-app-ids (LATCHKEY_APPLE_APP_IDS): \(id) is not TEAMID.bundle.identifier (a 10-character team ID)")
         }
         for path in paths where !path.hasPrefix("/") || path.contains(where: { $0.isWhitespace || $0 == "?" || $0 == "#" }) {
             throw ConfigurationError("apple-app-link-paths (LATCHKEY_APPLE_APP_LINK_PATHS): \(path) is not a path such as /auth/*")

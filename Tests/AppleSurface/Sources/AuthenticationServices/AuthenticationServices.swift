@@ -182,6 +182,18 @@ open class ASAuthorizationAppleIDCredential: NSObject, ASAuthorizationCredential
     }
 }
 
+// MARK: ASPasswordCredential.h (`@interface ASPasswordCredential : NSObject <ASAuthorizationCredential>`,
+// @unchecked Sendable by the overlay)
+
+open class ASPasswordCredential: NSObject, ASAuthorizationCredential, @unchecked Sendable {
+    open private(set) var user: String
+    open private(set) var password: String
+    public init(user: String, password: String) {
+        self.user = user
+        self.password = password
+    }
+}
+
 // MARK: Platform passkeys (ASAuthorizationPlatformPublicKeyCredential*.h, ASPublicKeyCredential.h,
 // ASAuthorizationPublicKeyCredential*.h, ASAuthorizationPublicKeyCredentialConstants.h)
 
@@ -295,12 +307,50 @@ open class ASWebAuthenticationSession: NSObject {
     open var additionalHeaderFields: [String: String]?
     public let standInURL: URL
     public let standInCallbackScheme: String?
+    /// Test control: the callback the session was made with (the scheme's, for the older initializer).
+    public let standInCallback: Callback
     let completionHandler: CompletionHandler
 
     public init(url URL: URL, callbackURLScheme: String?, completionHandler: @escaping ASWebAuthenticationSession.CompletionHandler) {
         standInURL = URL
         standInCallbackScheme = callbackURLScheme
+        standInCallback = .customScheme(callbackURLScheme ?? "")
         self.completionHandler = completionHandler
+    }
+
+    /// `- (instancetype)initWithURL:(NSURL *)URL callback:(ASWebAuthenticationSessionCallback *)callback
+    /// completionHandler:(ASWebAuthenticationSessionCompletionHandler)completionHandler`
+    /// API_AVAILABLE(macos(14.4), ios(17.4), watchos(10.4), tvos(17.4), visionos(1.1))
+    @available(iOS 17.4, macOS 14.4, watchOS 10.4, tvOS 17.4, visionOS 1.1, *)
+    public init(url URL: URL, callback: Callback, completionHandler: @escaping ASWebAuthenticationSession.CompletionHandler) {
+        standInURL = URL
+        standInCallbackScheme = nil
+        standInCallback = callback
+        self.completionHandler = completionHandler
+    }
+
+    /// `@interface ASWebAuthenticationSessionCallback : NSObject` (NS_SWIFT_SENDABLE,
+    /// API_AVAILABLE(ios(17.4), macos(14.4)), imported as `ASWebAuthenticationSession.Callback`).
+    public final class Callback: NSObject, @unchecked Sendable {
+        /// Test control: what it matches.
+        public let standInScheme: String?
+        public let standInHost: String?
+        public let standInPath: String?
+        init(scheme: String?, host: String?, path: String?) {
+            standInScheme = scheme
+            standInHost = host
+            standInPath = path
+        }
+        /// `+ (instancetype)callbackWithCustomScheme:(NSString *)customScheme`
+        public static func customScheme(_ customScheme: String) -> Callback { Callback(scheme: customScheme, host: nil, path: nil) }
+        /// `+ (instancetype)callbackWithHTTPSHost:(NSString *)host path:(NSString *)path`
+        public static func https(host: String, path: String) -> Callback { Callback(scheme: "https", host: host, path: path) }
+        /// `- (BOOL)matchesURL:(NSURL *)url`
+        public func matchesURL(_ url: URL) -> Bool {
+            guard url.scheme?.lowercased() == standInScheme?.lowercased() else { return false }
+            guard let standInHost else { return true }
+            return url.host?.lowercased() == standInHost.lowercased() && url.path == standInPath
+        }
     }
 
     open var canStart: Bool { true }

@@ -53,7 +53,8 @@ public enum SecureEnclave {
                     self.context = authenticationContext
                 }
 
-                /// `public func signature<D>(for data: D) throws -> CryptoKit.P256.Signing.ECDSASignature where D : Foundation.DataProtocol`
+                /// `public func signature<D>(for data: D) throws -> CryptoKit.P256.Signing.ECDSASignature`
+                /// `where D : Foundation.DataProtocol`
                 public func signature<D: DataProtocol>(for data: D) throws -> Crypto.P256.Signing.ECDSASignature {
                     guard let key = EnclaveStandIn.shared.key(dataRepresentation) else {
                         throw CryptoKitError.underlyingCoreCryptoError(error: -3)

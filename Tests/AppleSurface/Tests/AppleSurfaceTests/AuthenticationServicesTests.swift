@@ -2,7 +2,7 @@ import AuthenticationServices
 import Foundation
 import Testing
 
-@testable import LatchkeyOnApple
+@testable import Latchkey
 
 /// The SDK's AuthenticationServices code, compiled against the stand-in and run the way Apple's
 /// framework runs it: completion handlers on a queue of the framework's own, delegates on the main

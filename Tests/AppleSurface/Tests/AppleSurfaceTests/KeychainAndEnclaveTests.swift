@@ -4,7 +4,7 @@ import LocalAuthentication
 import Security
 import Testing
 
-@testable import LatchkeyOnApple
+@testable import Latchkey
 
 /// The SDK's keychain and Secure Enclave code (issue #36, defect 9), compiled against the
 /// Security, LocalAuthentication and CryptoKit stand-ins and run against their in-memory keychain
