@@ -1,5 +1,5 @@
 import Foundation
-import Latchkey
+@testable import Latchkey
 import LatchkeyTesting
 import Testing
 
@@ -43,5 +43,32 @@ import Testing
         #expect(first?.session?.accessToken == "access-1")
         #expect(await storage.loads == 3)
         #expect(await auth.currentSession?.accessToken == "access-1")
+    }
+
+    /// The Apple part: the keychain opening (`UIApplication.protectedDataDidBecomeAvailableNotification`)
+    /// or the app coming to the front wakes the retry at once; here the timer would wait an hour.
+    @Test(arguments: ["UIApplicationProtectedDataDidBecomeAvailable", "UISceneDidActivateNotification"])
+    func theKeychainOpeningOrTheAppActivatingWakesTheRetry(notification: String) async throws {
+        let storage = LockedAtFirst(failures: 1)
+        try await storage.save(try WireJSON.makeEncoder().encode(try Fixtures.session()), key: "latchkey.session")
+        var configuration = AuthClient.Configuration(url: Fixtures.url, storage: storage, transport: MockTransport(), autoRefresh: false)
+        configuration.restoreRetryDelay = .seconds(3600)
+        let auth = AuthClient(configuration: configuration)
+        let listening = Task { await auth.authStateChanges.first { _ in true } }
+        // The first read failed and the retry waits (an hour).
+        while await auth.restoreRetryTask == nil { await Task.yield() }
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(15))
+            listening.cancel()
+        }
+        NotificationCenter.default.post(name: Notification.Name(notification), object: nil)
+        let first = await listening.value
+        watchdog.cancel()
+        #expect(first?.event == .initialSession && first?.session?.accessToken == "access-1")
+        #expect(await storage.loads == 2)
+        guard first != nil else { return }
+        // The retry is over, and with it the observers.
+        while await auth.restoreRetryTask != nil { await Task.yield() }
+        #expect(await auth.wakeObserverCount == 0)
     }
 }

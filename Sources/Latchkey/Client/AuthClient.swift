@@ -35,6 +35,9 @@ public actor AuthClient {
         public var flowType: FlowType
         /// Where this device's device key is kept; defaults to ``defaultDeviceKeyStore(storage:)``.
         public var deviceKeyStore: any DeviceKeyStore
+        /// The first wait before a failed restore is tried again (doubling up to 60 s); tests
+        /// lengthen it to show what else wakes the retry.
+        var restoreRetryDelay: Duration = .seconds(1)
 
         /// Creates a configuration; `storage` defaults to ``defaultStorage``.
         public init(
@@ -88,6 +91,8 @@ public actor AuthClient {
     var restoreTask: Task<Void, Never>?
     /// Tries the restore again while the stored session cannot be read.
     var restoreRetryTask: Task<Void, Never>?
+    /// What wakes the retry early (see ``scheduleRestoreRetry()``).
+    var wakeObservers: [any NSObjectProtocol] = []
     var refreshTask: Task<Session, any Error>?
     /// The last change to the kept PKCE verifiers; the next waits for it.
     var verifierUpdate: Task<Void, Never>?
@@ -143,21 +148,49 @@ public actor AuthClient {
     }
 
     /// While the stored session cannot be read (a keychain still locked after a background
-    /// launch, a storage error), tries again after 1, 2, 4 … up to 60 seconds, so that listeners
-    /// (``AuthModel``) get their initial session as soon as it can be read, without waiting for the
-    /// app to call the SDK. ``waitUntilReady()`` tries at once.
+    /// launch, a storage error), tries again after 1, 2, 4 … up to 60 seconds, and at once when
+    /// the system says the keychain opened (`UIApplication.protectedDataDidBecomeAvailableNotification`)
+    /// or the app came to the front (`UIApplication.didBecomeActiveNotification`,
+    /// `UIScene.didActivateNotification`, `NSApplication.didBecomeActiveNotification`), so that
+    /// listeners (``AuthModel``) get their initial session as soon as it can be read, without the
+    /// app calling the SDK. ``waitUntilReady()`` tries at once.
     func scheduleRestoreRetry() {
         guard restoreRetryTask == nil else { return }
+        let first = configuration.restoreRetryDelay
         restoreRetryTask = Task { [weak self] in
-            var delay = 1.0
+            var delay = first
             while !Task.isCancelled {
-                try? await Task.sleep(for: .seconds(delay))
+                try? await Task.sleep(for: delay)
                 guard let self, !Task.isCancelled else { return }
                 await self.waitUntilReady()
                 if await self.isRestored { break }
-                delay = min(delay * 2, 60)
+                delay = min(delay * 2, .seconds(60))
             }
             await self?.endRestoreRetry()
+        }
+        wakeObservers = Self.wakeNotifications.map { name in
+            NotificationCenter.default.addObserver(forName: name, object: nil, queue: nil) { [weak self] _ in
+                Task { await self?.wakeRestore() }
+            }
+        }
+    }
+
+    /// The notifications after which a locked keychain may read, by their names (UIKit's and
+    /// AppKit's constants are main-actor types' members; the names are what they hold).
+    static let wakeNotifications: [Notification.Name] = [
+        Notification.Name("UIApplicationProtectedDataDidBecomeAvailable"),
+        Notification.Name("UIApplicationDidBecomeActiveNotification"),
+        Notification.Name("UISceneDidActivateNotification"),
+        Notification.Name("NSApplicationDidBecomeActiveNotification"),
+    ]
+
+    /// Tries the restore now (the keychain may have opened); ends the retry when it worked.
+    func wakeRestore() async {
+        guard restoreRetryTask != nil else { return }
+        await waitUntilReady()
+        if isRestored {
+            restoreRetryTask?.cancel()
+            endRestoreRetry()
         }
     }
 
@@ -166,7 +199,14 @@ public actor AuthClient {
         return false
     }
 
-    func endRestoreRetry() { restoreRetryTask = nil }
+    /// How many observers wait to wake the retry (for tests).
+    var wakeObserverCount: Int { wakeObservers.count }
+
+    func endRestoreRetry() {
+        restoreRetryTask = nil
+        for observer in wakeObservers { NotificationCenter.default.removeObserver(observer) }
+        wakeObservers = []
+    }
 
     /// Throws `storage_unavailable` while the stored session cannot be read (try again later).
     func ready() async throws {
