@@ -1,14 +1,24 @@
 import Crypto
 import Foundation
 import Latchkey
-import Synchronization
 import Testing
 
-/// A clock the tests move by hand.
-final class TestClock: Sendable {
-    let current = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
-    var now: Date { current.withLock { $0 } }
-    func advance(_ seconds: TimeInterval) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
+/// A clock the tests move by hand. (An `NSLock` held by hand, not `Mutex` or `NSLock.withLock`:
+/// they need macOS 15 / iOS 18 and macOS 14 / iOS 17, above the package's floors, and the tests
+/// build for those too.)
+final class TestClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current = Date(timeIntervalSince1970: 1_800_000_000)
+    var now: Date {
+        lock.lock()
+        defer { lock.unlock() }
+        return current
+    }
+    func advance(_ seconds: TimeInterval) {
+        lock.lock()
+        current = current.addingTimeInterval(seconds)
+        lock.unlock()
+    }
 }
 
 @Suite struct KeyVaultTests {

@@ -1,7 +1,8 @@
 import Foundation
-@testable import Latchkey
 import LatchkeyTesting
 import Testing
+
+@testable import Latchkey
 
 /// Issue #36 defect 3 (its portable part): a restore that fails (a keychain still locked after a
 /// background launch) is tried again on its own, so listeners get their initial session without

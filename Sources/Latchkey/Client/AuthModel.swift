@@ -13,6 +13,8 @@
     ///     case .restoring: ProgressView()
     ///     case .signedOut: SignInView(client: auth.client)
     ///     case .signedIn: HomeView(user: auth.user)
+    ///     case .needsSecondFactor: TOTPView(mfa: auth.client.mfa)
+    ///     case .recoveringPassword: NewPasswordView(client: auth.client)
     ///     }
     /// }
     /// ```
@@ -31,6 +33,12 @@
             case signedOut
             /// Signed in, with this session.
             case signedIn(Session)
+            /// Signed in with a first factor by a user who has a verified second one: ask for it
+            /// (`client.mfa`), and the phase becomes ``signedIn(_:)`` with the `aal2` session.
+            case needsSecondFactor(Session)
+            /// Signed in by a password-reset link or code: ask for a new password
+            /// (`client.updatePassword(_:)`), and the phase becomes ``signedIn(_:)``.
+            case recoveringPassword(Session)
         }
 
         /// Where the user stands now.
@@ -43,14 +51,22 @@
         public let client: AuthClient
         private nonisolated let following = TaskHandle()
 
-        /// The signed-in user, `nil` while restoring or signed out.
-        public var user: User? {
-            if case .signedIn(let session) = phase { return session.user }
-            return nil
+        /// The session of any phase that has one.
+        public var session: Session? {
+            switch phase {
+            case .signedIn(let session), .needsSecondFactor(let session), .recoveringPassword(let session): session
+            case .restoring, .signedOut: nil
+            }
         }
 
-        /// Whether someone is signed in.
-        public var isSignedIn: Bool { user != nil }
+        /// The user of any phase that has a session, `nil` while restoring or signed out.
+        public var user: User? { session?.user }
+
+        /// Whether someone is fully signed in (not halfway: a second factor or a new password to give).
+        public var isSignedIn: Bool {
+            if case .signedIn = phase { return true }
+            return false
+        }
 
         /// A model that follows `client` from now on.
         public init(client: AuthClient) {
@@ -65,6 +81,12 @@
                 })
         }
 
+        /// Signed in, or halfway when the user has a verified factor the session has not used.
+        static func phase(of session: Session) -> Phase {
+            let level = AssuranceLevel(session: session)
+            return level.current == .aal1 && level.next == .aal2 ? .needsSecondFactor(session) : .signedIn(session)
+        }
+
         /// Takes in one change of the client's state.
         func apply(_ change: AuthStateChange) {
             lastEvent = change.event
@@ -74,8 +96,17 @@
                 return
             case .signedOut:
                 phase = .signedOut
+            case .passwordRecovery:
+                phase = change.session.map(Phase.recoveringPassword) ?? .signedOut
+            case .tokenRefreshed:
+                // A refresh keeps a halfway phase halfway (with the new session).
+                guard let session = change.session else { phase = .signedOut; break }
+                switch phase {
+                case .recoveringPassword: phase = .recoveringPassword(session)
+                default: phase = Self.phase(of: session)
+                }
             default:
-                phase = change.session.map(Phase.signedIn) ?? .signedOut
+                phase = change.session.map(Self.phase(of:)) ?? .signedOut
             }
             if change.session != nil { linkError = nil }
         }
