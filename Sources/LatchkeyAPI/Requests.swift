@@ -286,3 +286,13 @@ public struct RecoverRequest: Codable, Sendable, Equatable {
         case codeChallengeMethod = "code_challenge_method"
     }
 }
+
+/// `DELETE /user` (a Latchkey extension): the signed-in user deletes their account. `nonce` is the
+/// code `GET /reauthenticate` sent, needed when the session signed in more than five minutes ago.
+public struct DeleteAccountRequest: Codable, Sendable, Equatable {
+    public var nonce: String?
+
+    public init(nonce: String? = nil) {
+        self.nonce = nonce
+    }
+}

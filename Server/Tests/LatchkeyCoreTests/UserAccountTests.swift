@@ -193,6 +193,21 @@ import Testing
         #expect(try await f.stored.userMetadata["team"] == "core")
     }
 
+    /// An account deletion lands only on the user as read: a change that lands in flight (here a
+    /// ban) refuses it and leaves everything in place; without one, the user and its sessions go.
+    @Test func anAccountDeletionLandsOnlyOnTheUserAsRead() async throws {
+        let raced = Fixture(store: { memory in BanningBeforeWriteStore(base: memory) })
+        #expect(try await errorOf { try await raced.account.deleteAccount(principal: raced.principal(), nonce: nil) }?.code == .conflict)
+        #expect(try await raced.memory.user(id: raced.user.id) != nil && raced.sessionIDs.count == 3)
+
+        let f = Fixture()
+        try await f.account.deleteAccount(principal: f.principal(), nonce: nil)
+        #expect(try await f.memory.user(id: f.user.id) == nil && f.sessionIDs.isEmpty)
+        #expect(
+            try await errorOf { try await f.account.deleteAccount(principal: f.principal(admin: true), nonce: nil) }?.code
+                == .noAuthorization)
+    }
+
     @Test(arguments: [(LogoutScope.global, 0), (.local, 2), (.others, 1)])
     func signOutEndsTheSessionsOfItsScope(_ scope: LogoutScope, _ left: Int) async throws {
         let f = Fixture()
@@ -245,5 +260,9 @@ final class BanningBeforeWriteStore: UserAccountStore {
     func updateUser(_ user: UserRecord) async throws {
         if first.now() { base.change(user.id) { $0.bannedUntil = Date.distantFuture } }
         try await base.updateUser(user)
+    }
+    func deleteAccount(userID: UUID, version: Int64, sessionID: UUID, audit: [AuditEvent]) async throws -> Bool {
+        if first.now() { base.change(userID) { $0.bannedUntil = Date.distantFuture } }
+        return try await base.deleteAccount(userID: userID, version: version, sessionID: sessionID, audit: audit)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Latchkey
 import LatchkeyCore
 import LatchkeyServer
+import LatchkeyStore
 import Testing
 
 /// `DeviceKeys` and `signInWithDeviceKey` against a live server whose external URL is the one
@@ -20,6 +21,26 @@ import Testing
     func signedUp(_ server: LiveServer, _ auth: AuthClient, _ email: String) async throws -> Session {
         _ = try await auth.signUp(email: email, password: Self.password)
         return try await auth.verifyEmail(email: email, code: try await server.latestCode(email))
+    }
+
+    /// Issue #36, App Store: the user deletes their account from the app; nothing of it stays on
+    /// the server or the device, and the address can sign up again.
+    @Test func deletingTheAccountLeavesNothingHereOrThere() async throws {
+        try await LiveServer.run(matchExternalURL: true) { server in
+            let auth = client(server, storage: InMemorySessionStorage(), keys: InMemorySessionStorage())
+            let session = try await signedUp(server, auth, "leaving@example.com")
+            try await auth.deviceKeys.enroll(name: "Ada's iPhone")
+            let changes = Task { await auth.authStateChanges.dropFirst().first { _ in true } }
+            try await auth.deleteAccount()
+            #expect(await changes.value?.event == .signedOut)
+            #expect(await auth.currentSession == nil)
+            #expect(await auth.deviceKeys.isEnrolled == false)
+            await #expect { try await auth.signIn(email: "leaving@example.com", password: Self.password) } throws: {
+                ($0 as? LatchkeyError)?.isInvalidCredentials == true
+            }
+            #expect(try await server.app.store.user(id: session.user.id) == nil)
+            _ = try await auth.signUp(email: "leaving@example.com", password: Self.password)
+        }
     }
 
     /// Issue #36 defect 5: a global sign-out ends every device key on the server, so this device

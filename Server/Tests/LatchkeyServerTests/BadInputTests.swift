@@ -87,7 +87,7 @@ import Testing
     @Test func otherMethodsOnKnownPathsAre405WithAllow() async throws {
         try await TestServer().run { client, _ async throws in
             let cases: [(HTTPRequest.Method, String, String)] = [
-                (.init("TRACE")!, "/user", "GET, PUT"), (.patch, "/token?grant_type=password", "POST"),
+                (.init("TRACE")!, "/user", "GET, PUT, DELETE"), (.patch, "/token?grant_type=password", "POST"),
                 (.delete, "/settings", "GET"), (.init("TRACE")!, "/admin/users/\(UUID().uuidString)", "GET, PUT, DELETE"),
                 (.get, "/signup", "POST"),
             ]

@@ -60,6 +60,24 @@ import Testing
         }
     }
 
+    /// An account is deleted whole only at the version read and while the caller's session lasts:
+    /// a stale copy or an ended session deletes nothing.
+    @Test func anAccountIsDeletedOnlyAsReadAndWhileItsSessionLasts() async throws {
+        try await Self.eachStore { store in
+            let (user, sessions) = try await Self.user(in: store)
+            #expect(!(try await store.deleteAccount(userID: user.id, version: user.version + 1, sessionID: sessions[0].id, audit: [])))
+            try await store.deleteSession(id: sessions[0].id, audit: [])
+            #expect(!(try await store.deleteAccount(userID: user.id, version: user.version, sessionID: sessions[0].id, audit: [])))
+            let (other, _) = try await Self.user(in: store)
+            #expect(!(try await store.deleteAccount(userID: user.id, version: user.version, sessionID: UUID(), audit: [])))
+            #expect(try await store.user(id: user.id) != nil)
+            #expect(try await store.deleteAccount(userID: user.id, version: user.version, sessionID: sessions[1].id, audit: []))
+            #expect(try await store.user(id: user.id) == nil)
+            #expect(try await Self.sessionCount(user, sessions, in: store) == 0)
+            #expect(try await store.user(id: other.id) != nil)
+        }
+    }
+
     /// A new password ends every session but the caller's, in the write that stores it.
     @Test func aNewPasswordEndsEverySessionButTheCallers() async throws {
         try await Self.eachStore { store in

@@ -87,9 +87,18 @@ def test_the_api_document_matches_the_server(tmp_path):
         assert minted.returncode == 0, minted.stderr
         service_token = minted.stdout.strip()
 
-        # The user's operations with a user's token (logout last: it ends the session)...
-        _run(server.url, user_token, "--exclude-path-regex", "^/admin|^/invite|^/logout")
+        # The user's operations with a user's token (logout and account deletion last: they end
+        # the session and the user)...
+        _run(server.url, user_token, "--exclude-path-regex", "^/admin|^/invite|^/logout", "--exclude-operation-id", "deleteAccount")
         # ...the operator's with a service-role token...
         _run(server.url, service_token, "--include-path-regex", "^/admin|^/invite")
+        # ...the deletion of another user's account (its own fresh session)...
+        leaving = httpx.post(
+            f"{server.url}/signup",
+            json={"email": "schemathesis-leaving@example.com", "password": "correct horse battery staple"},
+            trust_env=False,
+        )
+        assert leaving.status_code == 200, leaving.text
+        _run(server.url, leaving.json()["access_token"], "--include-operation-id", "deleteAccount")
         # ...and /logout.
         _run(server.url, user_token, "--include-path-regex", "^/logout")

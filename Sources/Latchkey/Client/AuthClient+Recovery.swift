@@ -56,4 +56,19 @@ extension AuthClient {
             try await api.sendRaw(try api.request("GET", "reauthenticate", bearer: session.accessToken))
         }
     }
+
+    /// Deletes the signed-in user's account and everything that belongs to it on the server
+    /// (`DELETE /user`, a Latchkey extension), then signs out on this device and forgets its
+    /// device key: what the App Store asks of apps that create accounts.
+    ///
+    /// The server wants a recent sign-in: within five minutes of it, call this as it is; later it
+    /// answers ``LatchkeyError/isReauthenticationNeeded``: call ``reauthenticate()`` (the user
+    /// gets a code by email or SMS) and pass the code as `nonce`. A user with a second factor
+    /// needs an `aal2` session.
+    public func deleteAccount(nonce: String? = nil) async throws {
+        _ = try await withSession { session in
+            try await api.sendRaw(try api.request("DELETE", "user", body: DeleteAccountRequest(nonce: nonce), bearer: session.accessToken))
+        }
+        await forgetDeletedAccount()
+    }
 }

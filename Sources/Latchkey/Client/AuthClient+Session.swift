@@ -166,4 +166,12 @@ extension AuthClient {
             // Already signed out here; the server's session ends when its refresh token is next used.
         }
     }
+
+    /// After the account was deleted on the server: nothing of it stays here (the session, the
+    /// device key, the PKCE verifiers of its links).
+    func forgetDeletedAccount() async {
+        await clearSession()
+        if let enrollment = try? await loadEnrollment() { try? await forgetDeviceKey(enrollment) }
+        await updateVerifiers { _ in [] }
+    }
 }

@@ -103,6 +103,12 @@ struct AuthController {
                 try await userAccount.update(
                     body, principal: principal, client: context.client, redirectTo: request.queryValue("redirect_to")))
         }
+        routes.on(.delete, "/user") { request, context in
+            let principal = try await authenticator.authenticate(authorization: request.headers[.authorization])
+            let body = try await request.decodeJSON(DeleteAccountRequest.self, context: context, allowingEmpty: true)
+            try await userAccount.deleteAccount(principal: principal, nonce: body.nonce)
+            return Response(status: .noContent)
+        }
         routes.on(.get, "/reauthenticate") { request, context in
             let principal = try await authenticator.authenticate(authorization: request.headers[.authorization])
             return try JSONResponse.make(try await oneTimeCodes.reauthenticate(principal: principal, client: context.client))

@@ -38,6 +38,20 @@ extension SQLAuthStore {
         }
     }
 
+    public func deleteAccount(userID: UUID, version: Int64, sessionID: UUID, audit: [AuditEvent]) async throws -> Bool {
+        try await database.transaction { db in
+            let deleted = try await db.query(
+                """
+                DELETE FROM users WHERE id = ? AND version = ?
+                AND EXISTS (SELECT 1 FROM sessions WHERE sessions.id = ? AND sessions.user_id = users.id)
+                RETURNING id
+                """, [SQLValue(userID), .int(version), SQLValue(sessionID)])
+            guard !deleted.isEmpty else { return false }
+            try await Self.insert(audit, db)
+            return true
+        }
+    }
+
     public func adminUpdateUser(_ user: UserRecord, endSessions: Bool, audit: [AuditEvent]) async throws {
         try await translating {
             try await database.transaction { db in

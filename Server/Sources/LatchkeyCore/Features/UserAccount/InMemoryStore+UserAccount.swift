@@ -42,4 +42,13 @@ extension InMemoryStore: UserAccountStore {
             state.events += events
         }
     }
+
+    public func deleteAccount(userID: UUID, version: Int64, sessionID: UUID, audit events: [AuditEvent]) async throws -> Bool {
+        state.withLock { state in
+            guard state.users[userID]?.version == version, state.sessions[sessionID]?.userID == userID, state.deleteUser(userID)
+            else { return false }
+            state.events += events
+            return true
+        }
+    }
 }

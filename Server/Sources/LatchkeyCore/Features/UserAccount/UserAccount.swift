@@ -90,11 +90,17 @@ public struct UserAccount: Sendable {
         guard settings.password.requireReauthentication, !principal.isAdmin else { return }
         if let session = principal.session, time.now().timeIntervalSince(session.createdAt) < 86400 { return }
         guard let nonce, !nonce.isEmpty else { throw AuthError.reauthenticationNeeded }
+        try await spendNonce(nonce, userID: principal.user.id)
+    }
+
+    /// Spends the user's newest reauthentication code, `nonce`; `reauthentication_not_valid` when
+    /// it is not that code (the attempt counts).
+    func spendNonce(_ nonce: String, userID: UUID) async throws {
         // A nonce is a short code: anything longer cannot match and is not worth a lookup.
         guard nonce.utf8.count <= 16 else { throw AuthError.reauthenticationNotValid }
         let outcome = try await store.redeem(
             CodeRedemption(
-                selector: .newest(userID: principal.user.id, kinds: [.reauthentication]), proof: .code(nonce), completion: .nonce,
+                selector: .newest(userID: userID, kinds: [.reauthentication]), proof: .code(nonce), completion: .nonce,
                 maxAttempts: settings.maxAttempts, client: nil, records: records), limits: [])
         guard case .redeemed = outcome else { throw AuthError.reauthenticationNotValid }
     }

@@ -23,4 +23,8 @@ public protocol UserAccountStore: UserReading, FactorReading {
     /// Ends every session of the user except `keeping`, and every device key but the one of
     /// `keeping`'s device, and records `audit`.
     func deleteSessions(userID: UUID, except keeping: UUID?, audit: [AuditEvent]) async throws
+    /// Deletes the user and everything that belongs to it and records `audit`, only while the
+    /// user is at `version` and `sessionID` is one of its sessions; `false` (nothing written)
+    /// otherwise.
+    func deleteAccount(userID: UUID, version: Int64, sessionID: UUID, audit: [AuditEvent]) async throws -> Bool
 }
