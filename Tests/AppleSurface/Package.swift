@@ -38,11 +38,19 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The SDK's test doubles (a link to the root's), for the view models' tests.
+        .target(name: "LatchkeyTesting", dependencies: ["Latchkey"], swiftSettings: strict),
+        // Examples/LatchkeyDemo: the app (links to its sources) and, for the tests, its view models alone.
+        .executableTarget(name: "LatchkeyDemo", dependencies: ["Latchkey", "SwiftUI"], swiftSettings: strict),
+        .target(name: "LatchkeyDemoModels", dependencies: ["Latchkey"], swiftSettings: strict),
         // The README's SwiftUI screen, as printed there (ReadmeSampleTests compares the two).
         .executableTarget(name: "ReadmeSample", dependencies: ["Latchkey", "SwiftUI"], swiftSettings: strict),
         .testTarget(
             name: "AppleSurfaceTests",
-            dependencies: ["Latchkey", "AuthenticationServices", "Security", "LocalAuthentication", "CryptoKit", "SwiftUI"],
+            dependencies: [
+                "Latchkey", "AuthenticationServices", "Security", "LocalAuthentication", "CryptoKit", "SwiftUI", "LatchkeyTesting",
+                "LatchkeyDemoModels",
+            ],
             swiftSettings: strict),
     ]
 )

@@ -70,7 +70,18 @@ def shot(driver, name: str) -> None:
 
 def wait_for(driver, condition, timeout: float = 10):
     wait = WebDriverWait(driver, timeout, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException))
-    return wait.until(lambda d: condition(d))
+    return wait.until(lambda d: _settled(condition, d))
+
+
+def _settled(condition, driver):
+    """`condition`, or False while Chrome replaces the document under it (a button's form was
+    posted: "Node with given id does not belong to the document"), so the wait asks again."""
+    try:
+        return condition(driver)
+    except WebDriverException as error:
+        if "does not belong to the document" in str(error):
+            return False
+        raise
 
 
 def _left_the_document(element) -> bool:

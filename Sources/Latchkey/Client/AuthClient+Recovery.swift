@@ -13,6 +13,7 @@ extension AuthClient {
     /// // .onOpenURL { url in auth.handle(url) }  — or, on another device:
     /// try await state.submit(code: typedCode)
     /// ```
+    @discardableResult
     public func signInWithMagicLink(email: String, redirectTo: URL? = nil, createUser: Bool = true) async throws -> CodeRequired {
         try await requestEmailCode(email: email, intent: createUser ? .signInOrSignUp : .signIn, data: nil, redirectTo: redirectTo)
     }
@@ -29,6 +30,7 @@ extension AuthClient {
     /// try await state.submit(code: typedCode)
     /// try await auth.updatePassword(newPassword)
     /// ```
+    @discardableResult
     public func resetPassword(email: String, redirectTo: URL? = nil) async throws -> CodeRequired {
         try await ready()
         let pkce = await newChallenge()

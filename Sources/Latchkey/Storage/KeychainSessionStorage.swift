@@ -70,26 +70,32 @@
         }
 
         /// Stores a secret on this device only (`…ThisDeviceOnly`: never in a backup), behind the
-        /// user's presence when `protection` asks. An item behind an access control cannot be
-        /// changed in place, so one is replaced: deleted, then added.
+        /// user's presence when `protection` asks. An item already there is replaced, deleted then
+        /// added (one behind an access control cannot be changed in place, nor changed to another
+        /// protection); an add that fails for another reason (a device without a passcode) leaves
+        /// the old one.
         public func saveSecret(_ data: Data, key: String, protection: SecretProtection) async throws {
-            let flags: SecAccessControlCreateFlags
+            var attributes: [String: Any] = [kSecValueData as String: data]
             switch protection {
             case .thisDevice:
-                try write(data, key: key, attributes: [kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly])
-                return
-            case .userPresence: flags = .userPresence
-            case .biometryCurrentSet: flags = .biometryCurrentSet
+                attributes[kSecAttrAccessible as String] = kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
+            case .userPresence, .biometryCurrentSet:
+                var failure: Unmanaged<CFError>?
+                let flags: SecAccessControlCreateFlags = protection == .userPresence ? .userPresence : .biometryCurrentSet
+                guard
+                    let control = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, flags, &failure)
+                else {
+                    let reason = failure.map { String(describing: $0.takeRetainedValue()) } ?? "no reason given"
+                    throw LatchkeyError(code: .storageUnavailable, message: "The keychain cannot protect the secret: \(reason)")
+                }
+                attributes[kSecAttrAccessControl as String] = control
             }
-            var failure: Unmanaged<CFError>?
-            guard let control = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, flags, &failure)
-            else {
-                let reason = failure.map { String(describing: $0.takeRetainedValue()) } ?? "no reason given"
-                throw LatchkeyError(code: .storageUnavailable, message: "The keychain cannot protect the secret: \(reason)")
+            let insert = query(key).merging(attributes) { _, new in new }
+            var status = SecItemAdd(insert as CFDictionary, nil)
+            if status == errSecDuplicateItem {
+                try await remove(key: key)
+                status = SecItemAdd(insert as CFDictionary, nil)
             }
-            try await remove(key: key)
-            let insert = query(key).merging([kSecValueData as String: data, kSecAttrAccessControl as String: control]) { _, new in new }
-            let status = SecItemAdd(insert as CFDictionary, nil)
             guard status == errSecSuccess else { throw Self.error(status) }
         }
 

@@ -149,6 +149,9 @@ extension View {
         -> some View
     { ModifiedContent<Self, TaskPriority>(content: self) }
 
+    /// `nonisolated public func onAppear(perform action: (() -> Void)? = nil) -> some View`
+    nonisolated public func onAppear(perform action: (() -> Void)? = nil) -> some View { ModifiedContent<Self, Int8>(content: self) }
+
     nonisolated public func disabled(_ disabled: Bool) -> some View { ModifiedContent<Self, Bool>(content: self) }
     nonisolated public func padding() -> some View { ModifiedContent<Self, Void>(content: self) }
     nonisolated public func foregroundStyle(_ color: Color) -> some View { ModifiedContent<Self, Color>(content: self) }

@@ -34,12 +34,14 @@ import Testing
         #expect(guarded.accessControl?.protection == kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly as String)
         #expect(guarded.accessControl?.flags == .biometryCurrentSet)
 
-        // Saved again, still one item of each, protected as asked.
+        // Saved again, still one item of each, protected as asked, even from one protection to another.
         try await storage.saveSecret(Data("key 2".utf8), key: "guarded", protection: .userPresence)
         #expect(Keychain.shared.items.filter { $0.account == "guarded" }.map { $0.accessControl?.flags } == [.userPresence])
+        try await storage.saveSecret(Data("v2".utf8), key: "vault", protection: .thisDevice)
+        #expect(Keychain.shared.items.filter { $0.account == "vault" }.map(\.data) == [Data("v2".utf8)])
 
         #expect(try await storage.load(key: "session") == Data("session".utf8))
-        #expect(try await storage.loadSecret(key: "vault", reason: "") == Data("vault".utf8))
+        #expect(try await storage.loadSecret(key: "vault", reason: "") == Data("v2".utf8))
         #expect(try await storage.loadSecret(key: "guarded", reason: "Sign in to Example") == Data("key 2".utf8))
         #expect(Keychain.shared.promptReasons == ["Sign in to Example"])
         #expect(try await storage.loadSecret(key: "absent", reason: "") == nil)
