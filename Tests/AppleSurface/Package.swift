@@ -21,7 +21,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0")
     ],
     targets: [
-        .target(name: "AuthenticationServices", swiftSettings: [.swiftLanguageMode(.v5)]),
+        .target(name: "UIKit", swiftSettings: [.swiftLanguageMode(.v5)]),
+        .target(name: "UIKitControls", dependencies: ["UIKit"], swiftSettings: [.swiftLanguageMode(.v5)]),
+        .target(name: "AuthenticationServices", dependencies: ["UIKit"], swiftSettings: [.swiftLanguageMode(.v5)]),
         .target(name: "Security", swiftSettings: [.swiftLanguageMode(.v5)]),
         .target(name: "SwiftUI", dependencies: ["AuthenticationServices"], swiftSettings: [.swiftLanguageMode(.v5)]),
         .target(name: "LocalAuthentication", dependencies: ["Security"], swiftSettings: [.swiftLanguageMode(.v5)]),
@@ -33,7 +35,7 @@ let package = Package(
         .target(
             name: "Latchkey",
             dependencies: [
-                "AuthenticationServices", "Security", "LocalAuthentication", "CryptoKit", "SwiftUI", "LatchkeyAPI",
+                "AuthenticationServices", "Security", "LocalAuthentication", "CryptoKit", "SwiftUI", "UIKit", "LatchkeyAPI",
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
             swiftSettings: strict
@@ -48,7 +50,8 @@ let package = Package(
         .testTarget(
             name: "AppleSurfaceTests",
             dependencies: [
-                "Latchkey", "AuthenticationServices", "Security", "LocalAuthentication", "CryptoKit", "SwiftUI", "LatchkeyTesting",
+                "Latchkey", "AuthenticationServices", "Security", "LocalAuthentication", "CryptoKit", "SwiftUI", "UIKitControls",
+                "LatchkeyTesting",
                 "LatchkeyDemoModels",
             ],
             swiftSettings: strict),

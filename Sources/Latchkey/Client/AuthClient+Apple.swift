@@ -49,11 +49,12 @@ extension AuthClient {
         @MainActor
         @discardableResult
         public func signInWithApple(
-            presentationContextProvider: any ASAuthorizationControllerPresentationContextProviding
+            presentationContextProvider: (any ASAuthorizationControllerPresentationContextProviding)? = nil
         ) async throws -> Session {
             let nonce = SignInNonce()
             let answer = try await AuthorizationRunner.run(
-                Self.appleRequest(nonce), presentationContextProvider: presentationContextProvider, read: Self.appleAnswer)
+                Self.appleRequest(nonce), presentationContextProvider: presentationContextProvider ?? KeyWindowPresenter(),
+                read: Self.appleAnswer)
             return try await signInWithIdToken(provider: .apple, idToken: answer.idToken, nonce: nonce.raw, data: answer.metadata)
         }
 

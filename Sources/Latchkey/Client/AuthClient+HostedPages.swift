@@ -46,11 +46,12 @@ extension AuthClient {
         @discardableResult
         public func signInWithHostedPage(
             _ page: HostedPage = .signIn, redirectTo: URL,
-            presentationContextProvider: any ASWebAuthenticationPresentationContextProviding, ephemeral: Bool = false
+            presentationContextProvider: (any ASWebAuthenticationPresentationContextProviding)? = nil, ephemeral: Bool = false
         ) async throws -> Session {
             let start = try await hostedPageURL(page, redirectTo: redirectTo)
             let callback = try await Self.browse(
-                start, redirectTo: redirectTo, ephemeral: ephemeral, presentationContextProvider: presentationContextProvider)
+                start, redirectTo: redirectTo, ephemeral: ephemeral,
+                presentationContextProvider: presentationContextProvider ?? KeyWindowPresenter())
             return try await session(from: callback)
         }
     }

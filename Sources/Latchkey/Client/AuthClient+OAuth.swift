@@ -82,11 +82,12 @@ extension AuthClient {
         @discardableResult
         public func signInWithOAuth(
             provider: IDTokenProvider, redirectTo: URL, scopes: [String] = [],
-            presentationContextProvider: any ASWebAuthenticationPresentationContextProviding, ephemeral: Bool = false
+            presentationContextProvider: (any ASWebAuthenticationPresentationContextProviding)? = nil, ephemeral: Bool = false
         ) async throws -> Session {
             let start = try await signInWithOAuthURL(provider: provider, redirectTo: redirectTo, scopes: scopes)
             let callback = try await Self.browse(
-                start, redirectTo: redirectTo, ephemeral: ephemeral, presentationContextProvider: presentationContextProvider)
+                start, redirectTo: redirectTo, ephemeral: ephemeral,
+                presentationContextProvider: presentationContextProvider ?? KeyWindowPresenter())
             return try await session(from: callback)
         }
 
@@ -132,6 +133,8 @@ extension AuthClient {
                         guard !Task.isCancelled else { return continuation.resume(throwing: CancellationError()) }
                         let session = make(WebAuthenticationFlow.completion(continuation, flow))
                         flow.session = session
+                        // The session holds its presentation context weakly: the flow keeps it.
+                        flow.presenter = presentationContextProvider
                         session.presentationContextProvider = presentationContextProvider
                         session.prefersEphemeralWebBrowserSession = ephemeral
                         session.start()
@@ -175,6 +178,7 @@ extension AuthClient {
     @MainActor
     final class WebAuthenticationFlow {
         var session: ASWebAuthenticationSession?
+        var presenter: (any ASWebAuthenticationPresentationContextProviding)?
 
         /// The session's completion handler, made outside any actor: AuthenticationServices calls
         /// it on a queue of its own (an XPC reply queue on macOS, sometimes off the main thread on

@@ -13,11 +13,11 @@ import Foundation
         @MainActor
         @discardableResult
         public func registerPasskey(
-            presentationContextProvider: any ASAuthorizationControllerPresentationContextProviding
+            presentationContextProvider: (any ASAuthorizationControllerPresentationContextProviding)? = nil
         ) async throws -> Passkey {
             let options = try await passkeyRegistrationOptions()
             let credential = try await AuthorizationRunner.run(
-                try Self.registrationRequest(options), presentationContextProvider: presentationContextProvider,
+                try Self.registrationRequest(options), presentationContextProvider: presentationContextProvider ?? KeyWindowPresenter(),
                 read: Self.registration)
             return try await registerPasskey(challengeID: options.challengeID, credential: credential)
         }
@@ -61,12 +61,12 @@ import Foundation
         @MainActor
         @discardableResult
         public func signInWithPasskey(
-            presentationContextProvider: any ASAuthorizationControllerPresentationContextProviding,
+            presentationContextProvider: (any ASAuthorizationControllerPresentationContextProviding)? = nil,
             preferImmediatelyAvailableCredentials: Bool = false
         ) async throws -> Session {
             let options = try await passkeyAuthenticationOptions()
             let credential = try await AuthorizationRunner.run(
-                try Self.assertionRequest(options), presentationContextProvider: presentationContextProvider,
+                try Self.assertionRequest(options), presentationContextProvider: presentationContextProvider ?? KeyWindowPresenter(),
                 preferImmediatelyAvailableCredentials: preferImmediatelyAvailableCredentials, read: Self.assertion)
             return try await signInWithPasskey(challengeID: options.challengeID, credential: credential)
         }

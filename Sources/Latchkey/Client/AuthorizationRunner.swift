@@ -14,6 +14,9 @@ import Foundation
     final class AuthorizationRunner<Value: Sendable>: NSObject, ASAuthorizationControllerDelegate {
         private var continuation: CheckedContinuation<Value, any Error>?
         private var controller: ASAuthorizationController?
+        /// The controller holds its presentation context weakly: the runner keeps it (the key
+        /// window's, made for this flow, has no other owner).
+        private var presenter: (any ASAuthorizationControllerPresentationContextProviding)?
         private var keepAlive: AuthorizationRunner?
         /// Whether the caller's task was cancelled (the delegate runs outside that task).
         private var taskCancelled = false
@@ -54,6 +57,7 @@ import Foundation
             let controller = ASAuthorizationController(authorizationRequests: [request])
             self.controller = controller
             controller.delegate = self
+            presenter = presentationContextProvider
             controller.presentationContextProvider = presentationContextProvider
             if preferImmediatelyAvailableCredentials {
                 controller.performRequests(options: .preferImmediatelyAvailableCredentials)
@@ -66,6 +70,7 @@ import Foundation
             continuation?.resume(with: result)
             continuation = nil
             controller = nil
+            presenter = nil
             keepAlive = nil
         }
 

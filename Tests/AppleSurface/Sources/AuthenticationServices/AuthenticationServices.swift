@@ -6,15 +6,16 @@
 // dynamic isolation checks. What is not Apple's API is under "Test controls" at the end.
 import Dispatch
 import Foundation
+// ASFoundation.h imports UIKit (AppKit on macOS) and the Clang module exports it. Not exported
+// here: Swift Testing declares a cross-import overlay with a module named UIKit, which Linux lacks,
+// so a test file must not see one (tests reach the UIKit stand-in through UIKitControls).
+import UIKit
 
 // MARK: ASFoundation.h
 
-/// `typedef UIWindow * ASPresentationAnchor` (iOS) / `NSWindow *` (macOS): both `NS_SWIFT_UI_ACTOR`
+/// `typedef UIWindow * ASPresentationAnchor` (iOS; `NSWindow *` on macOS): `NS_SWIFT_UI_ACTOR`
 /// (UIKit's UIWindow.h), so main-actor and not Sendable.
-@MainActor
-open class ASPresentationAnchor: NSObject {
-    public override init() { super.init() }
-}
+public typealias ASPresentationAnchor = UIWindow
 
 // MARK: ASAuthorization.h, ASAuthorizationCredential.h, ASAuthorizationProvider.h, ASAuthorizationRequest.h
 
@@ -94,9 +95,19 @@ open class ASAuthorizationController: NSObject {
 
     open func performRequests() { performRequests(options: []) }
 
+    /// Asks the presentation context for its anchor on the main thread, as the sheet appears (the
+    /// context is held weakly: one nobody keeps is gone by then, and the flow fails), then does
+    /// what the test set.
     open func performRequests(options: ASAuthorizationController.RequestOptions) {
         StandIn.controllers.withLock { $0.append(self) }
-        StandIn.authorizationBehaviour(self, options)
+        let box = UncheckedBox(self)
+        DispatchQueue.main.async {
+            let controller = box.value
+            let anchor = MainActor.assumeIsolated { controller.presentationContextProvider?.presentationAnchor(for: controller) }
+            guard let anchor else { return controller.finish(.failure(ASAuthorizationError(.failed))) }
+            StandIn.anchors.withLock { $0.append(anchor) }
+            StandIn.authorizationBehaviour(controller, options)
+        }
     }
 
     open func cancel() {
@@ -355,10 +366,20 @@ open class ASWebAuthenticationSession: NSObject {
 
     open var canStart: Bool { true }
 
+    /// As the controller: the anchor is asked for on the main thread as the sheet appears.
     @discardableResult
     open func start() -> Bool {
         StandIn.webSessions.withLock { $0.append(self) }
-        StandIn.webSessionBehaviour(self)
+        let box = UncheckedBox(self)
+        DispatchQueue.main.async {
+            let session = box.value
+            let anchor = MainActor.assumeIsolated { session.presentationContextProvider?.presentationAnchor(for: session) }
+            guard let anchor else {
+                return session.finish(url: nil, error: ASWebAuthenticationSessionError(.presentationContextNotProvided))
+            }
+            StandIn.anchors.withLock { $0.append(anchor) }
+            StandIn.webSessionBehaviour(session)
+        }
         return true
     }
 
@@ -407,6 +428,8 @@ public enum StandIn {
     public static let webSessions = Locked<[ASWebAuthenticationSession]>([])
     public static let controllers = Locked<[ASAuthorizationController]>([])
     public static let cancelledControllers = Locked(0)
+    /// The anchors the presentation contexts gave, oldest first.
+    public static let anchors = Locked<[ASPresentationAnchor]>([])
 }
 
 /// A lock around a value (the stand-in's own state).

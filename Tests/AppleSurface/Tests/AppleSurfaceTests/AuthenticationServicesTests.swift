@@ -1,6 +1,7 @@
 import AuthenticationServices
 import Foundation
 import Testing
+import UIKitControls
 
 @testable import Latchkey
 
@@ -124,10 +125,43 @@ import Testing
     }
 }
 
+/// No presentation context given (UIKit code without a view controller at hand, or any app that
+/// does not care where the sheet shows): the SDK finds the key window of the active scene, and
+/// keeps its presenter alive for the flow (the sessions hold it weakly).
+extension AuthenticationServicesTests {  // the same stand-in state: one test at a time
+    @Test func theActiveScenesKeyWindowAnchorsTheSheetsItMadeAPresenterFor() async throws {
+        let background = StandInWindows.window(key: true)
+        let key = StandInWindows.window(key: true)
+        StandInWindows.install([(active: false, windows: [background]), (active: true, windows: [StandInWindows.window(), key])])
+        #expect(KeyWindowPresenter.anchor() === key)
+
+        // A presenter nobody else holds, as `signInWithApple()` makes one, anchors both sheets (the
+        // flows keep it: the sessions hold it weakly; a debug build keeps the argument alive
+        // anyway, so this shows the anchor, not the keeping).
+        let apple = ASAuthorizationAppleIDCredential(
+            user: "001", identityToken: Data("t".utf8), authorizationCode: nil, email: nil, fullName: nil)
+        StandIn.authorizationBehaviour = { controller, _ in controller.finish(.success(apple)) }
+        StandIn.anchors.withLock { $0.removeAll() }
+        let read = try await AuthorizationRunner.run(
+            ASAuthorizationAppleIDProvider().createRequest(), presentationContextProvider: KeyWindowPresenter()
+        ) { credential in (credential as? ASAuthorizationAppleIDCredential)?.user ?? "" }
+        #expect(read == "001")
+        StandIn.webSessionBehaviour = { $0.finish(url: URL(string: "myapp://login?code=k")!, error: nil) }
+        let url = try await AuthClient.browse(
+            URL(string: "https://auth.example.com/authorize")!, callbackScheme: "myapp", presentationContextProvider: KeyWindowPresenter())
+        #expect(url.query == "code=k")
+        #expect(StandIn.anchors.withLock { $0.map { $0 === key } } == [true, true])
+
+        // No scene at all (an extension, a test host): a new window.
+        StandInWindows.install([])
+        #expect(KeyWindowPresenter.anchor() !== key)
+    }
+}
+
 @MainActor
 final class Anchors: NSObject, ASWebAuthenticationPresentationContextProviding, ASAuthorizationControllerPresentationContextProviding {
-    func presentationAnchor(for session: ASWebAuthenticationSession) -> ASPresentationAnchor { ASPresentationAnchor() }
-    func presentationAnchor(for controller: ASAuthorizationController) -> ASPresentationAnchor { ASPresentationAnchor() }
+    func presentationAnchor(for session: ASWebAuthenticationSession) -> ASPresentationAnchor { StandInWindows.window() }
+    func presentationAnchor(for controller: ASAuthorizationController) -> ASPresentationAnchor { StandInWindows.window() }
 }
 
 final class Weak: @unchecked Sendable {
