@@ -21,12 +21,17 @@ public struct IDTokenGrantRequest: Codable, Sendable, Equatable {
     /// Metadata for a new user, e.g. the name Sign in with Apple gives the app only on the first
     /// sign-in (`data`, a Latchkey extension; GoTrue ignores it).
     public var data: [String: JSONValue]?
+    /// Sign in with Apple's `authorizationCode`, which the server exchanges for Apple's refresh
+    /// token, kept sealed so that deleting the account revokes the app's access at Apple
+    /// (`authorization_code`, a Latchkey extension; GoTrue ignores it).
+    public var authorizationCode: String?
 
     /// Creates an id-token grant.
     public init(
         provider: String?, idToken: String?, accessToken: String? = nil, nonce: String? = nil, issuer: String? = nil,
-        clientID: String? = nil, linkIdentity: Bool? = nil, data: [String: JSONValue]? = nil
+        clientID: String? = nil, linkIdentity: Bool? = nil, data: [String: JSONValue]? = nil, authorizationCode: String? = nil
     ) {
+        self.authorizationCode = authorizationCode
         self.provider = provider
         self.idToken = idToken
         self.accessToken = accessToken
@@ -46,5 +51,6 @@ public struct IDTokenGrantRequest: Codable, Sendable, Equatable {
         case clientID = "client_id"
         case linkIdentity = "link_identity"
         case data
+        case authorizationCode = "authorization_code"
     }
 }

@@ -12,6 +12,8 @@ public actor HTTPOAuthProviderClient: OAuthProviderClient {
     struct Endpoints {
         var authorization: String
         var token: String
+        /// RFC 7009's, when the discovery document names one (`revocation_endpoint`).
+        var revocation: String? = nil
         var fetchedAt: Date
     }
 
@@ -38,13 +40,54 @@ public actor HTTPOAuthProviderClient: OAuthProviderClient {
 
     public func exchange(code: String, verifier: String?, provider: IdentityProvider) async throws -> ProviderTokens {
         guard let oauth = provider.oauth else { throw ProviderExchangeError("\(provider.name) has no client secret") }
-        let endpoint = try await endpoints(for: provider).token
         let clientID = provider.clientIDs.first ?? ""
         var form: [(String, String)] = [
             ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", oauth.redirectURI), ("client_id", clientID),
             ("client_secret", try await secret(oauth.secret, clientID: clientID)),
         ]
         if oauth.pkce, let verifier { form.append(("code_verifier", verifier)) }
+        return try await tokens(form, provider: provider)
+    }
+
+    /// Apple's code from an app: `client_id` the app's bundle id, the client secret made for it,
+    /// no `redirect_uri` (none took place).
+    public func exchangeNativeCode(_ code: String, clientID: String, provider: IdentityProvider) async throws -> ProviderTokens {
+        guard let oauth = provider.oauth else { throw ProviderExchangeError("\(provider.name) has no client secret") }
+        let form: [(String, String)] = [
+            ("grant_type", "authorization_code"), ("code", code), ("client_id", clientID),
+            ("client_secret", try await secret(oauth.secret, clientID: clientID)),
+        ]
+        return try await tokens(form, provider: provider)
+    }
+
+    /// RFC 7009 at the provider's `revocation_endpoint`, authenticated as `clientID` (Apple's
+    /// `/auth/revoke`); any 200 is done, as the RFC says of tokens already revoked.
+    public func revoke(refreshToken: String, clientID: String, provider: IdentityProvider) async throws {
+        guard let oauth = provider.oauth else { throw ProviderExchangeError("\(provider.name) has no client secret") }
+        guard let endpoint = try await endpoints(for: provider).revocation else {
+            throw ProviderExchangeError("\(provider.name) names no revocation endpoint")
+        }
+        let form: [(String, String)] = [
+            ("client_id", clientID), ("client_secret", try await secret(oauth.secret, clientID: clientID)), ("token", refreshToken),
+            ("token_type_hint", "refresh_token"),
+        ]
+        let response = try await post(form, to: endpoint)
+        guard response.status == 200 else { throw ProviderExchangeError("\(provider.name) revocation answered \(response.status)") }
+    }
+
+    /// Posts `form` to the token endpoint and reads the tokens.
+    func tokens(_ form: [(String, String)], provider: IdentityProvider) async throws -> ProviderTokens {
+        let endpoint = try await endpoints(for: provider).token
+        let (status, json) = try await post(form, to: endpoint)
+        guard status == 200, let accessToken = json?["access_token"]?.stringValue else {
+            throw ProviderExchangeError("\(provider.name) token endpoint answered \(status): \(json?["error"] ?? "no JSON")")
+        }
+        return ProviderTokens(
+            accessToken: accessToken, refreshToken: json?["refresh_token"]?.stringValue, idToken: json?["id_token"]?.stringValue)
+    }
+
+    /// Posts a form where the outbound policy allows; the status and the JSON answered, if any.
+    func post(_ form: [(String, String)], to endpoint: String) async throws -> (status: UInt, json: [String: JSONValue]?) {
         if let problem = await policy.problem(endpoint) { throw ProviderExchangeError(problem) }
         var request = HTTPClientRequest(url: endpoint)
         request.method = .POST
@@ -53,12 +96,7 @@ public actor HTTPOAuthProviderClient: OAuthProviderClient {
         request.body = .bytes(ByteBuffer(string: FormEncoding.encode(form)))
         let response = try await client.execute(request, timeout: .seconds(10))
         let body = try await response.body.collect(upTo: 1 << 20)
-        let json = try? JSONDecoder().decode([String: JSONValue].self, from: Data(body.readableBytesView))
-        guard response.status.code == 200, let accessToken = json?["access_token"]?.stringValue else {
-            throw ProviderExchangeError("\(provider.name) token endpoint answered \(response.status.code): \(json?["error"] ?? "no JSON")")
-        }
-        return ProviderTokens(
-            accessToken: accessToken, refreshToken: json?["refresh_token"]?.stringValue, idToken: json?["id_token"]?.stringValue)
+        return (response.status.code, try? JSONDecoder().decode([String: JSONValue].self, from: Data(body.readableBytesView)))
     }
 
     public func user(accessToken: String, provider: IdentityProvider) async throws -> ProviderUser {
@@ -109,7 +147,10 @@ public actor HTTPOAuthProviderClient: OAuthProviderClient {
             IssuerURL.isAcceptable(authorization, namedBy: issuer),
             let token = document["token_endpoint"]?.stringValue, IssuerURL.isAcceptable(token, namedBy: issuer)
         else { throw ProviderExchangeError("\(issuer): the discovery document lacks acceptable endpoints") }
-        let found = Endpoints(authorization: authorization, token: token, fetchedAt: now)
+        let revocation = document["revocation_endpoint"]?.stringValue.flatMap {
+            IssuerURL.isAcceptable($0, namedBy: issuer) ? $0 : nil
+        }
+        let found = Endpoints(authorization: authorization, token: token, revocation: revocation, fetchedAt: now)
         endpoints[issuer] = found
         return found
     }

@@ -232,8 +232,10 @@ public func buildApplication(
                 exposedHeaders: ["X-Total-Count", "Link", "X-Supabase-Api-Version"]))
         var routes = RouteRegistrar(router: router, allowed: allowed, tracer: tracing?.tracer)
         let readiness = Readiness()
-        MetaController(service: service, openAPI: openAPI, databaseAnswers: { await database.ping() }, readiness: readiness,
-            appleApps: configuration.appleApps).register(
+        MetaController(
+            service: service, openAPI: openAPI, databaseAnswers: { await database.ping() }, readiness: readiness,
+            appleApps: configuration.appleApps
+        ).register(
             &routes)
         let authenticator = service.authenticator
         let deviceKeySignIn = DeviceKeySignIn(
@@ -254,14 +256,19 @@ public func buildApplication(
         let customProviders = CustomProviders(
             store: store, serverSecret: serverSecret, externalURL: configuration.auth.externalURL, time: time, random: service.random)
         CustomProviderController(authenticator: authenticator, providers: customProviders).register(&routes)
+        let providerClient = HTTPOAuthProviderClient(fetcher: fetcher, client: outbound, time: time, policy: configuration.outbound)
+        let configuredProviders = IDTokenSignIn.Settings(configuration.auth).providers
+        let grants = ProviderGrants(
+            store: store, client: providerClient, serverSecret: serverSecret,
+            lookup: { name in configuredProviders.first { $0.name == name } }, time: time, logger: logger)
         let idTokenSignIn = IDTokenSignIn(
             store: store,
             tokens: OpenIDTokenReader(keys: OpenIDKeyCache(fetcher: fetcher, time: time, ttl: configuration.auth.external.keyCacheTTL)),
             limiter: service.limiter, settings: IDTokenSignIn.Settings(configuration.auth), records: service.records, logger: logger,
-            directory: customProviders)
+            directory: customProviders, grants: grants)
         let flows = OAuthRedirects(
             signIn: idTokenSignIn,
-            client: HTTPOAuthProviderClient(fetcher: fetcher, client: outbound, time: time, policy: configuration.outbound),
+            client: providerClient,
             limits: store, serverSecret: serverSecret, redirects: service.redirects,
             lifetime: TimeInterval(configuration.auth.flowStateExpiry), externalURL: configuration.auth.externalURL)
         OAuthController(
@@ -286,7 +293,7 @@ public func buildApplication(
             store: store, codes: service.codes, limiter: service.limiter, settings: OneTimeCodes.Settings(configuration.auth))
         let userAccount = UserAccount(
             store: store, passwords: service.passwords, codes: service.codes, records: service.records, limiter: service.limiter,
-            settings: UserAccount.Settings(configuration.auth))
+            settings: UserAccount.Settings(configuration.auth), grants: grants)
         let signUp = SignUp(
             store: store, passwords: service.passwords, codes: service.codes, records: service.records, limiter: service.limiter,
             settings: SignUp.Settings(configuration.auth))
@@ -297,7 +304,7 @@ public func buildApplication(
         ).register(&routes)
         let adminUsers = AdminUsers(
             store: store, passwords: service.passwords, codes: service.codes, records: service.records,
-            settings: AdminUsers.Settings(configuration.auth))
+            settings: AdminUsers.Settings(configuration.auth), grants: grants)
         let invitations = Invitations(
             store: store, passwords: service.passwords, codes: service.codes, records: service.records,
             userMetadataMaxBytes: configuration.auth.userMetadataMaxBytes)

@@ -44,6 +44,8 @@ class Issuer:
         # code -> what the token endpoint answers for it, and what it must be sent.
         self.codes: dict[str, dict] = {}
         self.token_requests: list[dict] = []
+        # RFC 7009 revocations received (Apple's /auth/revoke), as posted.
+        self.revocations: list[dict] = []
         # GitHub: access token -> {"profile": …, "emails": […]}.
         self.github_tokens: dict[str, dict] = {}
         # Checks the client secret the token endpoint is sent (default: equal to ``secret``).
@@ -56,6 +58,13 @@ class Issuer:
         code = uuid.uuid4().hex
         params = {k: v[0] if isinstance(v, list) else v for k, v in authorize_url_params.items()}
         self.codes[code] = {"params": params, "claims": claims}
+        return code
+
+    def approve_native(self, client_id: str, claims: dict) -> str:
+        """What Sign in with Apple gives an app on the device with its id token: an authorization
+        code for `client_id` (the app's bundle id), exchanged without a redirect."""
+        code = uuid.uuid4().hex
+        self.codes[code] = {"params": {"client_id": client_id}, "claims": claims}
         return code
 
     @property
@@ -102,6 +111,7 @@ class OIDCStandIn:
                         "jwks_uri": f"{issuer.url}/jwks",
                         "authorization_endpoint": f"{issuer.url}/authorize",
                         "token_endpoint": f"{issuer.url}/token",
+                        "revocation_endpoint": f"{issuer.url}/revoke",
                         "id_token_signing_alg_values_supported": ["RS256", "ES256"],
                     })
                 if rest in ("api/v3/user", "api/v3/user/emails"):
@@ -129,6 +139,12 @@ class OIDCStandIn:
                     token = f"gho_{uuid.uuid4().hex}"
                     issuer.github_tokens[token] = grant["claims"]
                     return self._send(200, {"access_token": token, "token_type": "bearer", "scope": "user:email"})
+                if issuer is not None and rest == "revoke":
+                    # RFC 7009, as Apple's /auth/revoke: the client authenticates; 200 for any token.
+                    issuer.revocations.append(form)
+                    if not issuer.check_secret(form.get("client_id"), form.get("client_secret")):
+                        return self._send(401, {"error": "invalid_client"})
+                    return self._send(200, {})
                 if issuer is None or rest != "token":
                     return self._send(404, {"error": "not found"})
                 issuer.token_requests.append(form)
@@ -149,7 +165,7 @@ class OIDCStandIn:
                     claims["nonce"] = params["nonce"]
                 access = f"provider-access-{uuid.uuid4().hex[:8]}"
                 return self._send(200, {"access_token": access, "token_type": "Bearer", "id_token": issuer.token(claims),
-                                        "refresh_token": "provider-refresh"})
+                                        "refresh_token": f"provider-refresh-{form.get('code', '')[:12]}"})
 
             def _send(self, status: int, body) -> None:
                 data = json.dumps(body).encode()

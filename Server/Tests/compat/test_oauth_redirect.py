@@ -53,6 +53,16 @@ def google_and_apple_env(provider: OIDCStandIn, apple_key) -> dict:
     }
 
 
+def apple_secret_check(public_key):
+    """Checks a client secret as Apple does: the one Latchkey made with the `.p8` key (ES256, kid,
+    iss the team, sub the client it is sent as, aud Apple)."""
+    def check(client_id, secret):
+        header = pyjwt.get_unverified_header(secret)
+        claims = pyjwt.decode(secret, public_key, algorithms=["ES256"], audience="https://appleid.apple.com")
+        return header.get("kid") == "KEY123" and claims["iss"] == "TEAM123" and claims["sub"] == client_id
+    return check
+
+
 @pytest.fixture(scope="module")
 def apple_key():
     return ec.generate_private_key(ec.SECP256R1())
@@ -62,15 +72,7 @@ def apple_key():
 def setup(apple_key, tmp_path_factory):
     with OIDCStandIn() as provider:
         google, apple = provider.issuer("google"), provider.issuer("apple")
-        public = apple_key.public_key()
-
-        def apple_secret_ok(client_id, secret):
-            # The client secret Latchkey made: ES256, kid, iss team, sub services id, aud Apple.
-            header = pyjwt.get_unverified_header(secret)
-            claims = pyjwt.decode(secret, public, algorithms=["ES256"], audience="https://appleid.apple.com")
-            return header.get("kid") == "KEY123" and claims["iss"] == "TEAM123" and claims["sub"] == client_id
-
-        apple.check_secret = apple_secret_ok
+        apple.check_secret = apple_secret_check(apple_key.public_key())
         env = {
             "GOTRUE_SITE_URL": APP,
             **google_and_apple_env(provider, apple_key),

@@ -37,6 +37,9 @@ extension AuthClient {
     struct AppleAnswer: Sendable {
         var idToken: String
         var metadata: [String: JSONValue]?
+        /// Sent to the server, which exchanges it for Apple's refresh token and revokes that when
+        /// the account is deleted (as Apple requires).
+        var authorizationCode: String?
     }
 
     extension AuthClient {
@@ -55,7 +58,9 @@ extension AuthClient {
             let answer = try await AuthorizationRunner.run(
                 Self.appleRequest(nonce), presentationContextProvider: presentationContextProvider ?? KeyWindowPresenter(),
                 read: Self.appleAnswer)
-            return try await signInWithIdToken(provider: .apple, idToken: answer.idToken, nonce: nonce.raw, data: answer.metadata)
+            return try await signInWithIdToken(
+                provider: .apple, idToken: answer.idToken, nonce: nonce.raw, data: answer.metadata,
+                authorizationCode: answer.authorizationCode)
         }
 
         /// Apple's request for the name and email, with the nonce's hash.
@@ -78,7 +83,8 @@ extension AuthClient {
             }
             return AppleAnswer(
                 idToken: idToken,
-                metadata: Self.appleMetadata(givenName: credential.fullName?.givenName, familyName: credential.fullName?.familyName))
+                metadata: Self.appleMetadata(givenName: credential.fullName?.givenName, familyName: credential.fullName?.familyName),
+                authorizationCode: credential.authorizationCode.flatMap { String(data: $0, encoding: .utf8) })
         }
     }
 #endif

@@ -27,7 +27,9 @@ extension AuthClient {
     /// Pass the raw `nonce` whose SHA-256 (hex) the app gave the provider, and the provider's
     /// `accessToken` when it issued one (it is checked against the token's `at_hash`). `data`
     /// goes into a new user's metadata: Sign in with Apple tells the app the user's name only on
-    /// the first sign-in.
+    /// the first sign-in. `authorizationCode` (Sign in with Apple's) lets the server keep Apple's
+    /// refresh token and revoke it when the account is deleted, as Apple requires;
+    /// ``signInWithApple(presentationContextProvider:)`` sends it.
     ///
     /// ```swift
     /// let session = try await auth.signInWithIdToken(provider: .google, idToken: result.idToken, nonce: rawNonce)
@@ -35,11 +37,12 @@ extension AuthClient {
     @discardableResult
     public func signInWithIdToken(
         provider: IDTokenProvider, idToken: String, accessToken: String? = nil, nonce: String? = nil,
-        data: [String: JSONValue]? = nil
+        data: [String: JSONValue]? = nil, authorizationCode: String? = nil
     ) async throws -> Session {
         try await ready()
         let body = IDTokenGrantRequest(
-            provider: provider.rawValue, idToken: idToken, accessToken: accessToken, nonce: nonce, data: data)
+            provider: provider.rawValue, idToken: idToken, accessToken: accessToken, nonce: nonce, data: data,
+            authorizationCode: authorizationCode)
         let session = try await api.send(try api.request("POST", "token", query: ["grant_type": "id_token"], body: body), as: Session.self)
         await setSession(session, event: .signedIn)
         return session

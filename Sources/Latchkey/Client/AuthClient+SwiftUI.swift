@@ -24,7 +24,9 @@
         public func signInWithApple(using controller: AuthorizationController) async throws -> Session {
             let nonce = SignInNonce()
             let answer = try await Self.perform(controller, Self.appleRequest(nonce), read: Self.appleAnswer)
-            return try await signInWithIdToken(provider: .apple, idToken: answer.idToken, nonce: nonce.raw, data: answer.metadata)
+            return try await signInWithIdToken(
+                provider: .apple, idToken: answer.idToken, nonce: nonce.raw, data: answer.metadata,
+                authorizationCode: answer.authorizationCode)
         }
 
         /// Signs in with a passkey through SwiftUI's `AuthorizationController`; as

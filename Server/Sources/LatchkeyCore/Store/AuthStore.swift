@@ -13,7 +13,7 @@ public protocol AuthStore:
     KeyVaultStore, SignerBackupStore, DeviceKeyStore, DeviceKeySignInStore, AuditLogStore, FactorStore, RateLimitStore,
     SessionRefreshStore, SigningKeyStore, PasswordSignInStore, AuthCodeExchangeStore, AnonymousUserStore, VerificationStore,
     CodeStore, UserAccountStore, SignUpStore, AdminUserStore, ExternalIdentityStore, CustomProviderStore, PasskeyStore, AccountReading,
-    WebhookStore
+    WebhookStore, ProviderGrantStore
 {
     /// Creates or upgrades the schema.
     func migrate() async throws

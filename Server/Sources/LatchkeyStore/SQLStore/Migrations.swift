@@ -386,5 +386,20 @@ enum Migrations {
                 """,
                 "CREATE INDEX outbox_webhook_idx ON outbox (recipient, created_at) WHERE channel = 'webhook'",
             ]),
+        Migration(
+            version: 19, name: "providers' refresh tokens, sealed, revoked when the account is deleted (Sign in with Apple)",
+            statements: [
+                """
+                CREATE TABLE provider_grants (
+                    user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                    provider TEXT NOT NULL,
+                    subject TEXT NOT NULL,
+                    client_id TEXT NOT NULL,
+                    refresh_token TEXT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    PRIMARY KEY (user_id, provider, subject)
+                )
+                """
+            ]),
     ]
 }

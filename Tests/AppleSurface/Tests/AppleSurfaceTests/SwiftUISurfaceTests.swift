@@ -56,6 +56,8 @@ import Testing
             environment.authorizationController, AuthClient.appleRequest(SignInNonce()), immediately: true, read: AuthClient.appleAnswer)
         #expect(answer.idToken == "header.claims.signature")
         #expect(answer.metadata?["full_name"] == "Ada Lovelace")
+        // Apple's authorization code goes to the server, which revokes Apple's tokens with the account.
+        #expect(answer.authorizationCode == "code")
         #expect(options.withLock { $0 } == [.preferImmediatelyAvailableCredentials])
 
         // Another kind of credential than the reader wants, Apple's cancel, another failure.

@@ -36,8 +36,14 @@ public struct AdminUsers: Sendable {
     let codes: Codes
     let records: Records
     let settings: Settings
+    /// Revokes the providers' access when a user is deleted; `nil`: nothing to revoke.
+    let grants: ProviderGrants?
 
-    public init(store: any AdminUserStore, passwords: Passwords, codes: Codes, records: Records, settings: Settings) {
+    public init(
+        store: any AdminUserStore, passwords: Passwords, codes: Codes, records: Records, settings: Settings,
+        grants: ProviderGrants? = nil
+    ) {
+        self.grants = grants
         self.store = store
         self.passwords = passwords
         self.codes = codes
@@ -125,9 +131,12 @@ public struct AdminUsers: Sendable {
         guard !softDelete else {
             throw AuthError.validation("should_soft_delete is not supported: Latchkey deletes a user whole (send false or leave it out)")
         }
-        guard let id = UUID(uuidString: raw), let user = try await store.user(id: id),
-            try await store.deleteUser(id: id, audit: [events.event(.userDeleted, user: user)])
-        else { throw AuthError.adminUserNotFound }
+        guard let id = UUID(uuidString: raw), let user = try await store.user(id: id) else { throw AuthError.adminUserNotFound }
+        let held = await grants?.held(by: id) ?? []
+        guard try await store.deleteUser(id: id, audit: [events.event(.userDeleted, user: user)]) else {
+            throw AuthError.adminUserNotFound
+        }
+        await grants?.revoke(held)
     }
 
     func existingUser(_ raw: String) async throws -> UserRecord {

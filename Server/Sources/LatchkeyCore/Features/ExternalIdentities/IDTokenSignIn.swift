@@ -78,11 +78,14 @@ public struct IDTokenSignIn: Sendable {
     let logger: Logger
     /// Providers added at run time (`custom:<name>`).
     let directory: (any ProviderDirectory)?
+    /// Where Apple's refresh tokens are kept for revocation with the account; `nil`: not kept.
+    let grants: ProviderGrants?
 
     public init(
         store: any ExternalIdentityStore, tokens: any IDTokenReader, limiter: RateLimiter, settings: Settings, records: Records,
-        logger: Logger, directory: (any ProviderDirectory)? = nil
+        logger: Logger, directory: (any ProviderDirectory)? = nil, grants: ProviderGrants? = nil
     ) {
+        self.grants = grants
         self.store = store
         self.tokens = tokens
         self.limiter = limiter
@@ -114,10 +117,21 @@ public struct IDTokenSignIn: Sendable {
         let (provider, issuer) = try await resolve(request, idToken: idToken)
         try UserMetadata.check(request.data ?? [:], maxBytes: settings.userMetadataMaxBytes)
         let user = try await verify(idToken, request: request, provider: provider, issuer: issuer, client: client)
-        if linking, let principal, let session = LinkingSession(principal) {
-            return try await link(user, provider: provider, to: session, client: client)
+        let session: Session
+        if linking, let principal, let linkingSession = LinkingSession(principal) {
+            session = try await link(user, provider: provider, to: linkingSession, client: client)
+        } else {
+            session = try await signIn(user, provider: provider, data: request.data ?? [:], client: client)
         }
-        return try await signIn(user, provider: provider, data: request.data ?? [:], client: client)
+        if let grants, let code = request.authorizationCode, ProviderGrants.revoked.contains(provider.name) {
+            // The app's client id: the token's audience among the provider's (checked above).
+            let audience = tokens.unverifiedClaims(idToken)?["aud"]
+            let audiences = audience?.stringValue.map { [$0] } ?? audience?.arrayValue?.compactMap(\.stringValue) ?? []
+            if let clientID = audiences.first(where: provider.clientIDs.contains) {
+                await grants.keep(code: code, clientID: clientID, userID: session.user.id, subject: user.subject, provider: provider)
+            }
+        }
+        return session
     }
 
     /// A `/token` error in OAuth's shape, as GoTrue words it (`invalid request`, with a space).

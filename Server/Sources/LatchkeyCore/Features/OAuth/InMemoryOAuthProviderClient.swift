@@ -37,4 +37,20 @@ public final class InMemoryOAuthProviderClient: OAuthProviderClient {
         guard let grant = grants.withLock({ $0.removeValue(forKey: code) }) else { throw ProviderExchangeError("invalid_grant") }
         return grant.tokens
     }
+
+    /// The clients native codes were exchanged for, in order.
+    public let nativeClients = Mutex<[String]>([])
+
+    public func exchangeNativeCode(_ code: String, clientID: String, provider: IdentityProvider) async throws -> ProviderTokens {
+        nativeClients.withLock { $0.append(clientID) }
+        guard let grant = grants.withLock({ $0.removeValue(forKey: code) }) else { throw ProviderExchangeError("invalid_grant") }
+        return grant.tokens
+    }
+
+    /// The refresh tokens revoked, with their clients, in order.
+    public let revoked = Mutex<[(token: String, clientID: String)]>([])
+
+    public func revoke(refreshToken: String, clientID: String, provider: IdentityProvider) async throws {
+        revoked.withLock { $0.append((refreshToken, clientID)) }
+    }
 }

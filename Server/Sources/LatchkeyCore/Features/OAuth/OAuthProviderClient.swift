@@ -8,6 +8,11 @@ public protocol OAuthProviderClient: Sendable {
     func exchange(code: String, verifier: String?, provider: IdentityProvider) async throws -> ProviderTokens
     /// A provider without id tokens (GitHub): its user, read from its API with the access token.
     func user(accessToken: String, provider: IdentityProvider) async throws -> ProviderUser
+    /// Exchanges a code the provider gave an app on the device (Sign in with Apple's
+    /// `authorizationCode`): `clientID` is the app's, and no redirect took place.
+    func exchangeNativeCode(_ code: String, clientID: String, provider: IdentityProvider) async throws -> ProviderTokens
+    /// Revokes a refresh token at the provider's revocation endpoint (RFC 7009).
+    func revoke(refreshToken: String, clientID: String, provider: IdentityProvider) async throws
 }
 
 /// What a provider's token endpoint answered.

@@ -93,6 +93,7 @@ extension OAuthRedirects {
         }
         if let linking = state.linking {
             let session = try await signIn.link(user, provider: provider, to: linking, client: client)
+            await keepGrant(tokens, user: user, provider: provider)
             return .session(session, providerToken: tokens.accessToken, to: state.redirectTo)
         }
         let data = Self.appleName(callback.appleUser)
@@ -102,12 +103,22 @@ extension OAuthRedirects {
                 challenge: PKCEChallenge(challenge: challenge, method: method), authCodeHash: OneTimeSecrets.linkHash(authCode),
                 lifetime: lifetime)
             _ = try await signIn.complete(user, provider: provider, data: data, client: client, flow: flow)
+            await keepGrant(tokens, user: user, provider: provider)
             return .authCode(authCode, to: state.redirectTo)
         }
         guard let session = try await signIn.complete(user, provider: provider, data: data, client: client, flow: nil) else {
             throw AuthError(.unexpectedFailure, "No session was made")
         }
+        await keepGrant(tokens, user: user, provider: provider)
         return .session(session, providerToken: tokens.accessToken, to: state.redirectTo)
+    }
+
+    /// Keeps the provider's refresh token (Apple's) for the identity just signed in or linked.
+    func keepGrant(_ tokens: ProviderTokens, user: ProviderUser, provider: IdentityProvider) async {
+        guard let grants = signIn.grants, ProviderGrants.revoked.contains(provider.name), tokens.refreshToken != nil,
+            let owner = try? await signIn.store.identity(provider: provider.name, providerID: user.subject)?.user.id
+        else { return }
+        await grants.keep(tokens, clientID: provider.clientIDs.first ?? "", userID: owner, subject: user.subject, provider: provider)
     }
 
     /// The `error` codes of OAuth 2.0 (RFC 6749 §4.1.2.1), OpenID Connect Core §3.1.2.6 and

@@ -36,6 +36,7 @@ public final class InMemoryStore: Sendable {
         var customProviders: [CustomProviderRecord] = []
         var passkeys: [PasskeyRecord] = []
         var webAuthnChallenges: [UUID: WebAuthnChallengeRecord] = [:]
+        var providerGrants: [ProviderGrantRecord] = []
         /// Audit events in the order they were recorded.
         var events: [AuditEvent] = []
         var counts: [RateLimitWindow: Int] = [:]
@@ -180,6 +181,7 @@ extension InMemoryStore.State {
         assertions = assertions.filter { !keyIDs.contains($0.key) }
         vaults = vaults.filter { $0.value.userID != id }
         passkeys.removeAll { $0.userID == id }
+        providerGrants.removeAll { $0.userID == id }
         webAuthnChallenges = webAuthnChallenges.filter { $0.value.userID != id }
         signerBackups[id] = nil
         signerRecoveryKeys[id] = nil

@@ -14,7 +14,8 @@ extension UserAccount {
     /// or a `nonce` from `GET /reauthenticate` (the code emailed or texted), spent here; and the
     /// second factor when the user has one. An anonymous user, who has nothing to reauthenticate
     /// with, needs neither. The deletion lands only on the user as read and while the caller's
-    /// session lasts: a password change or a sign-out everywhere in between refuses it.
+    /// session lasts: a password change or a sign-out everywhere in between refuses it. Once it
+    /// has, the app's access at Apple (Sign in with Apple's refresh token) is revoked.
     public func deleteAccount(principal: Principal, nonce: String?) async throws {
         guard !principal.isAdmin, let session = principal.session else {
             throw AuthError(.noAuthorization, "Only a user's own session can delete the account: use DELETE /admin/users/{id}")
@@ -34,10 +35,13 @@ extension UserAccount {
             user = fresh
         }
         let event = events.event(.userDeleted, user: user, details: ["by": "self"])
+        // Read before the user goes (they go with it), revoked once it is gone.
+        let held = await grants?.held(by: user.id) ?? []
         guard
             try await store.deleteAccount(userID: user.id, version: user.version, sessionID: session.id, audit: [event])
         else {
             throw AuthError(.conflict, "The account changed while it was being deleted (a new password, a sign-out): sign in again")
         }
+        await grants?.revoke(held)
     }
 }

@@ -51,10 +51,14 @@ public struct UserAccount: Sendable {
     let records: Records
     let limiter: RateLimiter
     let settings: Settings
+    /// Revokes the providers' access when the account is deleted; `nil`: nothing to revoke.
+    let grants: ProviderGrants?
 
     public init(
-        store: any UserAccountStore, passwords: Passwords, codes: Codes, records: Records, limiter: RateLimiter, settings: Settings
+        store: any UserAccountStore, passwords: Passwords, codes: Codes, records: Records, limiter: RateLimiter, settings: Settings,
+        grants: ProviderGrants? = nil
     ) {
+        self.grants = grants
         self.store = store
         self.passwords = passwords
         self.codes = codes
