@@ -22,12 +22,23 @@ extension AuthClient {
     public func refreshSession() async throws -> Session {
         try await ready()
         if let refreshTask { return try await refreshTask.value }
-        guard var current = stored else { throw LatchkeyError.sessionMissing }
-        // Another process sharing the storage (an app extension on the same keychain group) may
-        // have rotated the session since this one read it: its refresh token is the live one, and
-        // sending the old one would be reuse, which ends the session for both. Only a later
-        // session is taken: storage that missed this process's own last write (a locked keychain)
-        // holds an earlier one.
+        guard let current = stored else { throw LatchkeyError.sessionMissing }
+        // The task is made before anything else suspends this actor: every caller from here on
+        // finds it and waits for it (reading the storage first, outside it, let a hundred
+        // callers each start a refresh of their own).
+        let task = Task { try await self.refresh(from: current) }
+        refreshTask = task
+        defer { refreshTask = nil }
+        return try await task.value
+    }
+
+    /// The refresh behind ``refreshSession()``. Another process sharing the storage (an app
+    /// extension on the same keychain group) may have rotated the session since this one read it:
+    /// its refresh token is the live one, and sending the old one would be reuse, which ends the
+    /// session for both. Only a later session is taken: storage that missed this process's own
+    /// last write (a locked keychain) holds an earlier one.
+    func refresh(from current: Session) async throws -> Session {
+        var current = current
         if let shared = await sessionInStorage(), shared.refreshToken != current.refreshToken, shared.user.id == current.user.id,
             shared.expiresAt > current.expiresAt
         {
@@ -38,10 +49,7 @@ extension AuthClient {
                 return shared
             }
         }
-        let task = Task { try await self.performRefresh(current.refreshToken) }
-        refreshTask = task
-        defer { refreshTask = nil }
-        return try await task.value
+        return try await performRefresh(current.refreshToken)
     }
 
     /// The session as the storage holds it now, if it holds one.
