@@ -30,6 +30,55 @@ import Testing
 
     func signer(_ auth: AuthClient) -> EmbeddedSigner { EmbeddedSigner(auth: auth, kdf: ScryptParameters(logN: 15)) }
 
+    /// A storage that says which secrets were read (with the prompt's reason) and how each was protected.
+    actor RecordingStorage: SessionStorage {
+        let inner = InMemorySessionStorage()
+        var secretReads: [String] = []
+        var protections: [String: SecretProtection] = [:]
+        func load(key: String) async throws -> Data? { await inner.load(key: key) }
+        func save(_ data: Data, key: String) async throws { await inner.save(data, key: key) }
+        func remove(key: String) async throws { await inner.remove(key: key) }
+        func saveSecret(_ data: Data, key: String, protection: SecretProtection) async throws {
+            protections[key] = protection
+            await inner.save(data, key: key)
+        }
+        func loadSecret(key: String, reason: String) async throws -> Data? {
+            secretReads.append(reason)
+            return await inner.load(key: key)
+        }
+    }
+
+    /// Issue #36 defect 9: the signer's key is a secret on this device only, behind the user's
+    /// presence when the app asks: a signature asks (with the app's words), working out the state
+    /// never does; a key an earlier SDK stored still counts and gets its public copy.
+    @Test func aKeyBehindTheUsersPresenceAsksOnlyToSign() async throws {
+        try await LiveServer.run { server in
+            let auth = try await signedUp(server, "guarded-signer@example.com")
+            let storage = RecordingStorage()
+            let signer = EmbeddedSigner(
+                auth: auth, storage: storage, kdf: ScryptParameters(logN: 15), protection: .biometryCurrentSet,
+                unlockReason: "Approve the transfer")
+            #expect(try await signer.refresh() == .notConfigured)
+            let publicKey = try await signer.configure(recovery: .automatic)
+            let userID = try #require(await auth.currentUser?.id).uuidString.lowercased()
+            #expect(await storage.protections == ["latchkey.signer.\(userID)": .biometryCurrentSet])
+            let again = EmbeddedSigner(auth: auth, storage: storage, protection: .biometryCurrentSet)
+            #expect(try await again.refresh() == .ready(publicKey: publicKey.rawRepresentation))
+            #expect(await storage.secretReads.isEmpty)
+            let message = Data("transfer 5 to alice".utf8)
+            #expect(publicKey.isValidSignature(try await signer.sign(message), for: message))
+            #expect(await storage.secretReads == ["Approve the transfer"])
+
+            // An earlier SDK's key: no public copy; read once (it was never guarded), then kept beside.
+            let legacy = RecordingStorage()
+            let key = Curve25519.Signing.PrivateKey()
+            try await legacy.save(key.rawRepresentation, key: "latchkey.signer.\(userID)")
+            let upgraded = EmbeddedSigner(auth: auth, storage: legacy)
+            #expect(try await upgraded.refresh() == .ready(publicKey: key.publicKey.rawRepresentation))
+            #expect(try await legacy.load(key: "latchkey.signer.\(userID).public") == key.publicKey.rawRepresentation)
+        }
+    }
+
     @Test(arguments: ["password", "automatic"])
     func aSecondDeviceRecoversTheSameKey(method: String) async throws {
         try await LiveServer.run { server in

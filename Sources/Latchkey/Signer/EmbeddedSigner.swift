@@ -46,6 +46,10 @@ public actor EmbeddedSigner {
     let auth: AuthClient
     let storage: any SessionStorage
     let kdf: ScryptParameters
+    /// How the keychain protects the key; with the user's presence, every signature asks.
+    let protection: SecretProtection
+    /// What that prompt says.
+    let unlockReason: String
     /// The current state; ``states`` streams its changes.
     public nonisolated var state: State { broadcast.current }
     let broadcast = StateBroadcast(State.locked)
@@ -58,11 +62,19 @@ public actor EmbeddedSigner {
 
     /// A signer for `auth`'s user, keeping the key in `storage` (by default `auth`'s: the
     /// keychain on Apple platforms, where the key is kept on this device only, never in a backup;
-    /// the server's encrypted backup is how it reaches another device). `kdf` is the cost of password backups.
+    /// the server's encrypted backup is how it reaches another device). With `protection`
+    /// `.userPresence` or `.biometryCurrentSet` every signature (and a change of recovery) asks
+    /// for Face ID, Touch ID or the passcode, showing `unlockReason`; working out the state never
+    /// does (the public key is kept beside the private one). `kdf` is the cost of password backups.
     ///
     /// The signer follows `auth`: a sign-out makes it ``State/locked``, a sign-in (or the restored
     /// session) refreshes it.
-    public init(auth: AuthClient, storage: (any SessionStorage)? = nil, kdf: ScryptParameters = .owasp) {
+    public init(
+        auth: AuthClient, storage: (any SessionStorage)? = nil, kdf: ScryptParameters = .owasp,
+        protection: SecretProtection = .thisDevice, unlockReason: String = "Unlock your signing key"
+    ) {
+        self.protection = protection
+        self.unlockReason = unlockReason
         self.auth = auth
         self.storage = storage ?? auth.configuration.storage
         self.kdf = kdf
@@ -112,8 +124,8 @@ public actor EmbeddedSigner {
             return state
         }
         let seen: State
-        if let key = try await localKey(userID) {
-            seen = .ready(publicKey: key.publicKey.rawRepresentation)
+        if let publicKey = try await localPublicKey(userID) {
+            seen = .ready(publicKey: publicKey)
         } else {
             seen = try await fetchBackup() == nil ? .notConfigured : .locked
         }
@@ -130,7 +142,7 @@ public actor EmbeddedSigner {
         let backup = try await seal(key, recovery: recovery, userID: userID)
         _ = try await auth.sendAuthorized("PUT", "signer/backup", body: backup, as: SignerBackup.self)
         generation += 1
-        try await storage.saveSecret(key.rawRepresentation, key: keyStorageKey(userID), protection: .thisDevice)
+        try await keep(key, userID: userID)
         publish(.ready(publicKey: key.publicKey.rawRepresentation))
         return key.publicKey
     }
@@ -146,7 +158,7 @@ public actor EmbeddedSigner {
         }
         let key = try await open(backup, recovery: recovery, userID: userID)
         generation += 1
-        try await storage.saveSecret(key.rawRepresentation, key: keyStorageKey(userID), protection: .thisDevice)
+        try await keep(key, userID: userID)
         publish(.ready(publicKey: key.publicKey.rawRepresentation))
         return key.publicKey
     }
@@ -174,7 +186,10 @@ public actor EmbeddedSigner {
     /// Forgets the key on this device (the backup stays): for shared devices at sign-out.
     public func forgetOnThisDevice() async throws {
         generation += 1
-        if let userID = await auth.currentUser?.id { try await storage.remove(key: keyStorageKey(userID)) }
+        if let userID = await auth.currentUser?.id {
+            try await storage.remove(key: publicKeyStorageKey(userID))
+            try await storage.remove(key: keyStorageKey(userID))
+        }
         publish(.locked)
     }
 
@@ -265,7 +280,28 @@ public actor EmbeddedSigner {
 
     func keyStorageKey(_ userID: UUID) -> String { "latchkey.signer.\(userID.uuidString.lowercased())" }
 
+    func publicKeyStorageKey(_ userID: UUID) -> String { keyStorageKey(userID) + ".public" }
+
+    /// The private key (asking for the user when it is behind their presence).
     func localKey(_ userID: UUID) async throws -> Curve25519.Signing.PrivateKey? {
-        try await storage.loadSecret(key: keyStorageKey(userID), reason: "").flatMap { try? Curve25519.Signing.PrivateKey(rawRepresentation: $0) }
+        try await storage.loadSecret(key: keyStorageKey(userID), reason: unlockReason).flatMap {
+            try? Curve25519.Signing.PrivateKey(rawRepresentation: $0)
+        }
+    }
+
+    /// The public key of the key on this device, read without asking the user. A key an earlier
+    /// SDK stored has no public copy beside it: it is read once (it was never behind the user's
+    /// presence) and the copy written.
+    func localPublicKey(_ userID: UUID) async throws -> Data? {
+        if let raw = try await storage.load(key: publicKeyStorageKey(userID)) { return raw }
+        guard protection == .thisDevice, let key = try await localKey(userID) else { return nil }
+        try? await storage.save(key.publicKey.rawRepresentation, key: publicKeyStorageKey(userID))
+        return key.publicKey.rawRepresentation
+    }
+
+    /// Keeps the private key as a secret and its public key beside it.
+    func keep(_ key: Curve25519.Signing.PrivateKey, userID: UUID) async throws {
+        try await storage.saveSecret(key.rawRepresentation, key: keyStorageKey(userID), protection: protection)
+        try await storage.save(key.publicKey.rawRepresentation, key: publicKeyStorageKey(userID))
     }
 }
