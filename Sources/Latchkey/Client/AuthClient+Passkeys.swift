@@ -18,10 +18,15 @@ extension AuthClient {
     @discardableResult
     public func registerPasskey(challengeID: UUID, credential: PasskeyCredential) async throws -> Passkey {
         let body = PasskeyVerifyRequest(challengeID: challengeID.uuidString.lowercased(), credential: credential)
-        return try await withSession { session in
-            try await api.send(
-                try api.request("POST", "passkeys/registration/verify", body: body, bearer: session.accessToken), as: Passkey.self)
+        let (passkey, userID) = try await withSession { session in
+            (
+                try await api.send(
+                    try api.request("POST", "passkeys/registration/verify", body: body, bearer: session.accessToken), as: Passkey.self),
+                session.user.id
+            )
         }
+        await rememberPasskey(for: userID)
+        return passkey
     }
 
     /// The options to sign in with any passkey of this relying party (`POST

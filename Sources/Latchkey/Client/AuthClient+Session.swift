@@ -165,6 +165,8 @@ extension AuthClient {
         // A global sign-out ends every device key on the server, this device's too: forget it
         // here, or the next device-key sign-in asks for Face ID only to answer device_key_not_found.
         if scope == .global, let enrollment = try? await loadEnrollment() { try? await forgetDeviceKey(enrollment) }
+        // A global sign-out also forgets who signed in here; a local one keeps the greeting.
+        if scope == .global { await forgetReturningUser() }
         do {
             try await api.sendRaw(
                 try api.request("POST", "logout", query: ["scope": scope.rawValue], bearer: current.accessToken))
@@ -181,5 +183,6 @@ extension AuthClient {
         await clearSession()
         if let enrollment = try? await loadEnrollment() { try? await forgetDeviceKey(enrollment) }
         await updateVerifiers { _ in [] }
+        await forgetReturningUser()
     }
 }

@@ -250,6 +250,7 @@ public actor AuthClient {
         if let data = try? WireJSON.makeEncoder().encode(session) {
             try? await configuration.storage.save(data, key: configuration.storageKey)
         }
+        if [.signedIn, .userUpdated, .mfaChallengeVerified, .passwordRecovery].contains(event) { await rememberUser(session) }
         emit(event)
         startAutoRefresh()
     }
