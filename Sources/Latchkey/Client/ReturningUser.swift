@@ -42,11 +42,15 @@ extension AuthClient {
     /// The user who last signed in on this device, or `nil` (nobody yet, an anonymous user, a
     /// global sign-out since): what a returning-user screen greets.
     public func returningUser() async -> ReturningUser? {
-        guard let data = try? await configuration.storage.load(key: returningUserKey),
-            var hint = try? JSONDecoder().decode(ReturningUser.self, from: data)
-        else { return nil }
+        guard var hint = await storedHint() else { return nil }
         hint.deviceKeyEnrolledHere = (try? await loadEnrollment())?.userID == hint.userID.uuidString.lowercased()
         return hint
+    }
+
+    /// The hint as stored (its device-key flag is worked out only when the app reads it).
+    func storedHint() async -> ReturningUser? {
+        guard let data = try? await configuration.storage.load(key: returningUserKey) else { return nil }
+        return try? JSONDecoder().decode(ReturningUser.self, from: data)
     }
 
     /// Remembers the user of a sign-in (or of a change to the address), keeping what this device
@@ -54,7 +58,7 @@ extension AuthClient {
     func rememberUser(_ session: Session) async {
         let user = session.user
         guard !user.isAnonymous, !(user.email.isEmpty && user.phone.isEmpty) else { return }
-        let previous = await returningUser()
+        let previous = await storedHint()
         let same = previous?.userID == user.id
         let email = user.email.isEmpty ? nil : user.email
         let phone = user.phone.isEmpty ? nil : user.phone
@@ -68,7 +72,7 @@ extension AuthClient {
 
     /// Notes that the remembered user registered a passkey from this device.
     func rememberPasskey(for userID: UUID) async {
-        guard var hint = await returningUser(), hint.userID == userID else { return }
+        guard var hint = await storedHint(), hint.userID == userID else { return }
         hint.passkeyRegisteredHere = true
         if let data = try? JSONEncoder().encode(hint) { try? await configuration.storage.save(data, key: returningUserKey) }
     }

@@ -289,7 +289,7 @@ extension Setting {
         .init(
             key: "external-web3-ethereum-maximum-validity-duration",
             environment: ["GOTRUE_EXTERNAL_WEB3_ETHEREUM_MAXIMUM_VALIDITY_DURATION"], defaultValue: "10m",
-            summary: "GoTrue's longest validity of a Ethereum sign-in message; read and checked, unused until wallet sign-in lands."
+            summary: "GoTrue's longest validity of an Ethereum sign-in message; read and checked, unused until wallet sign-in lands."
         ),
     ]
 }
