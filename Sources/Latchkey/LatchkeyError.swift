@@ -100,6 +100,9 @@ public struct LatchkeyError: Error, Sendable, Equatable, LocalizedError, CustomS
     public var isDeviceKeyEnrollmentNeeded: Bool { code == .deviceKeyMissing || code == .deviceKeyNotFound }
     /// The user dismissed a biometric or passcode prompt.
     public var isUserCancelled: Bool { code == .userCancelled }
+    /// This device holds no credential of the kind asked for: no passkey for the app (the system
+    /// showed no sheet), or no device key of the user's. Nothing was shown to the user.
+    public var isNoCredentialOnDevice: Bool { code == .noCredentialOnDevice }
     /// There is no key vault (SwiftBasicPay's `userNotFound`).
     public var isVaultNotFound: Bool { code == .vaultNotFound }
     /// The PIN was wrong (SwiftBasicPay's `invalidPin`); ``attemptsRemaining`` says how many
@@ -149,6 +152,8 @@ extension ErrorCode {
     public static let deviceKeyUnavailable: ErrorCode = "device_key_unavailable"
     /// SDK: the user dismissed a biometric or passcode prompt.
     public static let userCancelled: ErrorCode = "user_cancelled"
+    /// SDK: this device holds no passkey (or device key) to sign in with; nothing was shown.
+    public static let noCredentialOnDevice: ErrorCode = "no_credential_on_device"
     /// SDK: there is no key vault on this device.
     public static let vaultNotFound: ErrorCode = "vault_not_found"
     /// SDK: the stored vault or backup is damaged or cannot be opened with what was given.

@@ -56,8 +56,9 @@ import Foundation
         /// Signs in with a passkey, no username typed: the system sheet lists the passkeys the
         /// device holds for the relying party (and offers one on a nearby phone). With
         /// `preferImmediatelyAvailableCredentials` the sheet shows only when the device holds one,
-        /// else the call throws at once (ASAuthorizationError `.canceled`), so an app can try it
-        /// first and fall back to another way in quietly.
+        /// else the call throws at once with ``LatchkeyError/isNoCredentialOnDevice`` (a dismissed
+        /// sheet is ``LatchkeyError/isUserCancelled``), so an app can try it first and fall back to
+        /// another way in quietly; ``signInReturningUser(steps:code:continueAfterCancel:)`` does.
         @MainActor
         @discardableResult
         public func signInWithPasskey(

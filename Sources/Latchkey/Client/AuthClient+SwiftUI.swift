@@ -87,13 +87,14 @@
             read: @MainActor (any ASAuthorizationCredential) throws -> Value
         ) async throws -> Value {
             let result: ASAuthorizationResult
+            let started = ContinuousClock.now
             do {
                 result =
                     immediately
                     ? try await controller.performRequest(request, options: .preferImmediatelyAvailableCredentials)
                     : try await controller.performRequest(request)
             } catch {
-                throw AppleFlowError.mapped(error)
+                throw AppleFlowError.mapped(error, immediateSince: immediately ? started : nil)
             }
             switch result {
             case .appleID(let credential): return try read(credential)

@@ -20,6 +20,9 @@ import Foundation
         private var keepAlive: AuthorizationRunner?
         /// Whether the caller's task was cancelled (the delegate runs outside that task).
         private var taskCancelled = false
+        /// When a `preferImmediatelyAvailableCredentials` request started, to tell "no credential"
+        /// from the user's cancel.
+        private var immediateSince: ContinuousClock.Instant?
         private let read: @MainActor (any ASAuthorizationCredential) throws -> Value
 
         private init(read: @escaping @MainActor (any ASAuthorizationCredential) throws -> Value) {
@@ -60,6 +63,7 @@ import Foundation
             presenter = presentationContextProvider
             controller.presentationContextProvider = presentationContextProvider
             if preferImmediatelyAvailableCredentials {
+                immediateSince = .now
                 controller.performRequests(options: .preferImmediatelyAvailableCredentials)
             } else {
                 controller.performRequests()
@@ -79,20 +83,37 @@ import Foundation
         }
 
         func authorizationController(controller: ASAuthorizationController, didCompleteWithError error: any Error) {
-            finish(.failure(AppleFlowError.mapped(error, taskCancelled: taskCancelled)))
+            finish(.failure(AppleFlowError.mapped(error, taskCancelled: taskCancelled, immediateSince: immediateSince)))
         }
     }
 
     /// The SDK's one error type for what Apple's sheets answer: the user's cancel is
     /// ``LatchkeyError/isUserCancelled``, and a sheet cancelled because the task was cancelled is
     /// `CancellationError`, as Swift concurrency expects; anything else passes as Apple gave it.
+    ///
+    /// With `preferImmediatelyAvailableCredentials`, Apple answers `.canceled` both when the device
+    /// holds no credential (at once, no sheet shown) and when the user dismissed the sheet (its
+    /// passkey sample says so). A `.canceled` sooner than anyone could see a sheet and dismiss it,
+    /// or `.notInteractive`, is read as ``LatchkeyError/isNoCredentialOnDevice``.
     enum AppleFlowError {
-        static func mapped(_ error: any Error, taskCancelled: Bool = Task.isCancelled) -> any Error {
+        /// Faster than a sheet can slide up and a person tap Cancel.
+        static let quickestHumanCancel: Duration = .milliseconds(800)
+
+        static func mapped(_ error: any Error, taskCancelled: Bool = Task.isCancelled, immediateSince: ContinuousClock.Instant? = nil)
+            -> any Error
+        {
             if taskCancelled { return CancellationError() }
             // Apple's errors arrive as NSErrors of its domains (they bridge to these structs).
             let bridged = error as NSError
+            let authorization = bridged.domain == ASAuthorizationError.errorDomain
+            if let immediateSince, authorization,
+                bridged.code == ASAuthorizationError.Code.notInteractive.rawValue
+                    || (bridged.code == ASAuthorizationError.Code.canceled.rawValue && .now - immediateSince < quickestHumanCancel)
+            {
+                return LatchkeyError(code: .noCredentialOnDevice, message: "This device holds no passkey for this app")
+            }
             let cancelled =
-                (bridged.domain == ASAuthorizationError.errorDomain && bridged.code == ASAuthorizationError.Code.canceled.rawValue)
+                (authorization && bridged.code == ASAuthorizationError.Code.canceled.rawValue)
                 || (bridged.domain == ASWebAuthenticationSessionError.errorDomain
                     && bridged.code == ASWebAuthenticationSessionError.Code.canceledLogin.rawValue)
             return cancelled ? LatchkeyError(code: .userCancelled, message: "The user cancelled the sign-in") : error
