@@ -8,11 +8,13 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "Latchkey",
+    defaultLocalization: "en",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .macCatalyst(.v16), .visionOS(.v1)],
     products: [
         .library(name: "LatchkeyAPI", targets: ["LatchkeyAPI"]),
         .library(name: "Latchkey", targets: ["Latchkey"]),
         .library(name: "LatchkeyTesting", targets: ["LatchkeyTesting"]),
+        .library(name: "LatchkeyUI", targets: ["LatchkeyUI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0")
@@ -28,7 +30,10 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(name: "LatchkeyTesting", dependencies: ["Latchkey"], swiftSettings: swiftSettings),
+        // The native sign-in screen (issue #37): its model in plain Swift, its SwiftUI views where SwiftUI is.
+        .target(name: "LatchkeyUI", dependencies: ["Latchkey"], resources: [.process("Resources")], swiftSettings: swiftSettings),
         .testTarget(name: "LatchkeyAPITests", dependencies: ["LatchkeyAPI"], swiftSettings: swiftSettings),
         .testTarget(name: "LatchkeyTests", dependencies: ["Latchkey", "LatchkeyTesting"], swiftSettings: swiftSettings),
+        .testTarget(name: "LatchkeyUITests", dependencies: ["LatchkeyUI", "LatchkeyTesting"], swiftSettings: swiftSettings),
     ]
 )

@@ -16,6 +16,7 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
     name: "AppleSurface",
+    defaultLocalization: "en",
     platforms: [.macOS(.v13), .iOS(.v16)],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0")
@@ -40,10 +41,14 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The SDK's SwiftUI sign-in screen (a link to the root's LatchkeyUI), its views compiled here.
+        .target(
+            name: "LatchkeyUI", dependencies: ["Latchkey", "SwiftUI", "AuthenticationServices", "UIKit"], resources: [.process("Resources")],
+            swiftSettings: strict),
         // The SDK's test doubles (a link to the root's), for the view models' tests.
         .target(name: "LatchkeyTesting", dependencies: ["Latchkey"], swiftSettings: strict),
         // Examples/LatchkeyDemo: the app (links to its sources) and, for the tests, its view models alone.
-        .executableTarget(name: "LatchkeyDemo", dependencies: ["Latchkey", "SwiftUI"], swiftSettings: strict),
+        .executableTarget(name: "LatchkeyDemo", dependencies: ["Latchkey", "LatchkeyUI", "SwiftUI"], swiftSettings: strict),
         .target(name: "LatchkeyDemoModels", dependencies: ["Latchkey"], swiftSettings: strict),
         // The README's SwiftUI screen, as printed there (ReadmeSampleTests compares the two).
         .executableTarget(name: "ReadmeSample", dependencies: ["Latchkey", "SwiftUI"], swiftSettings: strict),
@@ -51,7 +56,7 @@ let package = Package(
             name: "AppleSurfaceTests",
             dependencies: [
                 "Latchkey", "AuthenticationServices", "Security", "LocalAuthentication", "CryptoKit", "SwiftUI", "UIKitControls",
-                "LatchkeyTesting",
+                "LatchkeyTesting", "LatchkeyUI",
                 "LatchkeyDemoModels",
             ],
             swiftSettings: strict),

@@ -147,7 +147,8 @@ import Testing
             skipped: [.init(method: .passkey, reason: .noPasskeyOnDevice), .init(method: .deviceKey, reason: .userCancelled)], prompts: 1),
         Row(
             name: "biometrics changed: the key is lost, a code", keys: .lost, answer: "code",
-            skipped: [.init(method: .passkey, reason: .noPasskeyOnDevice), .init(method: .deviceKey, reason: .biometryChanged)], prompts: 1),
+            skipped: [.init(method: .passkey, reason: .noPasskeyOnDevice), .init(method: .deviceKey, reason: .biometryChanged)],
+            prompts: 1),
         Row(
             name: "the server no longer accepts the key: a code", serverKnowsKey: false, answer: "code",
             skipped: [.init(method: .passkey, reason: .noPasskeyOnDevice), .init(method: .deviceKey, reason: .deviceKeyRevoked)],

@@ -22,6 +22,20 @@ public struct ReturningUser: Codable, Sendable, Equatable {
     /// When the user last signed in here.
     public var lastSignedInAt: Date
 
+    /// A hint, for previews and test doubles (the SDK makes its own after each sign-in).
+    public init(
+        userID: UUID, email: String?, phone: String?, maskedAddress: String, passkeyRegisteredHere: Bool, deviceKeyEnrolledHere: Bool,
+        lastSignedInAt: Date
+    ) {
+        self.userID = userID
+        self.email = email
+        self.phone = phone
+        self.maskedAddress = maskedAddress
+        self.passkeyRegisteredHere = passkeyRegisteredHere
+        self.deviceKeyEnrolledHere = deviceKeyEnrolledHere
+        self.lastSignedInAt = lastSignedInAt
+    }
+
     /// `a***@example.com`: the first character of the local part, the domain whole.
     public static func mask(email: String) -> String {
         guard let at = email.lastIndex(of: "@"), at > email.startIndex else { return "***" }

@@ -209,9 +209,14 @@ extension AuthClient {
     /// passkey when none was registered from here, else a device key when none is enrolled here;
     /// `nil` when it holds the strongest already (or nobody is signed in). Offer it after a code.
     public func suggestedUpgrade(steps: [ReturningUserStep] = ReturningUserStep.standard) async -> SignInUpgrade? {
+        await suggestedUpgrade(among: Set(steps.map(\.method)))
+    }
+
+    /// ``suggestedUpgrade(steps:)`` among `methods` (``SignInMethod/passkey``,
+    /// ``SignInMethod/deviceKey``) the app offers.
+    public func suggestedUpgrade(among methods: Set<SignInMethod>) async -> SignInUpgrade? {
         guard let session = stored, !session.user.isAnonymous else { return nil }
         let hint = await storedHint()
-        let methods = Set(steps.map(\.method))
         if methods.contains(.passkey), !(hint?.userID == session.user.id && hint?.passkeyRegisteredHere == true) {
             return .registerPasskey
         }

@@ -1,4 +1,5 @@
 import Latchkey
+import LatchkeyUI
 import SwiftUI
 
 /// One screen per phase of the session.
@@ -8,7 +9,13 @@ struct RootView: View {
     var body: some View {
         switch model.phase {
         case .restoring: ProgressView()
-        case .signedOut: SignInView(auth: model.client)
+        // LatchkeyUI's screen: "welcome back" and the strongest way in for a returning user, an
+        // address and a code for a new one. AuthModel moves on when the session arrives.
+        case .signedOut:
+            SignInView(
+                client: model.client,
+                theme: SignInTheme(
+                    accent: .indigo, copy: SignInCopy(overrides: [.title: "Latchkey Demo"]), deviceKeyReason: "Sign in to the demo"))
         case .needsSecondFactor: SecondFactorView(client: model.client)
         case .recoveringPassword: NewPasswordView(auth: model.client)
         case .signedIn(let session): HomeView(session: session, client: model.client)

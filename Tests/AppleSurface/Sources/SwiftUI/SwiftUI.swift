@@ -157,14 +157,14 @@ extension View {
     nonisolated public func foregroundStyle(_ color: Color) -> some View { ModifiedContent<Self, Color>(content: self) }
 }
 
-extension TextField {
-    nonisolated public func textContentType(_ type: UITextContentType?) -> some View { ModifiedContent<Self, Int>(content: self) }
-}
 
 public struct Color: Sendable, Equatable {
     let name: String
     public static let red = Color(name: "red")
     public static let secondary = Color(name: "secondary")
+    /// `public static var accentColor: Color { get }`
+    public static var accentColor: Color { Color(name: "accent") }
+    public static let indigo = Color(name: "indigo")
 }
 
 /// UIKit's `UITextContentType` (a `String` raw-value struct), as SwiftUI views take it.
@@ -173,6 +173,7 @@ public struct UITextContentType: RawRepresentable, Sendable, Equatable {
     public init(rawValue: String) { self.rawValue = rawValue }
     public static let emailAddress = UITextContentType(rawValue: "emailAddress")
     public static let oneTimeCode = UITextContentType(rawValue: "oneTimeCode")
+    public static let telephoneNumber = UITextContentType(rawValue: "telephoneNumber")
 }
 
 // MARK: State, Binding, Environment (`@frozen @propertyWrapper public struct`, Sendable where Value: Sendable)
