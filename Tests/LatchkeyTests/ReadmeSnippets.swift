@@ -59,6 +59,24 @@ _ = flow
 @MainActor
 func readmeSnippet3(auth: AuthClient, email: String, password: String, newPassword: String, typedCode: String, code: String, url: URL) async throws {
 // README block begins
+switch try await auth.signInReturningUser() {
+case .signedIn(_, let method):
+    show("Welcome back (\(method))")
+case .codeRequired(let sent, let fallback):
+    if fallback.reason(for: .deviceKey) == .deviceKeyRevoked { show("This device was removed from your account") }
+    try await sent.submit(code: typedCode)
+    if await auth.suggestedUpgrade() == .enrollDeviceKey { try await auth.deviceKeys.enroll(name: "Ada's iPhone") }
+case .cancelled:
+    show("the sign-in choices")  // the user dismissed the sheet or Face ID: nothing was sent
+case .unknownUser:
+    route(to: .welcome)  // nobody signed in here yet, or the account is gone
+}
+// README block ends
+}
+
+@MainActor
+func readmeSnippet4(auth: AuthClient, email: String, password: String, newPassword: String, typedCode: String, code: String, url: URL) async throws {
+// README block begins
 // Reset: a code and a link by email; either signs in with the .passwordRecovery event.
 let reset = try await auth.resetPassword(email: email)
 try await reset.submit(code: typedCode)
@@ -88,7 +106,7 @@ _ = link
 }
 
 @MainActor
-func readmeSnippet4(auth: AuthClient, email: String, password: String, newPassword: String, typedCode: String, code: String, url: URL) async throws {
+func readmeSnippet5(auth: AuthClient, email: String, password: String, newPassword: String, typedCode: String, code: String, url: URL) async throws {
 // README block begins
 let enrollment = try await auth.mfa.enroll(friendlyName: "Ada's phone")
 showQRCode(svg: enrollment.totp.qrCode)                   // or enrollment.totp.secret, typed in
@@ -107,7 +125,7 @@ _ = level
 }
 
 @MainActor
-func readmeSnippet5(auth: AuthClient, email: String, password: String, newPassword: String, typedCode: String, code: String, url: URL) async throws {
+func readmeSnippet6(auth: AuthClient, email: String, password: String, newPassword: String, typedCode: String, code: String, url: URL) async throws {
 // README block begins
 for await change in auth.authStateChanges {      // initialSession, signedIn, signedOut, tokenRefreshed, userUpdated
     route(to: change.session == nil ? .welcome : .home)
@@ -122,7 +140,7 @@ _ = user
 }
 
 @MainActor
-func readmeSnippet6(email: String, password: String, newPassword: String, typedCode: String, code: String, url: URL) async throws {
+func readmeSnippet7(email: String, password: String, newPassword: String, typedCode: String, code: String, url: URL) async throws {
 // README block begins
 let transport = MockTransport()
 await transport.respond(to: "POST", path: "/token", status: 400,
