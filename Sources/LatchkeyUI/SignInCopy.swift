@@ -70,19 +70,32 @@ public struct SignInCopy {
     }
 
     /// The text of `key`, with `arguments` put in its format.
+    ///
+    /// A text of the app's (an override, its catalogue) whose format differs from the key's (a
+    /// `%@` too many, a `%lld` for a `%@`) is passed over for the module's: a wrong format in
+    /// `String(format:)` reads memory that is not there.
     public func callAsFunction(_ key: Key, _ arguments: any CVarArg...) -> String {
-        let template = overrides[key] ?? lookUp(key.rawValue)
+        let expected = Self.formats(key.rawValue)
+        let template = ([overrides[key]] + lookUp(key.rawValue)).compactMap { $0 }.first { Self.formats($0) == expected } ?? key.rawValue
         guard !arguments.isEmpty else { return template }
         return String(
             format: template, locale: Locale(identifier: language ?? Locale.preferredLanguages.first ?? "en"), arguments: arguments)
     }
 
-    private func lookUp(_ key: String) -> String {
-        if let table, let found = Self.find(key, in: bundle, table: table, language: language) { return found }
-        // On Apple platforms the build compiles the catalogue into the module's bundle…
-        if let found = Self.find(key, in: .module, table: nil, language: language) { return found }
-        // …elsewhere (Linux) it is copied as it is, and read here.
-        return Catalogue.shared?.text(key, languages: language.map { [$0] } ?? Locale.preferredLanguages) ?? key
+    /// The format specifiers of `text`, in order (`%%` is none).
+    static func formats(_ text: String) -> [String] {
+        text.matches(of: /%(%|@|lld|ld|d|s)/).map { String($0.output.1) }.filter { $0 != "%" }
+    }
+
+    /// Where `key` is found, best first: the app's catalogue, the module's as the build compiled it
+    /// (Apple platforms), the module's as it is copied (elsewhere, Linux), its English.
+    private func lookUp(_ key: String) -> [String?] {
+        [
+            table.flatMap { Self.find(key, in: bundle, table: $0, language: language) },
+            Self.find(key, in: .module, table: nil, language: language),
+            Catalogue.shared?.text(key, languages: language.map { [$0] } ?? Locale.preferredLanguages),
+            Catalogue.shared?.text(key, languages: ["en"]),
+        ]
     }
 
     /// `key` in `bundle`'s `table`: in the user's language, or in `language` (its `.lproj`, else

@@ -294,3 +294,49 @@ import Testing
         #expect(await enrolled.auth.suggestedUpgrade(steps: [passkey, .deviceKey()]) == nil)
     }
 }
+
+/// A double tap, or a view appearing twice: one chain, one prompt, one code.
+@Suite struct ReturningUserRaceTests {
+    actor Prompts {
+        var count = 0
+        func prompt() async throws {
+            count += 1
+            try await Task.sleep(for: .milliseconds(100))
+            throw LatchkeyError(code: .deviceKeyNotFound, message: "revoked")
+        }
+    }
+
+    @Test func concurrentCallsShareOneChain() async throws {
+        let device = try await ReturningUserSignInTests.Device(enrolledFor: nil)
+        let (auth, transport) = (device.auth, device.transport)
+        let prompts = Prompts()
+        let step = ReturningUserStep(method: .deviceKey) { _, _ in
+            try await prompts.prompt()
+            throw LatchkeyError(code: .deviceKeyNotFound, message: "unreachable")
+        }
+        let answers = try await withThrowingTaskGroup(of: ReturningUserSignIn.self) { group in
+            for _ in 0..<20 { group.addTask { try await auth.signInReturningUser(steps: [step]) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(answers.count == 20)
+        #expect(await prompts.count == 1)
+        #expect(await transport.count("POST", "/otp") == 1)
+        // Once it is over, the next call runs a chain of its own.
+        _ = try await auth.signInReturningUser(steps: [step])
+        #expect(await prompts.count == 2)
+    }
+
+    @Test func cancellingTheCallerStopsTheChainBeforeTheCode() async throws {
+        let device = try await ReturningUserSignInTests.Device(enrolledFor: nil)
+        let (auth, transport) = (device.auth, device.transport)
+        let step = ReturningUserStep(method: .deviceKey) { _, _ in
+            try? await Task.sleep(for: .milliseconds(300))  // a prompt that does not notice the cancel
+            throw LatchkeyError(code: .deviceKeyNotFound, message: "revoked")
+        }
+        let call = Task { try await auth.signInReturningUser(steps: [step]) }
+        try await Task.sleep(for: .milliseconds(50))
+        call.cancel()
+        await #expect(throws: CancellationError.self) { try await call.value }
+        #expect(await transport.count("POST", "/otp") == 0)
+    }
+}

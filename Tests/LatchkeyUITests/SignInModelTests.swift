@@ -228,3 +228,17 @@ import Testing
         #expect(SignInCopy(overrides: [.title: "Welcome to Acme"], language: "fr")(.title) == "Welcome to Acme")
     }
 }
+
+extension SignInCopyTests {
+    /// An app's text whose format differs from the key's would make `String(format:)` read an
+    /// argument that is not there: it is passed over for the module's.
+    @Test func anAppsTextWithAnotherFormatIsPassedOver() {
+        let copy = SignInCopy(
+            overrides: [.welcomeSubtitle: "Hello %@, %@", .codeResendIn: "Again in %@", .title: "Acme: 100% passwordless"],
+            language: "en")
+        #expect(copy(.welcomeSubtitle, "a***@example.com") == "Continue as a***@example.com")
+        #expect(copy(.codeResendIn, 5) == "Send a new code in 5 s")
+        #expect(copy(.title) == "Acme: 100% passwordless")
+        #expect(SignInCopy(overrides: [.welcomeSubtitle: "Bonjour %@"])(.welcomeSubtitle, "a") == "Bonjour a")
+    }
+}

@@ -94,6 +94,8 @@ public actor AuthClient {
     /// What wakes the retry early (see ``scheduleRestoreRetry()``).
     var wakeObservers: [any NSObjectProtocol] = []
     var refreshTask: Task<Session, any Error>?
+    /// The returning-user chain under way: a second call waits for it (one prompt, one code).
+    var returningUserTask: Task<ReturningUserSignIn, any Error>?
     /// The last change to the kept PKCE verifiers; the next waits for it.
     var verifierUpdate: Task<Void, Never>?
     var autoRefreshTask: Task<Void, Never>?

@@ -166,12 +166,31 @@ extension AuthClient {
     /// with `createUser: false` would. A remembered account the server no longer knows answers
     /// ``ReturningUserSignIn/unknownUser`` and is forgotten. Throws when the code cannot be sent
     /// (offline, rate-limited) and every stronger way failed.
+    ///
+    /// A call made while another is under way (a double tap, a view appearing twice) waits for
+    /// it and gets its answer: one prompt, one code. Cancelling the first caller's task cancels
+    /// the chain.
     public func signInReturningUser(
         steps: [ReturningUserStep] = ReturningUserStep.standard, code: CodeFallback = .email, continueAfterCancel: Bool = false
     ) async throws -> ReturningUserSignIn {
+        if let running = returningUserTask { return try await running.value }
+        let task = Task { try await self.returningUserChain(steps: steps, code: code, continueAfterCancel: continueAfterCancel) }
+        returningUserTask = task
+        defer { returningUserTask = nil }
+        return try await withTaskCancellationHandler {
+            try await task.value
+        } onCancel: {
+            task.cancel()
+        }
+    }
+
+    private func returningUserChain(steps: [ReturningUserStep], code: CodeFallback, continueAfterCancel: Bool) async throws
+        -> ReturningUserSignIn
+    {
         guard let user = await returningUser() else { return .unknownUser }
         var fallback = Fallback()
         for step in steps {
+            try Task.checkCancellation()
             do {
                 let session = try await step.attempt(self, user)
                 return .signedIn(session, method: step.method)
@@ -181,6 +200,7 @@ extension AuthClient {
                 if reason == .userCancelled && !continueAfterCancel { return .cancelled(step.method, fallback: fallback) }
             }
         }
+        try Task.checkCancellation()
         do {
             let channel: SMSChannel? = if case .phone(let channel) = code { channel } else { nil }
             if let phone = user.phone, channel != nil || user.email == nil {
