@@ -20,11 +20,11 @@ struct Audit: AsyncParsableCommand {
     func run() async throws {
         guard (1...1000).contains(limit) else { throw ValidationError("--limit must be 1–1000") }
         guard interval > 0 else { throw ValidationError("--interval must be positive") }
-        try await Users.withApp(output.data) { app in
+        try await Users.withUseCases(output.data) { useCases in
             var userID = user
-            if let key = user, UUID(uuidString: key) == nil { userID = try await Users.find(key, app).id.uuidString }
+            if let key = user, UUID(uuidString: key) == nil { userID = try await Users.find(key, useCases).id.uuidString }
             let actions = action.flatMap { $0.split(separator: ",").map(String.init) }
-            let log = AuditLog(store: app.store)
+            let log = AuditLog(store: useCases.store)
             let (newest, _) = try await log.page(1, perPage: limit, userID: userID, actions: actions)
             if !output.json { printHeader() }
             try show(newest.reversed())

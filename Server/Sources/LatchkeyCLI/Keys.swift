@@ -16,8 +16,8 @@ struct Keys: AsyncParsableCommand {
         @OptionGroup var output: Users.Output
 
         func run() async throws {
-            try await Users.withApp(output.data) { app in
-                let issuer = app.service.issuer
+            try await Users.withUseCases(output.data) { useCases in
+                let issuer = useCases.issuer
                 let schedule = issuer.schedule
                 if output.json {
                     let stored: [JSONValue] = schedule.map { entry in
@@ -65,8 +65,8 @@ struct Keys: AsyncParsableCommand {
 
         func run() async throws {
             let seconds = try Keys.duration(delay, option: "--delay")
-            try await Users.withApp(output.data) { app in
-                let key = try await app.signingKeys.rotate(after: seconds)
+            try await Users.withUseCases(output.data) { useCases in
+                let key = try await useCases.signingKeys.rotate(after: seconds)
                 try Keys.report(key, verb: "Rotated", json: output.json)
             }
         }
@@ -84,8 +84,8 @@ struct Keys: AsyncParsableCommand {
             guard let data = FileManager.default.contents(atPath: file), data.count < 64 * 1024 else {
                 throw ValidationError("Cannot read \(file)")
             }
-            try await Users.withApp(output.data) { app in
-                let key = try await app.signingKeys.importKey(pem: String(decoding: data, as: UTF8.self), after: seconds)
+            try await Users.withUseCases(output.data) { useCases in
+                let key = try await useCases.signingKeys.importKey(pem: String(decoding: data, as: UTF8.self), after: seconds)
                 try Keys.report(key, verb: "Imported", json: output.json)
             }
         }
@@ -101,8 +101,8 @@ struct Keys: AsyncParsableCommand {
         @Argument(help: "The key id (kid), as `latchkey keys list` shows it.") var kid: String
 
         func run() async throws {
-            try await Users.withApp(output.data) { app in
-                try await app.signingKeys.retire(kid: kid)
+            try await Users.withUseCases(output.data) { useCases in
+                try await useCases.signingKeys.retire(kid: kid)
                 if output.json { return try Users.printJSON(["retired": kid]) }
                 print("Retired key \(kid): tokens it signed no longer verify.")
                 print("A running server drops it within its keys-reload-interval (30 s by default).")
@@ -121,8 +121,8 @@ struct Keys: AsyncParsableCommand {
 
         func run() async throws {
             let lifetime: TimeInterval? = expiresIn == "none" ? nil : try Keys.duration(expiresIn, option: "--expires-in")
-            try await Users.withApp(output.data) { app in
-                let (token, expiresAt) = try await app.signingKeys.serviceToken(role: role, lifetime: lifetime)
+            try await Users.withUseCases(output.data) { useCases in
+                let (token, expiresAt) = try await useCases.signingKeys.serviceToken(role: role, lifetime: lifetime)
                 if output.json {
                     return try Users.printJSON([
                         "token": JSONValue.string(token), "role": .string(role),

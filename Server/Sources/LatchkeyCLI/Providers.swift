@@ -29,8 +29,8 @@ struct Providers: AsyncParsableCommand {
 
         func run() async throws {
             let secret = clientSecret ?? ProcessInfo.processInfo.environment["LATCHKEY_PROVIDER_CLIENT_SECRET"]
-            try await Users.withApp(output.data) { app in
-                let provider = try await app.customProviders.create(
+            try await Users.withUseCases(output.data) { useCases in
+                let provider = try await useCases.customProviders.create(
                     CustomProviderRequest(
                         identifier: identifier, name: name ?? identifier, clientID: clientID, clientSecret: secret,
                         acceptableClientIDs: alsoAccept, scopes: scope.isEmpty ? nil : scope, emailOptional: emailOptional,
@@ -46,8 +46,8 @@ struct Providers: AsyncParsableCommand {
         @OptionGroup var output: Users.Output
 
         func run() async throws {
-            try await Users.withApp(output.data) { app in
-                let providers = try await app.customProviders.list()
+            try await Users.withUseCases(output.data) { useCases in
+                let providers = try await useCases.customProviders.list()
                 if output.json { return try Users.printJSON(CustomProviderList(providers: providers)) }
                 if providers.isEmpty { print("No custom providers.") }
                 for provider in providers {
@@ -63,8 +63,8 @@ struct Providers: AsyncParsableCommand {
         @Argument(help: "custom:<name>") var identifier: String
 
         func run() async throws {
-            try await Users.withApp(output.data) { app in
-                try await app.customProviders.delete(identifier)
+            try await Users.withUseCases(output.data) { useCases in
+                try await useCases.customProviders.delete(identifier)
                 if !output.json { print("Removed \(identifier).") }
             }
         }

@@ -30,7 +30,16 @@ struct Serve: AsyncParsableCommand {
             configuration.logging.format == .json ? Logger(label: "latchkey") { JSONLogHandler(label: $0) } : Logger(label: "latchkey")
         logger.logLevel = logLevel.flatMap(Logger.Level.init(rawValue:)) ?? configuration.logging.level
         for warning in configuration.warnings { logger.warning("\(warning)") }
-        let app = try await buildApplication(configuration: configuration, logger: logger)
+        let observability = try Observability(configuration)
+        let useCases = try await makeUseCases(configuration: configuration, observability: observability, logger: logger)
+        let application: any ApplicationProtocol
+        do {
+            application = try await buildApplication(
+                configuration: configuration, useCases: useCases, observability: observability, logger: logger)
+        } catch {
+            try? await useCases.shutdown()
+            throw error
+        }
         let email =
             configuration.smtp.map { "SMTP via \($0.host):\($0.port) (\($0.security.rawValue)) from \($0.senderAddress)" }
                 ?? """
@@ -38,21 +47,25 @@ struct Serve: AsyncParsableCommand {
                            read it with `latchkey mailbox` or http://\(configuration.host):\(configuration.port)/_dev/mailbox
                 """
         let keys =
-            app.service.issuer.usesStoredKeys
-            ? "ES256, key \(app.service.issuer.signingKeyID ?? "?") from the store (latchkey keys list)"
-            : "\(app.service.issuer.algorithm) from GOTRUE_JWT_KEYS / GOTRUE_JWT_SECRET"
+            useCases.issuer.usesStoredKeys
+            ? "ES256, key \(useCases.issuer.signingKeyID ?? "?") from the store (latchkey keys list)"
+            : "\(useCases.issuer.algorithm) from GOTRUE_JWT_KEYS / GOTRUE_JWT_SECRET"
         // Under GoTrue's defaults, what Latchkey would harden (`latchkey config check` says the same).
         let hardenings = configuration.profile == .gotrue ? configuration.hardenings : []
-        let hardeningLines = hardenings.isEmpty ? "" : "\n    Latchkey would harden:" + hardenings.map {
-            "\n      \($0.setting) = \($0.value) → \($0.remedy)"
-        }.joined()
+        let hardeningLines =
+            hardenings.isEmpty
+            ? ""
+            : "\n    Latchkey would harden:"
+                + hardenings.map {
+                    "\n      \($0.setting) = \($0.value) → \($0.remedy)"
+                }.joined()
         if configuration.logging.format == .json {
             logger.notice(
                 "listening",
                 metadata: [
                     "version": .string(LatchkeyVersion.current), "address": .string("\(configuration.host):\(configuration.port)"),
                     "store": .string(configuration.storeDescription), "keys": .string(keys),
-                    "server_secret": .string(app.serverSecretOrigin), "profile": .string(configuration.profile.rawValue),
+                    "server_secret": .string(useCases.serverSecretOrigin), "profile": .string(configuration.profile.rawValue),
                     "email": .string(email.split(separator: "\n").first.map(String.init) ?? email),
                 ])
             for finding in hardenings {
@@ -65,21 +78,21 @@ struct Serve: AsyncParsableCommand {
             FileHandle.standardOutput.write(
                 Data(
                     """
-                Latchkey \(LatchkeyVersion.current) listening on http://\(configuration.host):\(configuration.port)
-                  store:   \(configuration.storeDescription)
-                  keys:    \(keys)
-                  secret:  \(app.serverSecretOrigin)
-                  email:   \(email)
-                  \(configuration.profileSummary)\(hardeningLines)
+                    Latchkey \(LatchkeyVersion.current) listening on http://\(configuration.host):\(configuration.port)
+                      store:   \(configuration.storeDescription)
+                      keys:    \(keys)
+                      secret:  \(useCases.serverSecretOrigin)
+                      email:   \(email)
+                      \(configuration.profileSummary)\(hardeningLines)
 
-                """.utf8))
+                    """.utf8))
         }
         do {
-            try await app.application.runService()
+            try await application.runService()
         } catch {
-            try? await app.shutdown()
+            try? await useCases.shutdown()
             throw error
         }
-        try await app.shutdown()
+        try await useCases.shutdown()
     }
 }

@@ -15,8 +15,8 @@ extension Users {
         @Option(name: .customLong("redirect-to"), help: "Where the invitation link sends the user.") var redirectTo: String?
 
         func run() async throws {
-            try await Users.withApp(output.data) { app in
-                let user = try await app.invitations.invite(
+            try await Users.withUseCases(output.data) { useCases in
+                let user = try await useCases.invitations.invite(
                     InviteRequest(email: email, data: try Users.object(data)), redirectTo: redirectTo)
                 if output.json { return try Users.printJSON(user) }
                 print("Invited \(user.email) (\(user.id.uuidString.lowercased())); the email goes out from the server's outbox")
@@ -37,8 +37,8 @@ extension Users {
         @Option(name: .customLong("redirect-to"), help: "Where the link sends the user.") var redirectTo: String?
 
         func run() async throws {
-            try await Users.withApp(output.data) { app in
-                let link = try await app.invitations.generateLink(
+            try await Users.withUseCases(output.data) { useCases in
+                let link = try await useCases.invitations.generateLink(
                     GenerateLinkRequest(type: type, email: email, newEmail: newEmail, password: password, redirectTo: redirectTo))
                 if output.json { return try Users.printJSON(link) }
                 print("Link (\(link.verificationType)) for \(link.user.email):")

@@ -15,10 +15,10 @@ extension Users {
         @Option(help: "The addresses' domain.") var domain = "example.com"
 
         func run() async throws {
-            try await Users.withApp(data) { app in
+            try await Users.withUseCases(data) { useCases in
                 let began = Date()
                 var reported = 0
-                try await app.adminUsers.seed(count: count, start: start, prefix: prefix, domain: domain) { done in
+                try await useCases.adminUsers.seed(count: count, start: start, prefix: prefix, domain: domain) { done in
                     if done - reported >= 100_000 || done == count {
                         reported = done
                         print("\(done) users (\(Int(Date().timeIntervalSince(began))) s)")

@@ -28,9 +28,9 @@ struct Users: AsyncParsableCommand {
         @Option(name: .customLong("per-page"), help: "Users per page (1–1000).") var perPage = 50
 
         func run() async throws {
-            try await Users.withApp(output.data) { app in
+            try await Users.withUseCases(output.data) { useCases in
                 guard page >= 1, (1...1000).contains(perPage) else { throw ValidationError("page ≥ 1, per-page 1–1000") }
-                let (list, total) = try await app.adminUsers.list(page: page, perPage: perPage, emailFilter: filter)
+                let (list, total) = try await useCases.adminUsers.list(page: page, perPage: perPage, emailFilter: filter)
                 if output.json { return try Users.printJSON(list) }
                 Users.printTable(list.users)
                 print("\(list.users.count) of \(total) user\(total == 1 ? "" : "s") (page \(page))")
@@ -44,8 +44,8 @@ struct Users: AsyncParsableCommand {
         @Argument(help: "The user's id, email address or phone number.") var user: String
 
         func run() async throws {
-            try await Users.withApp(output.data) { app in
-                let found = try await Users.find(user, app)
+            try await Users.withUseCases(output.data) { useCases in
+                let found = try await Users.find(user, useCases)
                 if output.json { return try Users.printJSON(found) }
                 Users.printDetails(found)
             }
@@ -65,12 +65,12 @@ struct Users: AsyncParsableCommand {
         @Option(help: "The user's id (a UUID), to keep the one it had in GoTrue.") var id: String?
 
         func run() async throws {
-            try await Users.withApp(output.data) { app in
+            try await Users.withUseCases(output.data) { useCases in
                 var attributes = AdminUserAttributes(
                     email: email, phone: phone, password: password, passwordHash: passwordHash, emailConfirm: confirm,
                     phoneConfirm: confirm, userMetadata: try Users.object(data), role: role)
                 attributes.id = id
-                let user = try await app.adminUsers.create(attributes)
+                let user = try await useCases.adminUsers.create(attributes)
                 if output.json { return try Users.printJSON(user) }
                 print("Created \(user.id.uuidString.lowercased()) \(Users.label(user))")
             }
@@ -90,13 +90,13 @@ struct Users: AsyncParsableCommand {
         @Option var role: String?
 
         func run() async throws {
-            try await Users.withApp(output.data) { app in
-                let found = try await Users.find(user, app)
+            try await Users.withUseCases(output.data) { useCases in
+                let found = try await Users.find(user, useCases)
                 let attributes = AdminUserAttributes(
                     email: email, phone: phone, password: password, passwordHash: passwordHash, emailConfirm: confirm ? true : nil,
                     phoneConfirm: confirm && (phone != nil || !found.phone.isEmpty) ? true : nil,
                     userMetadata: try Users.object(data), role: role)
-                let updated = try await app.adminUsers.update(id: found.id.uuidString, attributes)
+                let updated = try await useCases.adminUsers.update(id: found.id.uuidString, attributes)
                 if output.json { return try Users.printJSON(updated) }
                 Users.printDetails(updated)
             }
@@ -110,9 +110,9 @@ struct Users: AsyncParsableCommand {
         @Option(help: "How long, as a Go duration: 24h, 1h30m, 8760h (default: 100 years).") var duration = "876000h"
 
         func run() async throws {
-            try await Users.withApp(output.data) { app in
-                let found = try await Users.find(user, app)
-                let updated = try await app.adminUsers.update(id: found.id.uuidString, AdminUserAttributes(banDuration: duration))
+            try await Users.withUseCases(output.data) { useCases in
+                let found = try await Users.find(user, useCases)
+                let updated = try await useCases.adminUsers.update(id: found.id.uuidString, AdminUserAttributes(banDuration: duration))
                 if output.json { return try Users.printJSON(updated) }
                 print("Banned \(Users.label(updated)) until \(updated.bannedUntil.map(WireJSON.formatDate) ?? "-")")
             }
@@ -125,9 +125,9 @@ struct Users: AsyncParsableCommand {
         @Argument(help: "The user's id, email address or phone number.") var user: String
 
         func run() async throws {
-            try await Users.withApp(output.data) { app in
-                let found = try await Users.find(user, app)
-                let updated = try await app.adminUsers.update(id: found.id.uuidString, AdminUserAttributes(banDuration: "none"))
+            try await Users.withUseCases(output.data) { useCases in
+                let found = try await Users.find(user, useCases)
+                let updated = try await useCases.adminUsers.update(id: found.id.uuidString, AdminUserAttributes(banDuration: "none"))
                 if output.json { return try Users.printJSON(updated) }
                 print("Unbanned \(Users.label(updated))")
             }
@@ -140,9 +140,9 @@ struct Users: AsyncParsableCommand {
         @Argument(help: "The user's id, email address or phone number.") var user: String
 
         func run() async throws {
-            try await Users.withApp(output.data) { app in
-                let found = try await Users.find(user, app)
-                try await app.adminUsers.delete(id: found.id.uuidString)
+            try await Users.withUseCases(output.data) { useCases in
+                let found = try await Users.find(user, useCases)
+                try await useCases.adminUsers.delete(id: found.id.uuidString)
                 if output.json { return print(#"{"deleted":"\#(found.id.uuidString.lowercased())"}"#) }
                 print("Deleted \(found.id.uuidString.lowercased()) \(Users.label(found))")
             }
@@ -161,8 +161,8 @@ struct Users: AsyncParsableCommand {
         }
 
         func run() async throws {
-            try await Users.withApp(output.data) { app in
-                let deleted = try await app.anonymousUsers.deleteStale(olderThanDays: days)
+            try await Users.withUseCases(output.data) { useCases in
+                let deleted = try await useCases.anonymousUsers.deleteStale(olderThanDays: days)
                 if output.json { return print(#"{"deleted":\#(deleted)}"#) }
                 print("Deleted \(deleted) anonymous user\(deleted == 1 ? "" : "s") made more than \(days) day\(days == 1 ? "" : "s") ago")
             }
@@ -171,31 +171,32 @@ struct Users: AsyncParsableCommand {
 
     // MARK: Helpers
 
-    /// Runs `body` with the application assembled from the data options' configuration (without serving), as the
-    /// operator (audit events name the CLI user), and shuts it down after.
-    static func withApp(_ data: DataOptions, _ body: (LatchkeyApp) async throws -> Void) async throws {
+    /// Runs `body` with the use cases over the data options' store (no HTTP application, no
+    /// metrics or traces, the environment's webhook left as it is), as the operator (audit events
+    /// name the CLI user), and shuts them down after.
+    static func withUseCases(_ data: DataOptions, _ body: (UseCases) async throws -> Void) async throws {
         let configuration = try ServerConfiguration.load(environment: ProcessInfo.processInfo.environment, overrides: data.overrides)
         var logger = Logger(label: "latchkey")
         logger.logLevel = .error
-        let app = try await buildApplication(configuration: configuration, logger: logger)
+        let useCases = try await makeUseCases(configuration: configuration, logger: logger)
         do {
             let name = ProcessInfo.processInfo.environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "operator"
             let context = AuditContext(ip: nil, userAgent: "latchkey-cli", operatorName: "cli:\(name)")
-            try await AuditContext.$current.withValue(context) { try await body(app) }
-            try await app.shutdown()
+            try await AuditContext.$current.withValue(context) { try await body(useCases) }
+            try await useCases.shutdown()
         } catch let error as AuthError {
-            try? await app.shutdown()
+            try? await useCases.shutdown()
             FileHandle.standardError.write(Data("\(error.code.rawValue): \(error.message)\n".utf8))
             throw ExitCode.failure
         } catch {
-            try? await app.shutdown()
+            try? await useCases.shutdown()
             throw error
         }
     }
 
     /// A user by id, exact email address or phone number.
-    static func find(_ key: String, _ app: LatchkeyApp) async throws -> User {
-        try await app.adminUsers.user(lookup: key)
+    static func find(_ key: String, _ useCases: UseCases) async throws -> User {
+        try await useCases.adminUsers.user(lookup: key)
     }
 
     /// The user's email, else its phone.

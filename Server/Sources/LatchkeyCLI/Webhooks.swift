@@ -24,9 +24,9 @@ struct Webhooks: AsyncParsableCommand {
                 }
                 filter = parsed
             }
-            try await Users.withApp(output.data) { app in
-                let endpoints = try await app.webhooks.list()
-                let deliveries = try await app.webhooks.deliveries(endpointID: nil, state: filter, limit: limit)
+            try await Users.withUseCases(output.data) { useCases in
+                let endpoints = try await useCases.webhooks.list()
+                let deliveries = try await useCases.webhooks.deliveries(endpointID: nil, state: filter, limit: limit)
                 if output.json {
                     return try Users.printJSON(
                         Listing(webhooks: endpoints.map { WebhookEndpointBody($0) }, deliveries: deliveries.map { WebhookDeliveryBody($0) })
@@ -61,8 +61,8 @@ struct Webhooks: AsyncParsableCommand {
         @Option(help: "Its secret (v1,whsec_<base64>); default a new one.") var secret: String?
 
         func run() async throws {
-            try await Users.withApp(output.data) { app in
-                let added = try await app.webhooks.add(url: url, secret: secret, events: event)
+            try await Users.withUseCases(output.data) { useCases in
+                let added = try await useCases.webhooks.add(url: url, secret: secret, events: event)
                 if output.json { return try Users.printJSON(WebhookEndpointBody(added.endpoint, secret: added.secret)) }
                 print("Added \(added.endpoint.id.uuidString.lowercased()) for \(url).")
                 print("Its signing secret (shown once): \(added.secret)")
@@ -76,8 +76,8 @@ struct Webhooks: AsyncParsableCommand {
         @Argument(help: "The endpoint's id.") var id: String
 
         func run() async throws {
-            try await Users.withApp(output.data) { app in
-                try await app.webhooks.remove(id: id)
+            try await Users.withUseCases(output.data) { useCases in
+                try await useCases.webhooks.remove(id: id)
                 if !output.json { print("Removed \(id).") }
             }
         }
@@ -96,8 +96,9 @@ struct Webhooks: AsyncParsableCommand {
         }
 
         func run() async throws {
-            try await Users.withApp(output.data) { app in
-                let replayed = failed ? try await app.webhooks.replayFailed(endpointID: endpoint) : try await app.webhooks.replay(ids: ids)
+            try await Users.withUseCases(output.data) { useCases in
+                let replayed =
+                    failed ? try await useCases.webhooks.replayFailed(endpointID: endpoint) : try await useCases.webhooks.replay(ids: ids)
                 if output.json { return try Users.printJSON(["replayed": replayed.map { $0.uuidString.lowercased() }]) }
                 print("Queued \(replayed.count) deliver\(replayed.count == 1 ? "y" : "ies") again.")
             }

@@ -1,4 +1,5 @@
 import Foundation
+import Hummingbird
 import HummingbirdTesting
 import Latchkey
 import LatchkeyCore
@@ -19,7 +20,7 @@ import Testing
 
 /// A real server on a socket and helpers to read its dev mailbox.
 struct LiveServer {
-    let app: LatchkeyApp
+    let app: UseCases
     let url: URL
 
     /// Runs `body` with a live server built by the composition root.
@@ -60,11 +61,20 @@ struct LiveServer {
     ) async throws {
         var logger = Logger(label: "latchkey-sdk-test")
         logger.logLevel = .warning
-        let app = try await buildApplication(configuration: configuration, logger: logger)
+        let observability = try Observability(configuration)
+        let app = try await makeUseCases(configuration: configuration, observability: observability, logger: logger)
+        let application: any ApplicationProtocol
+        do {
+            application = try await buildApplication(
+                configuration: configuration, useCases: app, observability: observability, logger: logger)
+        } catch {
+            try? await app.shutdown()
+            throw error
+        }
         if matchExternalURL {
             // HummingbirdTesting listens on a port of its own choosing: run the service directly.
             let url = URL(string: configuration.auth.externalURL)!
-            let group = ServiceGroup(configuration: .init(services: [app.application], logger: logger))
+            let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
             let running = Task { try await group.run() }
             do {
                 try await waitUntilHealthy(url)
@@ -81,7 +91,7 @@ struct LiveServer {
             return
         }
         do {
-            try await app.application.test(.live) { client in
+            try await application.test(.live) { client in
                 let port = try #require(client.port)
                 try await body(LiveServer(app: app, url: URL(string: "http://127.0.0.1:\(port)")!))
             }

@@ -131,7 +131,7 @@ import Testing
             let current = try #require(await auth.currentSession)
             #expect(!current.user.isAnonymous)
             #expect(current.user.id == anonymous.user.id)
-            #expect(await server.app.service.issuer.verify(current.accessToken)?.isAnonymous == false)
+            #expect(await server.app.issuer.verify(current.accessToken)?.isAnonymous == false)
             #expect(try await auth.user().email == "keep-\(autoconfirm)@example.com")
         }
     }

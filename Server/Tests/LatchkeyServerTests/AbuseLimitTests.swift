@@ -53,7 +53,7 @@ import Testing
         let issuer = try await TokenIssuer.make(from: TokenKeyMaterial(hmacSecret: String(repeating: "k", count: 40)))
         var configuration = AuthConfiguration(rateLimits: .unlimited)
         configuration.otp.sendFrequency = 0
-        let service = try await AuthService.make(
+        let service = try await SharedParts.make(
             configuration: configuration, store: store, hasher: hasher, issuer: issuer,
             serverSecret: Array(repeating: 7, count: 32), renderer: MessageTemplates.defaults)
         let client = ClientInfo(ip: "192.0.2.1")

@@ -33,7 +33,7 @@ import Testing
             #expect(verified.status == .ok)
             let session = try verified.decode(Session.self)
             #expect(session.user.emailConfirmedAt != nil)
-            #expect(await app.service.issuer.verify(session.accessToken)?.amr?.map(\.method) == ["invite"])
+            #expect(await app.issuer.verify(session.accessToken)?.amr?.map(\.method) == ["invite"])
             // The invited user sets a password afterwards.
             let password = try await client.send(
                 .put, "/user", json: #"{"password":"my own passphrase 2026"}"#, bearer: session.accessToken)

@@ -9,8 +9,8 @@ import Testing
 /// GoTrue's admin user endpoints with a service-role token.
 @Suite struct AdminUserTests {
     /// A service-role token as Supabase issues them: no `sub`, `exp` or `aud`.
-    static func serviceRole(_ app: LatchkeyApp) async throws -> String {
-        try await app.service.issuer.sign(AccessTokenClaims(iss: "supabase", role: "service_role"))
+    static func serviceRole(_ app: UseCases) async throws -> String {
+        try await app.issuer.sign(AccessTokenClaims(iss: "supabase", role: "service_role"))
     }
 
     /// bcrypt of "U*U" (OpenBSD's test vector), as GoTrue stores hashes.

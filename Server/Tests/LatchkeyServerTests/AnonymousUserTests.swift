@@ -38,7 +38,7 @@ import Testing
             #expect(session.user.identities?.isEmpty ?? true)
             #expect(session.user.appMetadata.isEmpty)
             #expect(session.user.userMetadata["theme"] == "dark")
-            let claims = try #require(await app.service.issuer.verify(session.accessToken))
+            let claims = try #require(await app.issuer.verify(session.accessToken))
             #expect(claims.isAnonymous == true)
             #expect(claims.amr?.map(\.method) == ["anonymous"])
             #expect(claims.aal == "aal1")
@@ -90,7 +90,7 @@ import Testing
             #expect(session.user.id == anonymous.user.id)
             #expect(session.user.email == "keeper@example.com")
             #expect(session.user.identities?.map(\.provider) == ["email"])
-            #expect(await app.service.issuer.verify(session.accessToken)?.isAnonymous == false)
+            #expect(await app.issuer.verify(session.accessToken)?.isAnonymous == false)
         }
     }
 
@@ -121,7 +121,7 @@ import Testing
             let refreshed = try await client.send(
                 .post, "/token?grant_type=refresh_token", json: #"{"refresh_token":"\#(anonymous.refreshToken)"}"#
             ).decode(Session.self)
-            #expect(await app.service.issuer.verify(refreshed.accessToken)?.isAnonymous == false)
+            #expect(await app.issuer.verify(refreshed.accessToken)?.isAnonymous == false)
         }
     }
 
@@ -131,7 +131,7 @@ import Testing
         try await TestServer(configure: Self.enabled).run { client, app async throws in
             let anonymous = try await client.send(.post, "/signup", json: "{}").decode(Session.self)
             _ = try await client.signUpConfirmed("permanent@example.com", app: app)
-            let token = try await app.service.issuer.sign(AccessTokenClaims(iss: "supabase", role: "service_role"))
+            let token = try await app.issuer.sign(AccessTokenClaims(iss: "supabase", role: "service_role"))
             func ids(_ query: String) async throws -> [UUID] {
                 let response = try await client.send(.get, "/admin/users" + query, bearer: token)
                 #expect(response.status == .ok, "\(query)")

@@ -75,7 +75,7 @@ import Testing
             try await client.send(.post, "/otp", json: #"{"email":"codes@example.com"}"#)
             let code = try await client.latestCode(to: "codes@example.com", app: app)
             let wrong = code == "000000" ? "111111" : "000000"
-            let attempts = app.service.configuration.otp.maxAttempts
+            let attempts = app.parts.configuration.otp.maxAttempts
             for _ in 0..<attempts {
                 try await client.send(.post, "/verify", json: #"{"type":"email","email":"codes@example.com","token":"\#(wrong)"}"#)
             }

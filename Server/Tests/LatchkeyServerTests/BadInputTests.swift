@@ -42,7 +42,7 @@ import Testing
             let session = try await client.signUpConfirmed("empty@example.com", app: app)
             let update = try await client.send(.put, "/user", bearer: session.accessToken)
             #expect(update.status == .badRequest && update.errorCode == "bad_json")
-            let token = try await app.service.issuer.sign(AccessTokenClaims(iss: "supabase", role: "service_role"))
+            let token = try await app.issuer.sign(AccessTokenClaims(iss: "supabase", role: "service_role"))
             #expect(try await client.send(.post, "/admin/users", bearer: token).errorCode == "bad_json")
             let deleted = try await client.send(.delete, "/admin/users/\(session.user.id.uuidString)", bearer: token)
             #expect(deleted.status == .ok)

@@ -85,7 +85,7 @@ let errorCodeHeader = HTTPField.Name("x-sb-error-code")!
             #expect(signedIn.headers[.cacheControl] == "no-store")
             let deviceSession = try signedIn.decode(Session.self)
             #expect(deviceSession.user.id == session.user.id)
-            let claims = try #require(await app.service.issuer.verify(deviceSession.accessToken))
+            let claims = try #require(await app.issuer.verify(deviceSession.accessToken))
             #expect(claims.amr?.map(\.method) == ["device_key"])
             let logins = try await AuditLogTests.log(client, try await AdminUserTests.serviceRole(app), query: "&action=login")
             #expect(logins.first?.payload.traits["method"] == "device_key")

@@ -13,7 +13,7 @@ import Testing
     static let password = "correct horse battery staple"
 
     /// The newest message to `email` with `subject`.
-    func mail(_ app: LatchkeyApp, to email: String, subject: String) async throws -> EmailMessage {
+    func mail(_ app: UseCases, to email: String, subject: String) async throws -> EmailMessage {
         try await app.settleOutbox()
         let messages = try await app.store.mailbox(to: email, limit: 10)
         return try #require(messages.first(where: { $0.message.subject == subject })?.message, "no '\(subject)' to \(email)")

@@ -55,7 +55,7 @@ import Testing
             let verified = try await Self.verify(client, session, factor: factor, code: code)
             #expect(verified.status == .ok)
             let upgraded = try verified.decode(Session.self)
-            let claims = try #require(await app.service.issuer.verify(upgraded.accessToken))
+            let claims = try #require(await app.issuer.verify(upgraded.accessToken))
             #expect(claims.aal == "aal2" && claims.amr?.map(\.method) == ["otp", "totp"])
             #expect(upgraded.user.factors?.map(\.status) == ["verified"])
             // The owner hears of it, in case it was not them.
@@ -77,7 +77,7 @@ import Testing
             let refreshed = try await client.send(
                 .post, "/token?grant_type=refresh_token", json: #"{"refresh_token":"\#(current.refreshToken)"}"#
             ).decode(Session.self)
-            let refreshedClaims = await app.service.issuer.verify(refreshed.accessToken)
+            let refreshedClaims = await app.issuer.verify(refreshed.accessToken)
             // aal2 kept, and one `totp` entry however often the factor was verified.
             #expect(refreshedClaims?.aal == "aal2" && refreshedClaims?.amr?.map(\.method) == ["otp", "totp"])
             // The aal1 refresh token from before the upgrade never mints a session: it counts as reuse.
@@ -204,7 +204,7 @@ import Testing
             for token in [current.refreshToken, raised.refreshToken] {
                 let refreshed = try await client.send(.post, "/token?grant_type=refresh_token", json: #"{"refresh_token":"\#(token)"}"#)
                 #expect(refreshed.status == .ok)
-                let claims = await app.service.issuer.verify(try refreshed.decode(Session.self).accessToken)
+                let claims = await app.issuer.verify(try refreshed.decode(Session.self).accessToken)
                 #expect(claims?.aal == "aal1" && claims?.amr?.contains { $0.method == "totp" } == false)
             }
         }
@@ -222,7 +222,7 @@ import Testing
             let aal1 = try await client.send(
                 .post, "/token?grant_type=password", json: #"{"email":"guarded@example.com","password":"\#(password)"}"#
             ).decode(Session.self)
-            #expect(await app.service.issuer.verify(aal1.accessToken)?.aal == "aal1")
+            #expect(await app.issuer.verify(aal1.accessToken)?.aal == "aal1")
             let change = try await client.send(.put, "/user", json: #"{"password":"another long passphrase 7"}"#, bearer: aal1.accessToken)
             #expect(change.status == .unauthorized && change.errorCode == "insufficient_aal")
             let email = try await client.send(.put, "/user", json: #"{"email":"elsewhere@example.com"}"#, bearer: aal1.accessToken)

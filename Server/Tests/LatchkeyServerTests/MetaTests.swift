@@ -38,7 +38,9 @@ import Testing
     }
 
     @Test func everyRouteIsInTheOpenAPIDocumentAndBack() async throws {
-        try await TestServer().run { client, app async throws in
+        let server = TestServer()
+        try await server.run { client, app async throws in
+            let routes = buildRouter(configuration: server.configuration, useCases: app).catalog.routes
             let response = try await client.send(.get, "/openapi.json")
             let document = try JSONDecoder().decode(JSONValue.self, from: Data(response.body.readableBytesView))
             let paths = try #require(document.objectValue?["paths"]?.objectValue)
@@ -49,11 +51,11 @@ import Testing
                 }
             }
             // The hosted pages are HTML for browsers (docs/hosted-pages.md), not the JSON API.
-            let served = Set(app.routes.routes.filter { !$0.path.hasPrefix("/ui/") }.map { "\($0.method) \($0.path)" })
+            let served = Set(routes.filter { !$0.path.hasPrefix("/ui/") }.map { "\($0.method) \($0.path)" })
             #expect(served == documented)
             let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../docs/hosted-pages.md")
             let pages = try String(contentsOf: docs, encoding: .utf8)
-            let undocumented = app.routes.routes.filter { $0.path.hasPrefix("/ui/") && !pages.contains("`\($0.method) \($0.path)`") }
+            let undocumented = routes.filter { $0.path.hasPrefix("/ui/") && !pages.contains("`\($0.method) \($0.path)`") }
             #expect(undocumented.isEmpty, "docs/hosted-pages.md lacks \(undocumented.map { "\($0.method) \($0.path)" })")
         }
     }

@@ -141,7 +141,7 @@ import Testing
             _ = try await check(.post, "/signer/recovery-key")
             _ = try await check(.delete, "/signer/backup", bearer: session.accessToken)
             _ = try await check(.delete, "/signer/backup", bearer: session.accessToken)
-            let admin = try await app.service.issuer.sign(AccessTokenClaims(role: "service_role"))
+            let admin = try await app.issuer.sign(AccessTokenClaims(role: "service_role"))
             let managed = try await check(.post, "/admin/users", json: #"{"email":"managed@example.com"}"#, bearer: admin)
                 .decode(User.self)
             _ = try await check(.post, "/admin/users", json: #"{"email":"managed@example.com"}"#, bearer: admin)

@@ -14,7 +14,7 @@ import Testing
     static var challenge: String { Base64URL.encode(SHA256.hash(data: Array(verifier.utf8))) }
 
     /// Requests a link with a challenge and clicks it in a browser; returns the `code` of the redirect.
-    func clickPKCELink(_ client: any TestClientProtocol, app: LatchkeyApp, email: String) async throws -> String {
+    func clickPKCELink(_ client: any TestClientProtocol, app: UseCases, email: String) async throws -> String {
         let body = #"{"email":"\#(email)","code_challenge":"\#(Self.challenge)","code_challenge_method":"s256"}"#
         #expect(try await client.send(.post, "/otp?redirect_to=http://localhost:3000/cb", json: body).status == .ok)
         let secret = try await client.latestLinkSecret(to: email, app: app)

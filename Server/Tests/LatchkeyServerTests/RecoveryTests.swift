@@ -10,7 +10,7 @@ import Testing
 
 @Suite struct RecoveryTests {
     /// Waits for a message with `subject` to `email` (recovery mail is sent in the background).
-    func waitForMail(_ app: LatchkeyApp, to email: String, subject: String) async throws -> StoredEmail {
+    func waitForMail(_ app: UseCases, to email: String, subject: String) async throws -> StoredEmail {
         // Up to about ten seconds: the suite runs many servers at once.
         for _ in 0..<500 {
             try await app.settleOutbox()

@@ -54,7 +54,7 @@ import Testing
     /// Clicks the newest link mailed to `email` (the confirmation page's POST) and returns the
     /// `Location` it answers with. Messages stored within one millisecond may come back in either
     /// order, so the newest is the newest whose link has not been clicked yet.
-    static func clickLatestLink(_ client: any TestClientProtocol, to email: String, app: LatchkeyApp) async throws -> String {
+    static func clickLatestLink(_ client: any TestClientProtocol, to email: String, app: UseCases) async throws -> String {
         var token: Substring?
         var type: Substring?
         // `/recover` sends from a task of its own (its answer takes as long for unknown addresses).
@@ -82,7 +82,7 @@ import Testing
     static let clicked = Mutex<Set<String>>([])
 
     /// Marks every link mailed to `email` so far as one not to click (a code replaced since).
-    static func skipLinks(to email: String, app: LatchkeyApp) async throws {
+    static func skipLinks(to email: String, app: UseCases) async throws {
         try await app.settleOutbox()
         for message in try await app.store.mailbox(to: EmailAddress.canonical(email), limit: 10) {
             if let found = message.message.text.firstMatch(of: /token=([A-Za-z0-9_-]+)/)?.1 {

@@ -22,7 +22,7 @@ import Testing
     }
 
     /// The code in the newest dev-mailbox SMS to `phone`.
-    func smsCode(_ app: LatchkeyApp, to phone: String) async throws -> String {
+    func smsCode(_ app: UseCases, to phone: String) async throws -> String {
         let text = try #require(try await app.store.mailbox(to: phone, limit: 1).first?.message.text)
         return String(try #require(text.firstMatch(of: /code is (\d{6,10})/)).1)
     }

@@ -14,7 +14,7 @@ import Testing
     /// A user with a verified factor: the aal2 session that verified it, a fresh aal1 password
     /// session, and the factor.
     static func userWithFactor(
-        _ email: String, _ client: any TestClientProtocol, _ app: LatchkeyApp, time: ManualTimeSource
+        _ email: String, _ client: any TestClientProtocol, _ app: UseCases, time: ManualTimeSource
     ) async throws -> (aal2: Session, aal1: Session) {
         let first = try await client.signUpConfirmed(email, password: password, app: app)
         let (factor, totp, _) = try await MFATests.enroll(client, first)
@@ -23,7 +23,7 @@ import Testing
         let aal1 = try await client.send(
             .post, "/token?grant_type=password", json: #"{"email":"\#(email)","password":"\#(password)"}"#
         ).decode(Session.self)
-        #expect(await app.service.issuer.verify(aal1.accessToken)?.aal == "aal1")
+        #expect(await app.issuer.verify(aal1.accessToken)?.aal == "aal1")
         return (aal2, aal1)
     }
 

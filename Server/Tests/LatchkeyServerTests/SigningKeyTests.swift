@@ -30,7 +30,7 @@ import Testing
     @Test func aRotatedKeyIsPublishedFirstThenSignsAndTheOldOneRetires() async throws {
         let time = ManualTimeSource(Date())
         try await TestServer().run(time: time) { client, app async throws in
-            let first = try #require(app.service.issuer.signingKeyID)
+            let first = try #require(app.issuer.signingKeyID)
             let before = try await client.signUpConfirmed("keys@example.com", app: app)
             #expect(try Self.kid(before.accessToken) == first)
             #expect(try await Self.published(client) == [first])
@@ -64,7 +64,7 @@ import Testing
 
     @Test func aLeakedKeyIsRetiredAtOnceAndSessionsGoOn() async throws {
         try await TestServer().run { client, app async throws in
-            let leaked = try #require(app.service.issuer.signingKeyID)
+            let leaked = try #require(app.issuer.signingKeyID)
             let session = try await client.signUpConfirmed("leak@example.com", app: app)
             // The signing key cannot be retired: nothing would sign.
             await #expect(throws: AuthError.self) { try await Self.asOperator { try await app.signingKeys.retire(kid: leaked) } }
@@ -91,13 +91,13 @@ import Testing
                 try await app.signingKeys.serviceToken(role: "service_role", lifetime: 3600)
             }
             #expect(expiresAt == time.now().addingTimeInterval(3600))
-            let claims = try #require(await app.service.issuer.verify(token))
+            let claims = try #require(await app.issuer.verify(token))
             #expect(claims.role == "service_role" && claims.sub == nil && claims.exp != nil)
             #expect(try await client.send(.get, "/admin/users", bearer: token).status == .ok)
             let (forever, never) = try await Self.asOperator {
                 try await app.signingKeys.serviceToken(role: "service_role", lifetime: nil)
             }
-            let foreverClaims = await app.service.issuer.verify(forever)
+            let foreverClaims = await app.issuer.verify(forever)
             #expect(never == nil && foreverClaims != nil && foreverClaims?.exp == nil)
             for (role, lifetime) in [("authenticated", 3600.0), ("service_role", 1), ("service_role", 1e12)] {
                 await #expect(throws: AuthError.self) {
@@ -116,7 +116,7 @@ import Testing
         try await TestServer().run(time: time) { client, app async throws in
             let pem = ES256PrivateKey().pemRepresentation
             let imported = try await Self.asOperator { try await app.signingKeys.importKey(pem: pem, after: 0) }
-            #expect(app.service.issuer.signingKeyID == imported.kid)
+            #expect(app.issuer.signingKeyID == imported.kid)
             let session = try await client.signUpConfirmed("imported@example.com", app: app)
             #expect(try Self.kid(session.accessToken) == imported.kid)
             // The token verifies with the operator's own public key.
@@ -142,7 +142,7 @@ import Testing
 
     @Test func configuredKeysAreNotRotatedHere() async throws {
         try await TestServer(configure: { $0.jwtSecret = String(repeating: "s", count: 40) }).run { _, app async throws in
-            #expect(!app.service.issuer.usesStoredKeys)
+            #expect(!app.issuer.usesStoredKeys)
             await #expect { try await app.signingKeys.rotate(after: 0) } throws: {
                 ($0 as? AuthError)?.message.contains("GOTRUE_JWT_SECRET") == true
             }
@@ -152,13 +152,13 @@ import Testing
             #expect(try await app.store.signingKeys().isEmpty)
             // A service token is signed with the configured secret like any other token.
             let (token, _) = try await app.signingKeys.serviceToken(role: "service_role", lifetime: 3600)
-            #expect(await app.service.issuer.verify(token)?.role == "service_role")
+            #expect(await app.issuer.verify(token)?.role == "service_role")
         }
     }
 
     @Test func anInstanceWithAnotherServerSecretRefusesToStartAndChangesNothing() async throws {
         let server = TestServer()
-        let kid = try await server.run { _, app async throws in try #require(app.service.issuer.signingKeyID) }
+        let kid = try await server.run { _, app async throws in try #require(app.issuer.signingKeyID) }
         let secretFile = server.directory + "/server-secret"
         let original = try Data(contentsOf: URL(fileURLWithPath: secretFile))
         try Data(Base64URL.encode(SecureRandom.bytes(32)).utf8).write(to: URL(fileURLWithPath: secretFile))
@@ -168,7 +168,7 @@ import Testing
         // With its own secret back, the instance starts with the key it had.
         try original.write(to: URL(fileURLWithPath: secretFile))
         try await server.run { _, app async throws in
-            #expect(app.service.issuer.signingKeyID == kid)
+            #expect(app.issuer.signingKeyID == kid)
             #expect(try await app.store.signingKeys().map(\.kid) == [kid])
         }
     }
@@ -231,7 +231,7 @@ import Testing
         let old = JWTKeyCollection()
         await old.add(ecdsa: try ES256PrivateKey(pem: pem), kid: JWKIdentifier(string: kid))
         let session = try await server.run { client, app async throws in
-            #expect(app.service.issuer.signingKeyID == kid)
+            #expect(app.issuer.signingKeyID == kid)
             return try await client.signUpConfirmed("upgrade@example.com", app: app)
         }
         var claims = try #require(await old.verify(session.accessToken, as: AccessTokenPayload.self) as AccessTokenPayload?).claims

@@ -47,17 +47,20 @@ struct TestServer {
 
     /// Runs `body` against the live server over a real socket.
     func run<T: Sendable>(
-        time: any TimeSource = SystemTimeSource(), _ body: @escaping @Sendable (any TestClientProtocol, LatchkeyApp) async throws -> T
+        time: any TimeSource = SystemTimeSource(), _ body: @escaping @Sendable (any TestClientProtocol, UseCases) async throws -> T
     ) async throws -> T {
         var logger = Logger(label: "latchkey-test")
         logger.logLevel = .warning
-        let app = try await buildApplication(configuration: configuration, time: time, logger: logger)
+        let observability = try Observability(configuration)
+        let useCases = try await makeUseCases(configuration: configuration, observability: observability, time: time, logger: logger)
         do {
-            let result = try await app.application.test(.live) { client in try await body(client, app) }
-            try await app.shutdown()
+            let application = try await buildApplication(
+                configuration: configuration, useCases: useCases, observability: observability, logger: logger)
+            let result = try await application.test(.live) { client in try await body(client, useCases) }
+            try await useCases.shutdown()
             return result
         } catch {
-            try? await app.shutdown()
+            try? await useCases.shutdown()
             throw error
         }
     }
@@ -81,7 +84,7 @@ extension TestClientProtocol {
     }
 
     /// Signs up and confirms through the mailbox code; returns the session.
-    func signUpConfirmed(_ email: String, password: String = "correct horse battery staple", app: LatchkeyApp) async throws -> Session {
+    func signUpConfirmed(_ email: String, password: String = "correct horse battery staple", app: UseCases) async throws -> Session {
         let signUp = try await send(.post, "/signup", json: #"{"email":"\#(email)","password":"\#(password)"}"#)
         #expect(signUp.status == .ok)
         let code = try await latestCode(to: email, app: app)
@@ -91,7 +94,7 @@ extension TestClientProtocol {
     }
 
     /// The code in the newest message to `email`.
-    func latestCode(to email: String, app: LatchkeyApp) async throws -> String {
+    func latestCode(to email: String, app: UseCases) async throws -> String {
         try await app.settleOutbox()
         let messages = try await app.store.mailbox(to: EmailAddress.canonical(email), limit: 1)
         let text = try #require(messages.first?.message.text)
@@ -100,7 +103,7 @@ extension TestClientProtocol {
     }
 
     /// The link secret in the newest message to `email`.
-    func latestLinkSecret(to email: String, app: LatchkeyApp) async throws -> String {
+    func latestLinkSecret(to email: String, app: UseCases) async throws -> String {
         try await app.settleOutbox()
         let messages = try await app.store.mailbox(to: EmailAddress.canonical(email), limit: 1)
         let text = try #require(messages.first?.message.text)

@@ -13,7 +13,7 @@ import Testing
 
 @Suite struct TokenSecurityTests {
     /// Signs `claims` with the server's own stored key, as an attacker who stole it could.
-    static func signWithServerKey(_ claims: AccessTokenClaims, app: LatchkeyApp) async throws -> String {
+    static func signWithServerKey(_ claims: AccessTokenClaims, app: UseCases) async throws -> String {
         let stored = try #require(try await app.store.signingKeys().last)
         let pem = try app.signingKeys.open(stored)
         let kid = stored.kid
@@ -35,7 +35,7 @@ import Testing
 
             // HS256 "signed" with the public key (algorithm confusion).
             let jwks = try await client.send(.get, "/.well-known/jwks.json").text
-            let kid = try #require(app.service.issuer.signingKeyID)
+            let kid = try #require(app.issuer.signingKeyID)
             let confused = JWTKeyCollection()
             await confused.add(hmac: HMACKey(from: Array(jwks.utf8)), digestAlgorithm: .sha256, kid: JWKIdentifier(string: kid))
             let forged = try await confused.sign(AccessTokenPayload(claims), kid: JWKIdentifier(string: kid))
@@ -108,19 +108,19 @@ import Testing
     @Test func aUsersTokenMustExpireAndNameThisServerAsItsIssuer() async throws {
         try await TestServer().run { client, app async throws in
             let session = try await client.signUpConfirmed("claims@example.com", app: app)
-            let claims = try #require(await app.service.issuer.verify(session.accessToken))
-            #expect(try await client.send(.get, "/user", bearer: try await app.service.issuer.sign(claims)).status == .ok)
+            let claims = try #require(await app.issuer.verify(session.accessToken))
+            #expect(try await client.send(.get, "/user", bearer: try await app.issuer.sign(claims)).status == .ok)
             var forever = claims
             forever.exp = nil
-            let noExpiry = try await client.send(.get, "/user", bearer: try await app.service.issuer.sign(forever))
+            let noExpiry = try await client.send(.get, "/user", bearer: try await app.issuer.sign(forever))
             #expect(noExpiry.status == .forbidden && noExpiry.errorCode == "bad_jwt")
             var foreign = claims
             foreign.iss = "https://another-project.example.com/auth/v1"
-            let otherIssuer = try await client.send(.get, "/user", bearer: try await app.service.issuer.sign(foreign))
+            let otherIssuer = try await client.send(.get, "/user", bearer: try await app.issuer.sign(foreign))
             #expect(otherIssuer.status == .forbidden && otherIssuer.errorCode == "bad_jwt")
             var none = claims
             none.iss = nil
-            #expect(try await client.send(.get, "/user", bearer: try await app.service.issuer.sign(none)).status == .forbidden)
+            #expect(try await client.send(.get, "/user", bearer: try await app.issuer.sign(none)).status == .forbidden)
         }
     }
 }

@@ -61,7 +61,7 @@ import Testing
     /// ``CountingDatabase``, on a clock that stands still (no window ends between a request and
     /// the check of its counters).
     struct Fixture {
-        let service: AuthService
+        let service: SharedParts
         let store: SQLAuthStore
         let database: CountingDatabase
         let time: ManualTimeSource
@@ -103,7 +103,7 @@ import Testing
             configuration.otp.sendFrequency = 0
             configure(&configuration)
             time = ManualTimeSource(Date())
-            service = try await AuthService.make(
+            service = try await SharedParts.make(
                 configuration: configuration, store: store, hasher: ScryptPasswordHasher(logN: 10, pool: pool),
                 issuer: try await TokenIssuer.make(from: TokenKeyMaterial(hmacSecret: String(repeating: "k", count: 40))),
                 serverSecret: secret, time: time, renderer: MessageTemplates.defaults)
@@ -130,7 +130,7 @@ import Testing
         let verification = fixture.verification
         let refresher = SessionRefresh(
             store: store, limiter: service.limiter, settings: SessionRefresh.Settings(configuration), answers: service.answers,
-            time: service.time, logger: service.logger)
+            time: service.time, logger: Logger(label: "trips"))
 
         let otp = try await database.trips {
             _ = try await fixture.oneTimeCodes.sendOTP(

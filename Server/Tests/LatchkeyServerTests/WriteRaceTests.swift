@@ -44,7 +44,7 @@ import Testing
 
     /// Signs `email` up, then races six password sign-ins against the operator's change `json`.
     static func signInsAgainstOperator(
-        _ email: String, change json: String, _ client: any TestClientProtocol, app: LatchkeyApp, admin: String
+        _ email: String, change json: String, _ client: any TestClientProtocol, app: UseCases, admin: String
     ) async throws -> (user: User, signIns: [TestClient.Response], decision: TestResponse) {
         let user = try await client.signUpConfirmed(email, password: password, app: app).user
         let (signIns, decision) = try await race(client, 6, "/token?grant_type=password") { _ in

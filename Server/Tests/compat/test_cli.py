@@ -426,3 +426,39 @@ def test_providers_add_list_and_remove_with_the_server_stopped(tmp_path):
     assert "No custom providers." in run_cli("providers", "list", *data).stdout
     missing = run_cli("providers", "remove", "custom:acme", *data)
     assert missing.returncode != 0 and "not found" in missing.stderr
+
+
+def test_a_command_builds_the_use_cases_alone(tmp_path):
+    """Issue #38: a `latchkey` command builds the use cases over the store and nothing else. The
+    environment's webhook endpoint is the server's to record as it starts (a command given
+    LATCHKEY_WEBHOOK_URL leaves the endpoints as they are); no traces are exported and no metrics
+    port is opened, whatever the environment asks."""
+    import base64
+    import os
+    import socket
+
+    from conftest import _free_port
+    # A metrics port already taken, and an OTLP endpoint nobody answers: a command needs neither.
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    env = {**os.environ, "LATCHKEY_WEBHOOK_URL": "https://hooks.example.com/latchkey",
+           "LATCHKEY_WEBHOOK_SECRET": "v1,whsec_" + base64.b64encode(b"a webhook secret of 32 bytes!!!!").decode(), "LATCHKEY_METRICS_ENABLED": "true",
+           "LATCHKEY_METRICS_PORT": str(taken.getsockname()[1]), "OTEL_TRACES_EXPORTER": "otlp",
+           "OTEL_EXPORTER_OTLP_ENDPOINT": f"http://127.0.0.1:{_free_port()}"}
+    try:
+        data = ["--data-dir", str(tmp_path)]
+        created = subprocess.run([str(binary_path()), "users", "create", *data, "--email", "ops@example.com", "--json"],
+                                 capture_output=True, text=True, timeout=60, env=env)
+        assert created.returncode == 0, created.stderr
+        listed = subprocess.run([str(binary_path()), "webhooks", "list", *data, "--json"],
+                                capture_output=True, text=True, timeout=60, env=env)
+        assert listed.returncode == 0, listed.stderr
+        assert json.loads(listed.stdout)["webhooks"] == []
+    finally:
+        taken.close()
+    # The server records it as it starts.
+    with serving(tmp_path, env={"LATCHKEY_WEBHOOK_URL": env["LATCHKEY_WEBHOOK_URL"],
+                                "LATCHKEY_WEBHOOK_SECRET": env["LATCHKEY_WEBHOOK_SECRET"]}):
+        again = run_cli("webhooks", "list", *data, "--json")
+        assert [w["source"] for w in json.loads(again.stdout)["webhooks"]] == ["env"]

@@ -7,7 +7,10 @@ import LatchkeyCore
 /// `/health`, `/settings`, `/.well-known/jwks.json`, `/.well-known/apple-app-site-association`
 /// and `/openapi.json`.
 struct MetaController {
-    let service: AuthService
+    /// `GET /settings`.
+    let settings: ServerSettings
+    /// Publishes the token keys.
+    let issuer: any TokenIssuing
     let openAPI: Data
     /// Whether the database answers (the composition root passes the store's ping).
     let databaseAnswers: @Sendable () async -> Bool
@@ -25,9 +28,9 @@ struct MetaController {
                     database: databaseAnswers ? "ok" : "unavailable", status: draining ? "shutting_down" : "ready"),
                 status: databaseAnswers && !draining ? .ok : .serviceUnavailable, noStore: true)
         }
-        routes.on(.get, "/settings") { _, _ in try JSONResponse.make(service.settings) }
+        routes.on(.get, "/settings") { _, _ in try JSONResponse.make(settings) }
         routes.on(.get, "/.well-known/jwks.json") { _, _ in
-            var response = try JSONResponse.make(["keys": service.issuer.publicJWKS])
+            var response = try JSONResponse.make(["keys": issuer.publicJWKS])
             response.headers[.cacheControl] = "public, max-age=600"
             return response
         }

@@ -3,7 +3,7 @@ import Foundation
 import LatchkeyAPI
 
 /// Device keys (`/device-keys`): P-256 public keys a user's devices register, each later signing
-/// the assertions of the device-key grant (`POST /token`, in ``AuthService``).
+/// the assertions of the device-key grant (`POST /token`, ``DeviceKeySignIn``).
 public struct DeviceKeys: Sendable {
     /// Keys one user may register.
     public static let maxKeys = 20

@@ -5,13 +5,10 @@ import Logging
 /// The parts the use cases share, made once from the configuration: the password rules and
 /// hasher (``Passwords``), session answers, outbox rows and audit events on one clock and one
 /// source of randomness (``Records``), the redirect allow list, the rate limiter, and the code
-/// sender (``Codes``). The composition root hands each use case the parts it uses; `AuthService`
-/// itself answers `GET /settings` and makes the ``Authenticator``.
-///
-/// Knows nothing about HTTP or SQL: it reads and writes through ``AuthStore``.
-public struct AuthService: Sendable {
+/// sender (``Codes``). The composition root (`makeUseCases`) hands each use case the parts it
+/// uses; these also answer `GET /settings` and make the ``Authenticator``.
+public struct SharedParts: Sendable {
     public let configuration: AuthConfiguration
-    public let store: any AuthStore
     /// New passwords checked and hashed; presented ones verified.
     public let passwords: Passwords
     /// Session answers, outbox rows and audit events, and the clock and randomness they use.
@@ -20,9 +17,8 @@ public struct AuthService: Sendable {
     public let limiter: RateLimiter
     /// Makes, stores and sends codes and links (email and SMS), and new users with their first code.
     public let codes: Codes
-    /// What the service counts for operators; ``AuthMetrics/disabled`` unless metrics are on.
-    public let metrics: AuthMetrics
-    public let logger: Logger
+    /// Who requests are (the accounts it reads the session's user from).
+    public let authenticator: Authenticator
 
     public init(
         configuration: AuthConfiguration, store: any AuthStore, hasher: any PasswordHasher,
@@ -33,7 +29,6 @@ public struct AuthService: Sendable {
         logger: Logger = Logger(label: "latchkey"), decoyHash: String
     ) {
         self.configuration = configuration
-        self.store = store
         self.passwords = Passwords(
             policy: PasswordPolicy(settings: configuration.password, blocklist: blocklist), hasher: hasher, decoyHash: decoyHash)
         self.redirects = RedirectPolicy(siteURL: configuration.siteURL, allowList: configuration.uriAllowList)
@@ -48,27 +43,23 @@ public struct AuthService: Sendable {
             store: store, settings: Codes.Settings(configuration), records: records, redirects: redirects, limiter: limiter,
             sms: hooks.isEnabled(.sendSMS) ? HookSMSSender(hooks: hooks) : sms ?? DevSMSOutbox(store: store, time: time, random: random),
             metrics: metrics, logger: logger)
-        self.metrics = metrics
-        self.logger = logger
+        self.authenticator = Authenticator(answers: records.answers, accounts: store, time: time)
     }
 
-    /// Builds a service, with a decoy hash from the configured hasher.
+    /// Makes the parts, with a decoy hash from the configured hasher.
     public static func make(
         configuration: AuthConfiguration, store: any AuthStore, hasher: any PasswordHasher,
         issuer: any TokenIssuing, serverSecret: [UInt8], time: any TimeSource = SystemTimeSource(),
         random: any RandomSource = SystemRandomSource(), renderer: any MessageRenderer, outboxSignal: OutboxSignal = OutboxSignal(),
         sms: (any SMSSender)? = nil, metrics: AuthMetrics = .disabled, hooks: Hooks = .none,
         logger: Logger = Logger(label: "latchkey")
-    ) async throws -> AuthService {
+    ) async throws -> SharedParts {
         let decoy = try await hasher.decoyHash()
-        return AuthService(
+        return SharedParts(
             configuration: configuration, store: store, hasher: hasher, issuer: issuer, serverSecret: serverSecret, time: time,
             random: random, renderer: renderer, outboxSignal: outboxSignal, sms: sms, metrics: metrics, hooks: hooks, logger: logger,
             decoyHash: decoy)
     }
-
-    /// Reads who requests are, for the tokens this service issues.
-    public var authenticator: Authenticator { Authenticator(answers: answers, accounts: store, time: time) }
 
     /// `GET /settings`.
     public var settings: ServerSettings {
