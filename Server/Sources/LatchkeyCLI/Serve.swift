@@ -30,16 +30,7 @@ struct Serve: AsyncParsableCommand {
             configuration.logging.format == .json ? Logger(label: "latchkey") { JSONLogHandler(label: $0) } : Logger(label: "latchkey")
         logger.logLevel = logLevel.flatMap(Logger.Level.init(rawValue:)) ?? configuration.logging.level
         for warning in configuration.warnings { logger.warning("\(warning)") }
-        let observability = try Observability(configuration)
-        let useCases = try await makeUseCases(configuration: configuration, observability: observability, logger: logger)
-        let application: any ApplicationProtocol
-        do {
-            application = try await buildApplication(
-                configuration: configuration, useCases: useCases, observability: observability, logger: logger)
-        } catch {
-            try? await useCases.shutdown()
-            throw error
-        }
+        let (useCases, application) = try await buildServer(configuration: configuration, logger: logger)
         let email =
             configuration.smtp.map { "SMTP via \($0.host):\($0.port) (\($0.security.rawValue)) from \($0.senderAddress)" }
                 ?? """

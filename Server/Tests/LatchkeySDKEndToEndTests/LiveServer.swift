@@ -61,16 +61,7 @@ struct LiveServer {
     ) async throws {
         var logger = Logger(label: "latchkey-sdk-test")
         logger.logLevel = .warning
-        let observability = try Observability(configuration)
-        let app = try await makeUseCases(configuration: configuration, observability: observability, logger: logger)
-        let application: any ApplicationProtocol
-        do {
-            application = try await buildApplication(
-                configuration: configuration, useCases: app, observability: observability, logger: logger)
-        } catch {
-            try? await app.shutdown()
-            throw error
-        }
+        let (app, application) = try await buildServer(configuration: configuration, logger: logger)
         if matchExternalURL {
             // HummingbirdTesting listens on a port of its own choosing: run the service directly.
             let url = URL(string: configuration.auth.externalURL)!

@@ -51,11 +51,8 @@ struct TestServer {
     ) async throws -> T {
         var logger = Logger(label: "latchkey-test")
         logger.logLevel = .warning
-        let observability = try Observability(configuration)
-        let useCases = try await makeUseCases(configuration: configuration, observability: observability, time: time, logger: logger)
+        let (useCases, application) = try await buildServer(configuration: configuration, time: time, logger: logger)
         do {
-            let application = try await buildApplication(
-                configuration: configuration, useCases: useCases, observability: observability, logger: logger)
             let result = try await application.test(.live) { client in try await body(client, useCases) }
             try await useCases.shutdown()
             return result

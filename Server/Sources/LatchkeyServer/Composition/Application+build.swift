@@ -233,3 +233,22 @@ public func buildRouter(
     }
     return (router, routes.catalog)
 }
+
+/// What `configuration` asks for, assembled: its observability, the use cases over its store and
+/// the HTTP application over them (`latchkey serve`, and the tests that serve). If the application
+/// cannot be built, the use cases are shut down before the error is thrown; otherwise the caller
+/// shuts them down once the application has stopped.
+public func buildServer(
+    configuration: ServerConfiguration, time: any TimeSource = SystemTimeSource(), logger: Logger = Logger(label: "latchkey")
+) async throws -> (useCases: UseCases, application: some ApplicationProtocol) {
+    let observability = try Observability(configuration)
+    let useCases = try await makeUseCases(configuration: configuration, observability: observability, time: time, logger: logger)
+    do {
+        let application = try await buildApplication(
+            configuration: configuration, useCases: useCases, observability: observability, logger: logger)
+        return (useCases, application)
+    } catch {
+        try? await useCases.shutdown()
+        throw error
+    }
+}
