@@ -5,7 +5,7 @@ import Foundation
 /// It refines the narrow protocols of the features that have moved to slices (``KeyVaultStore``,
 /// ``SignerBackupStore``, ``DeviceKeyStore``, ``AuditLogStore``, ``FactorStore``, ``RateLimitStore``,
 /// ``SessionRefreshStore``, ``SigningKeyStore``, ``PasswordSignInStore``, ``AuthCodeExchangeStore``,
-/// ``AnonymousUserStore``, ``VerificationStore``, ``CodeStore``, ``UserAccountStore``, ``SignUpStore``, ``AdminUserStore``, ``ExternalIdentityStore``, ``CustomProviderStore``, ``PasskeyStore``, ``AccountReading``); `InMemoryStore` serves them
+/// ``AnonymousUserStore``, ``VerificationStore``, ``CodeStore``, ``UserAccountStore``, ``SignUpStore``, ``AdminUserStore``, ``ExternalIdentityStore``, ``CustomProviderStore``, ``PasskeyStore``, ``AccountReading``, ``OutboxStore``); `InMemoryStore` serves them
 /// all in memory.
 /// Implementation: `SQLAuthStore`, on SQLite or PostgreSQL. The contract suite in
 /// `LatchkeyStoreTests` runs against every implementation.
@@ -13,7 +13,7 @@ public protocol AuthStore:
     KeyVaultStore, SignerBackupStore, DeviceKeyStore, DeviceKeySignInStore, AuditLogStore, FactorStore, RateLimitStore,
     SessionRefreshStore, SigningKeyStore, PasswordSignInStore, AuthCodeExchangeStore, AnonymousUserStore, VerificationStore,
     CodeStore, UserAccountStore, SignUpStore, AdminUserStore, ExternalIdentityStore, CustomProviderStore, PasskeyStore, AccountReading,
-    WebhookStore, ProviderGrantStore
+    WebhookStore, ProviderGrantStore, OutboxStore
 {
     /// Creates or upgrades the schema.
     func migrate() async throws
@@ -25,19 +25,6 @@ public protocol AuthStore:
     // MARK: Sessions
 
     func session(id: UUID) async throws -> SessionRecord?
-
-    // MARK: Outbox
-
-    /// Reserves up to `limit` pending messages of `channel` due at `now` whose lease (if any) has
-    /// ended, until `leaseUntil`, oldest due first. Two callers never get the same message while
-    /// its lease runs.
-    func claimOutbox(now: Date, leaseUntil: Date, limit: Int, channel: OutboxRecord.Channel) async throws -> [OutboxRecord]
-    /// Records how an attempt at a claimed message ended, and ends its lease.
-    func finishOutbox(id: UUID, outcome: OutboxOutcome) async throws
-    /// When the earliest pending message is due or its lease ends, if any is pending.
-    func nextOutboxAttempt() async throws -> Date?
-    /// Pending messages, oldest first, for operators.
-    func pendingOutbox(limit: Int) async throws -> [OutboxRecord]
 
     // MARK: Development mailbox
 
@@ -88,11 +75,6 @@ extension AuthStore {
     /// Replaces tokens with nothing for the audit log.
     public func replaceOneTimeTokens(_ tokens: [OneTimeTokenRecord], user: UserRecord, outbox: [OutboxRecord]) async throws {
         try await replaceOneTimeTokens(tokens, user: user, outbox: outbox, audit: [])
-    }
-
-    /// Reserves pending emails (``claimOutbox(now:leaseUntil:limit:channel:)`` on `email`).
-    public func claimOutbox(now: Date, leaseUntil: Date, limit: Int) async throws -> [OutboxRecord] {
-        try await claimOutbox(now: now, leaseUntil: leaseUntil, limit: limit, channel: .email)
     }
 
     /// Deletes sessions with nothing for the audit log.

@@ -24,6 +24,10 @@ public final class InMemoryStore: Sendable {
         var flows: [FlowStateRecord] = []
         var tokens: [OneTimeTokenRecord] = []
         var outbox: [OutboxRecord] = []
+        /// Leases of claimed outbox messages, until when.
+        var outboxLeases: [UUID: Date] = [:]
+        /// Outbox messages sent or given up on (kept, as the SQL store keeps them a week).
+        var outboxFinished: Set<UUID> = []
         var factors: [UUID: FactorRecord] = [:]
         var challenges: [UUID: FactorChallengeRecord] = [:]
         var deviceKeys: [DeviceKeyRecord] = []

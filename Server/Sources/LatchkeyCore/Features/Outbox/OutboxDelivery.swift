@@ -6,7 +6,7 @@ import Tracing
 /// send one message twice at once), hands each to the ``Mailer``, and records the outcome:
 /// sent, retried later with back-off, or given up on.
 public struct OutboxDelivery: Sendable {
-    public let store: any AuthStore
+    public let store: any OutboxStore
     public let mailer: any Mailer
     public let sealer: OutboxSealer
     public let time: any TimeSource
@@ -25,7 +25,7 @@ public struct OutboxDelivery: Sendable {
     public let logger: Logger
 
     public init(
-        store: any AuthStore, mailer: any Mailer, sealer: OutboxSealer, time: any TimeSource, retry: MailRetryPolicy = MailRetryPolicy(),
+        store: any OutboxStore, mailer: any Mailer, sealer: OutboxSealer, time: any TimeSource, retry: MailRetryPolicy = MailRetryPolicy(),
         lease: TimeInterval = 120, batchSize: Int = 20, metrics: AuthMetrics = .disabled, webhooks: (any WebhookSender)? = nil,
         tracer: (any Tracer)? = nil, logger: Logger = Logger(label: "latchkey.outbox")
     ) {
