@@ -8,6 +8,9 @@ import Testing
 /// The dev mailbox finds a client's mail through an index on the recipient, not a scan of
 /// everyone's (the code sign-in polls it), on SQLite and PostgreSQL.
 @Suite struct DevMailboxStoreTests {
+    /// The narrow stores the mailbox tests need (issue #38): the in-memory store serves them too.
+    typealias Store = any OutboxStore & DevMailboxStore
+
     @Test func everyRecipientFindsItsMessagesAndOlderMessagesAreFiledToo() async throws {
         try await StoreContractTests.eachStore { store async throws in
             let sql = try #require(store as? SQLAuthStore)
@@ -37,7 +40,7 @@ import Testing
     }
 
     @Test func aClaimedBatchIsFiledAndMarkedSentInOneStep() async throws {
-        try await StoreContractTests.eachStore { store async throws in
+        try await StoreContractTests.eachStore(memory: InMemoryStore() as Store) { store async throws in
             let now = Date()
             let mails = (0..<3).map { StoreContractTests.mail(to: "batch\($0)@example.com", due: now.addingTimeInterval(-1)) }
             try await store.enqueueOutbox(mails)
@@ -52,6 +55,35 @@ import Testing
             #expect(
                 try await store.claimOutbox(now: now.addingTimeInterval(120), leaseUntil: now.addingTimeInterval(180), limit: 10).isEmpty)
             try await store.deliverToMailbox([], at: now)
+        }
+    }
+
+    /// The mailbox's contract on the three stores: newest first, a recipient found whatever its
+    /// case, a limit kept; a claimed message filed and marked sent in one step, one it cannot
+    /// open left claimed for the outbox.
+    @Test func theMailboxContractHoldsOnEveryStore() async throws {
+        try await StoreContractTests.eachStore(memory: InMemoryStore() as Store) { store async throws in
+            let base = Date(timeIntervalSince1970: 1_800_000_000)
+            try await store.appendMailbox(EmailMessage(to: ["Ada@Example.com"], subject: "first", text: "", html: ""), at: base)
+            try await store.appendMailbox(
+                EmailMessage(to: ["ada@example.com", "bob@example.com"], subject: "second", text: "", html: ""),
+                at: base.addingTimeInterval(1))
+            #expect(try await store.mailbox(to: "ADA@example.com", limit: 10).map(\.message.subject) == ["second", "first"])
+            #expect(try await store.mailbox(to: "ada@example.com", limit: 1).map(\.message.subject) == ["second"])
+            #expect(try await store.mailbox(to: "bob@example.com", limit: 10).map(\.message.subject) == ["second"])
+
+            let now = Date()
+            let readable = StoreContractTests.mail(to: "readable@example.com", due: now.addingTimeInterval(-1))
+            let unreadable = StoreContractTests.mail(to: "unreadable@example.com", due: now.addingTimeInterval(-1))
+            try await store.enqueueOutbox([readable, unreadable])
+            let round = try await store.claimIntoMailbox(now: now, leaseUntil: now.addingTimeInterval(60), limit: 10) { record in
+                record.recipient == "readable@example.com" ? EmailMessage(to: [record.recipient], subject: "code", text: "", html: "") : nil
+            }
+            #expect(round.delivered == 1 && round.unread.map(\.id) == [unreadable.id])
+            #expect(try await store.mailbox(to: "readable@example.com", limit: 10).map(\.message.subject) == ["code"])
+            #expect(try await store.pendingOutbox(limit: 10).map(\.id) == [unreadable.id])
+            // The unread one stays claimed until its lease ends.
+            #expect(try await store.claimOutbox(now: now, leaseUntil: now.addingTimeInterval(60), limit: 10).isEmpty)
         }
     }
 
@@ -78,7 +110,7 @@ import Testing
 
     @Test func theOutboxHandsTheDevMailboxWholeBatchesAndFallsBackOneByOne() async throws {
         for failBatches in [false, true] {
-            try await StoreContractTests.eachStore { store async throws in
+            try await StoreContractTests.eachStore(memory: InMemoryStore() as Store) { store async throws in
                 let time = ManualTimeSource(Date())
                 let sealer = OutboxSealer(serverSecret: Array(repeating: 3, count: 32))
                 let mailer = FlakyBatchMailer(inner: DevMailbox(store: store, time: time), failBatches: failBatches)

@@ -39,10 +39,10 @@ public struct ClaimedDelivery: Sendable {
 /// A mailer that keeps messages in the store's development mailbox, for when no transport is
 /// configured.
 public struct DevMailbox: Mailer {
-    let store: any AuthStore
+    let store: any DevMailboxStore
     let time: any TimeSource
 
-    public init(store: any AuthStore, time: any TimeSource) {
+    public init(store: any DevMailboxStore, time: any TimeSource) {
         self.store = store
         self.time = time
     }

@@ -43,12 +43,12 @@ public struct SMSMessage: Sendable {
 /// Keeps SMS messages in the development mailbox (subject `SMS`), for when no provider is
 /// configured: `latchkey mailbox` and `GET /_dev/mailbox?to=<phone>` show them.
 public struct DevSMSOutbox: SMSSender {
-    let store: any AuthStore
+    let store: any DevMailboxStore
     let time: any TimeSource
     /// The message ids it answers with.
     let random: any RandomSource
 
-    public init(store: any AuthStore, time: any TimeSource, random: any RandomSource) {
+    public init(store: any DevMailboxStore, time: any TimeSource, random: any RandomSource) {
         self.store = store
         self.time = time
         self.random = random

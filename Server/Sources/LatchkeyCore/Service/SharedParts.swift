@@ -7,6 +7,10 @@ import Logging
 /// source of randomness (``Records``), the redirect allow list, the rate limiter, and the code
 /// sender (``Codes``). The composition root (`makeUseCases`) hands each use case the parts it
 /// uses; these also answer `GET /settings` and make the ``Authenticator``.
+/// What the shared parts read and write: the account (answers, who requests are), rate-limit
+/// counters, codes, and the development mailbox (texts when no SMS provider is configured).
+public typealias SharedPartsStore = AccountReading & RateLimitStore & CodeStore & DevMailboxStore
+
 public struct SharedParts: Sendable {
     public let configuration: AuthConfiguration
     /// New passwords checked and hashed; presented ones verified.
@@ -21,7 +25,7 @@ public struct SharedParts: Sendable {
     public let authenticator: Authenticator
 
     public init(
-        configuration: AuthConfiguration, store: any AuthStore, hasher: any PasswordHasher,
+        configuration: AuthConfiguration, store: any SharedPartsStore, hasher: any PasswordHasher,
         issuer: any TokenIssuing, serverSecret: [UInt8], time: any TimeSource = SystemTimeSource(),
         random: any RandomSource = SystemRandomSource(), renderer: any MessageRenderer,
         blocklist: Set<String> = PasswordPolicy.bundledBlocklist(), outboxSignal: OutboxSignal = OutboxSignal(),
@@ -48,7 +52,7 @@ public struct SharedParts: Sendable {
 
     /// Makes the parts, with a decoy hash from the configured hasher.
     public static func make(
-        configuration: AuthConfiguration, store: any AuthStore, hasher: any PasswordHasher,
+        configuration: AuthConfiguration, store: any SharedPartsStore, hasher: any PasswordHasher,
         issuer: any TokenIssuing, serverSecret: [UInt8], time: any TimeSource = SystemTimeSource(),
         random: any RandomSource = SystemRandomSource(), renderer: any MessageRenderer, outboxSignal: OutboxSignal = OutboxSignal(),
         sms: (any SMSSender)? = nil, metrics: AuthMetrics = .disabled, hooks: Hooks = .none,

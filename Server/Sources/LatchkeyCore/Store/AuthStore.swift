@@ -5,7 +5,7 @@ import Foundation
 /// It refines the narrow protocols of the features that have moved to slices (``KeyVaultStore``,
 /// ``SignerBackupStore``, ``DeviceKeyStore``, ``AuditLogStore``, ``FactorStore``, ``RateLimitStore``,
 /// ``SessionRefreshStore``, ``SigningKeyStore``, ``PasswordSignInStore``, ``AuthCodeExchangeStore``,
-/// ``AnonymousUserStore``, ``VerificationStore``, ``CodeStore``, ``UserAccountStore``, ``SignUpStore``, ``AdminUserStore``, ``ExternalIdentityStore``, ``CustomProviderStore``, ``PasskeyStore``, ``AccountReading``, ``OutboxStore``); `InMemoryStore` serves them
+/// ``AnonymousUserStore``, ``VerificationStore``, ``CodeStore``, ``UserAccountStore``, ``SignUpStore``, ``AdminUserStore``, ``ExternalIdentityStore``, ``CustomProviderStore``, ``PasskeyStore``, ``AccountReading``, ``OutboxStore``, ``DevMailboxStore``); `InMemoryStore` serves them
 /// all in memory.
 /// Implementation: `SQLAuthStore`, on SQLite or PostgreSQL. The contract suite in
 /// `LatchkeyStoreTests` runs against every implementation.
@@ -13,7 +13,7 @@ public protocol AuthStore:
     KeyVaultStore, SignerBackupStore, DeviceKeyStore, DeviceKeySignInStore, AuditLogStore, FactorStore, RateLimitStore,
     SessionRefreshStore, SigningKeyStore, PasswordSignInStore, AuthCodeExchangeStore, AnonymousUserStore, VerificationStore,
     CodeStore, UserAccountStore, SignUpStore, AdminUserStore, ExternalIdentityStore, CustomProviderStore, PasskeyStore, AccountReading,
-    WebhookStore, ProviderGrantStore, OutboxStore
+    WebhookStore, ProviderGrantStore, OutboxStore, DevMailboxStore, MaintenanceStore
 {
     /// Creates or upgrades the schema.
     func migrate() async throws
@@ -26,21 +26,6 @@ public protocol AuthStore:
 
     func session(id: UUID) async throws -> SessionRecord?
 
-    // MARK: Development mailbox
-
-    func appendMailbox(_ message: EmailMessage, at date: Date) async throws
-    /// Files claimed outbox messages in the development mailbox and marks them sent, all in one
-    /// transaction: a batch costs one commit instead of two per message.
-    func deliverToMailbox(_ deliveries: [(outboxID: UUID, message: EmailMessage)], at date: Date) async throws
-    /// In one transaction: claims up to `limit` due outbox messages, files in the development
-    /// mailbox and marks sent those `open` reads, and leaves the others claimed until
-    /// `leaseUntil` (returned as `unread`).
-    func claimIntoMailbox(
-        now: Date, leaseUntil: Date, limit: Int, open: @escaping @Sendable (OutboxRecord) -> EmailMessage?
-    ) async throws -> ClaimedDelivery
-    /// Messages newest first, optionally only those to one address.
-    func mailbox(to address: String?, limit: Int) async throws -> [StoredEmail]
-
     // MARK: Server secret
 
     /// Records `verifier` as the server secret's unless one is recorded, and returns the one
@@ -49,9 +34,6 @@ public protocol AuthStore:
 
     // MARK: Maintenance
 
-    /// Deletes expired tokens, rate-limit windows, and outbox rows finished over a week ago;
-    /// returns how many rows went.
-    func deleteExpired(now: Date) async throws -> Int
 }
 
 extension AuthStore {

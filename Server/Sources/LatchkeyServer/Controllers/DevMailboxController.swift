@@ -13,7 +13,7 @@ import Logging
 /// from 127.0.0.1, so a request carrying a forwarding header is refused, and the address is the
 /// one the proxy header resolves to.
 struct DevMailboxController {
-    let store: any AuthStore
+    let store: any DevMailboxStore
     let allowRemote: Bool
 
     /// Whether the server offers the mailbox at all.

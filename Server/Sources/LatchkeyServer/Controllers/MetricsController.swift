@@ -11,7 +11,7 @@ import ServiceLifecycle
 /// the configured bearer token (compared in constant time); on a port of its own, none.
 struct MetricsController {
     let metrics: ServerMetrics
-    let store: SQLAuthStore
+    let store: any MetricsSampling
     let time: any TimeSource
     /// `nil` on the metrics port of its own.
     let token: String?

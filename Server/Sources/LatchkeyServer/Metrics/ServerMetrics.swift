@@ -69,7 +69,7 @@ public final class ServerMetrics: Sendable {
     }
 
     /// The metrics as Prometheus text, after sampling the gauges from `store`.
-    func render(sampling store: SQLAuthStore, now: Date) async -> String {
+    func render(sampling store: any MetricsSampling, now: Date) async -> String {
         if let backlog = try? await store.outboxBacklog() {
             outboxDepth.set(Double(backlog.count))
             outboxOldest.set(backlog.oldest.map { max(0, now.timeIntervalSince($0)) } ?? 0)
@@ -78,3 +78,11 @@ public final class ServerMetrics: Sendable {
         return registry.emitToString()
     }
 }
+
+/// What a scrape samples from the store: the outbox's backlog and the number of sessions.
+protocol MetricsSampling: Sendable {
+    func outboxBacklog() async throws -> (count: Int, oldest: Date?)
+    func sessionCount() async throws -> Int
+}
+
+extension SQLAuthStore: MetricsSampling {}

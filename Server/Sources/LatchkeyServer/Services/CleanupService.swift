@@ -7,7 +7,7 @@ import ServiceLifecycle
 /// Deletes expired codes and rate-limit windows every few minutes, audit events older than the
 /// retention when one is set, and stale anonymous users when their retention is set.
 struct CleanupService: Service {
-    let store: any AuthStore
+    let store: any MaintenanceStore & AuditLogStore
     let time: any TimeSource
     let interval: Duration
     /// Days the audit log keeps events; 0 keeps them for ever.

@@ -28,6 +28,8 @@ public final class InMemoryStore: Sendable {
         var outboxLeases: [UUID: Date] = [:]
         /// Outbox messages sent or given up on (kept, as the SQL store keeps them a week).
         var outboxFinished: Set<UUID> = []
+        /// The development mailbox, oldest first.
+        var mailbox: [StoredEmail] = []
         var factors: [UUID: FactorRecord] = [:]
         var challenges: [UUID: FactorChallengeRecord] = [:]
         var deviceKeys: [DeviceKeyRecord] = []
