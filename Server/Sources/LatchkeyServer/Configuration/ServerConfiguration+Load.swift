@@ -388,28 +388,11 @@ struct SettingReader {
         return value
     }
 
-    /// A Go duration (`time.ParseDuration`: numbers with units ns, us, µs, ms, s, m, h, in a
-    /// row) in whole seconds, rounded up; `nil` when it is not one, negative, or past a year.
+    /// A Go duration (`time.ParseDuration`, read by Core's one parser, ``GoDuration``) in whole
+    /// seconds, rounded up; `nil` when it is not one, negative, or past a year.
     static func goDuration(_ text: String) -> Int? {
-        let units: [(String, Double)] = [
-            ("ns", 1e-9), ("us", 1e-6), ("µs", 1e-6), ("μs", 1e-6), ("ms", 1e-3), ("s", 1), ("m", 60), ("h", 3600),
-        ]
-        var rest = Substring(text)
-        var total = 0.0
-        guard !rest.isEmpty else { return nil }
-        while !rest.isEmpty {
-            let number = rest.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
-            guard !number.isEmpty, let value = Double(number) else { return nil }
-            rest = rest.dropFirst(number.count)
-            // The longest unit that matches: `ms` before `m`.
-            guard let (unit, factor) = units.filter({ rest.hasPrefix($0.0) }).max(by: { $0.0.count < $1.0.count }) else {
-                return nil
-            }
-            rest = rest.dropFirst(unit.count)
-            total += value * factor
-        }
-        guard total.isFinite, total <= 366 * 86400 else { return nil }
-        return Int(total.rounded(.up))
+        guard let seconds = GoDuration.seconds(text), seconds >= 0, seconds <= 366 * 86400 else { return nil }
+        return Int(seconds.rounded(.up))
     }
 
     func bool(_ key: String) throws -> Bool? {
