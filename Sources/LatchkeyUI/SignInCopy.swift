@@ -76,7 +76,7 @@ public struct SignInCopy {
     /// `String(format:)` reads memory that is not there.
     public func callAsFunction(_ key: Key, _ arguments: any CVarArg...) -> String {
         let expected = Self.formats(key.rawValue)
-        let template = ([overrides[key]] + lookUp(key.rawValue)).compactMap { $0 }.first { Self.formats($0) == expected } ?? key.rawValue
+        let template = candidates(key).lazy.compactMap { $0() }.first { Self.formats($0) == expected } ?? key.rawValue
         guard !arguments.isEmpty else { return template }
         return String(
             format: template, locale: Locale(identifier: language ?? Locale.preferredLanguages.first ?? "en"), arguments: arguments)
@@ -87,14 +87,17 @@ public struct SignInCopy {
         text.matches(of: /%(%|@|lld|ld|d|s)/).map { String($0.output.1) }.filter { $0 != "%" }
     }
 
-    /// Where `key` is found, best first: the app's catalogue, the module's as the build compiled it
-    /// (Apple platforms), the module's as it is copied (elsewhere, Linux), its English.
-    private func lookUp(_ key: String) -> [String?] {
-        [
-            table.flatMap { Self.find(key, in: bundle, table: $0, language: language) },
-            Self.find(key, in: .module, table: nil, language: language),
-            Catalogue.shared?.text(key, languages: language.map { [$0] } ?? Locale.preferredLanguages),
-            Catalogue.shared?.text(key, languages: ["en"]),
+    /// Where `key` is found, best first, each looked up only if those before it fail: the app's
+    /// override and catalogue, the module's as the build compiled it (Apple platforms), the
+    /// module's as it is copied (elsewhere, Linux), its English.
+    private func candidates(_ key: Key) -> [() -> String?] {
+        let name = key.rawValue
+        return [
+            { overrides[key] },
+            { table.flatMap { Self.find(name, in: bundle, table: $0, language: language) } },
+            { Self.find(name, in: .module, table: nil, language: language) },
+            { Catalogue.shared?.text(name, languages: language.map { [$0] } ?? Locale.preferredLanguages) },
+            { Catalogue.shared?.text(name, languages: ["en"]) },
         ]
     }
 

@@ -187,7 +187,8 @@ extension AuthClient {
     private func returningUserChain(steps: [ReturningUserStep], code: CodeFallback, continueAfterCancel: Bool) async throws
         -> ReturningUserSignIn
     {
-        guard let user = await returningUser() else { return .unknownUser }
+        // The stored hint: the device-key step reads the enrollment itself, once.
+        guard let user = await storedHint() else { return .unknownUser }
         var fallback = Fallback()
         for step in steps {
             try Task.checkCancellation()

@@ -115,7 +115,8 @@ public func buildApplication(
     try await useCases.webhooks.configureFromEnvironment(
         url: configuration.webhook.url, secret: configuration.webhook.secret, events: configuration.webhook.events)
     let readiness = Readiness()
-    let router = buildRouter(configuration: configuration, useCases: useCases, observability: observability, readiness: readiness)
+    let router = buildRouter(
+        configuration: configuration, useCases: useCases, observability: observability, readiness: readiness, logger: logger)
     var metricsService: (any Service)?
     if let metrics = observability.metrics, let port = configuration.metrics.port {
         metricsService = MetricsController(metrics: metrics, store: useCases.store, time: useCases.time, token: nil).application(
@@ -143,7 +144,8 @@ public func buildApplication(
 /// The router: middleware, then every controller over its use cases, and the catalogue of the
 /// routes it serves (docs/api.md and the OpenAPI document are checked against it).
 public func buildRouter(
-    configuration: ServerConfiguration, useCases: UseCases, observability: Observability = .none, readiness: Readiness = Readiness()
+    configuration: ServerConfiguration, useCases: UseCases, observability: Observability = .none, readiness: Readiness = Readiness(),
+    logger: Logger = Logger(label: "latchkey")
 ) -> (router: Router<APIRequestContext>, catalog: RouteCatalog) {
     let openAPI =
         Bundle.module.url(forResource: "openapi", withExtension: "json", subdirectory: "Resources")
@@ -151,7 +153,6 @@ public func buildRouter(
     let auth = configuration.auth
     let router = Router(context: APIRequestContext.self)
     let allowed = AllowedMethods()
-    let logger = Logger(label: "latchkey")
     router.add(middleware: RequestLogMiddleware(level: configuration.logging.requests ? .info : .debug))
     if let tracer = observability.tracer { router.add(middleware: RequestTracingMiddleware(tracer: tracer)) }
     if let metrics = observability.metrics { router.add(middleware: RequestMetricsMiddleware(metrics: metrics)) }
