@@ -43,7 +43,8 @@ let package = Package(
         ),
         // The SDK's SwiftUI sign-in screen (a link to the root's LatchkeyUI), its views compiled here.
         .target(
-            name: "LatchkeyUI", dependencies: ["Latchkey", "SwiftUI", "AuthenticationServices", "UIKit"], resources: [.process("Resources")],
+            name: "LatchkeyUI", dependencies: ["Latchkey", "SwiftUI", "AuthenticationServices", "UIKit"],
+            resources: [.process("Resources")],
             swiftSettings: strict),
         // The SDK's test doubles (a link to the root's), for the view models' tests.
         .target(name: "LatchkeyTesting", dependencies: ["Latchkey"], swiftSettings: strict),

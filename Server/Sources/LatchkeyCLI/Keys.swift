@@ -66,7 +66,7 @@ struct Keys: AsyncParsableCommand {
         func run() async throws {
             let seconds = try Keys.duration(delay, option: "--delay")
             try await Users.withUseCases(output.data) { useCases in
-                let key = try await useCases.signingKeys.rotate(after: seconds)
+                let key = try await useCases.admin.signingKeys.rotate(after: seconds)
                 try Keys.report(key, verb: "Rotated", json: output.json)
             }
         }
@@ -85,7 +85,7 @@ struct Keys: AsyncParsableCommand {
                 throw ValidationError("Cannot read \(file)")
             }
             try await Users.withUseCases(output.data) { useCases in
-                let key = try await useCases.signingKeys.importKey(pem: String(decoding: data, as: UTF8.self), after: seconds)
+                let key = try await useCases.admin.signingKeys.importKey(pem: String(decoding: data, as: UTF8.self), after: seconds)
                 try Keys.report(key, verb: "Imported", json: output.json)
             }
         }
@@ -102,7 +102,7 @@ struct Keys: AsyncParsableCommand {
 
         func run() async throws {
             try await Users.withUseCases(output.data) { useCases in
-                try await useCases.signingKeys.retire(kid: kid)
+                try await useCases.admin.signingKeys.retire(kid: kid)
                 if output.json { return try Users.printJSON(["retired": kid]) }
                 print("Retired key \(kid): tokens it signed no longer verify.")
                 print("A running server drops it within its keys-reload-interval (30 s by default).")
@@ -122,7 +122,7 @@ struct Keys: AsyncParsableCommand {
         func run() async throws {
             let lifetime: TimeInterval? = expiresIn == "none" ? nil : try Keys.duration(expiresIn, option: "--expires-in")
             try await Users.withUseCases(output.data) { useCases in
-                let (token, expiresAt) = try await useCases.signingKeys.serviceToken(role: role, lifetime: lifetime)
+                let (token, expiresAt) = try await useCases.admin.signingKeys.serviceToken(role: role, lifetime: lifetime)
                 if output.json {
                     return try Users.printJSON([
                         "token": JSONValue.string(token), "role": .string(role),

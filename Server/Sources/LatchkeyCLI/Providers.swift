@@ -30,7 +30,7 @@ struct Providers: AsyncParsableCommand {
         func run() async throws {
             let secret = clientSecret ?? ProcessInfo.processInfo.environment["LATCHKEY_PROVIDER_CLIENT_SECRET"]
             try await Users.withUseCases(output.data) { useCases in
-                let provider = try await useCases.customProviders.create(
+                let provider = try await useCases.admin.customProviders.create(
                     CustomProviderRequest(
                         identifier: identifier, name: name ?? identifier, clientID: clientID, clientSecret: secret,
                         acceptableClientIDs: alsoAccept, scopes: scope.isEmpty ? nil : scope, emailOptional: emailOptional,
@@ -47,7 +47,7 @@ struct Providers: AsyncParsableCommand {
 
         func run() async throws {
             try await Users.withUseCases(output.data) { useCases in
-                let providers = try await useCases.customProviders.list()
+                let providers = try await useCases.admin.customProviders.list()
                 if output.json { return try Users.printJSON(CustomProviderList(providers: providers)) }
                 if providers.isEmpty { print("No custom providers.") }
                 for provider in providers {
@@ -64,7 +64,7 @@ struct Providers: AsyncParsableCommand {
 
         func run() async throws {
             try await Users.withUseCases(output.data) { useCases in
-                try await useCases.customProviders.delete(identifier)
+                try await useCases.admin.customProviders.delete(identifier)
                 if !output.json { print("Removed \(identifier).") }
             }
         }

@@ -16,7 +16,7 @@ extension Users {
 
         func run() async throws {
             try await Users.withUseCases(output.data) { useCases in
-                let user = try await useCases.invitations.invite(
+                let user = try await useCases.admin.invitations.invite(
                     InviteRequest(email: email, data: try Users.object(data)), redirectTo: redirectTo)
                 if output.json { return try Users.printJSON(user) }
                 print("Invited \(user.email) (\(user.id.uuidString.lowercased())); the email goes out from the server's outbox")
@@ -38,7 +38,7 @@ extension Users {
 
         func run() async throws {
             try await Users.withUseCases(output.data) { useCases in
-                let link = try await useCases.invitations.generateLink(
+                let link = try await useCases.admin.invitations.generateLink(
                     GenerateLinkRequest(type: type, email: email, newEmail: newEmail, password: password, redirectTo: redirectTo))
                 if output.json { return try Users.printJSON(link) }
                 print("Link (\(link.verificationType)) for \(link.user.email):")

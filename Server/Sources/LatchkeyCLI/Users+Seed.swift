@@ -18,7 +18,7 @@ extension Users {
             try await Users.withUseCases(data) { useCases in
                 let began = Date()
                 var reported = 0
-                try await useCases.adminUsers.seed(count: count, start: start, prefix: prefix, domain: domain) { done in
+                try await useCases.admin.users.seed(count: count, start: start, prefix: prefix, domain: domain) { done in
                     if done - reported >= 100_000 || done == count {
                         reported = done
                         print("\(done) users (\(Int(Date().timeIntervalSince(began))) s)")

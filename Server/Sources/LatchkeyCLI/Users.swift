@@ -30,7 +30,7 @@ struct Users: AsyncParsableCommand {
         func run() async throws {
             try await Users.withUseCases(output.data) { useCases in
                 guard page >= 1, (1...1000).contains(perPage) else { throw ValidationError("page ≥ 1, per-page 1–1000") }
-                let (list, total) = try await useCases.adminUsers.list(page: page, perPage: perPage, emailFilter: filter)
+                let (list, total) = try await useCases.admin.users.list(page: page, perPage: perPage, emailFilter: filter)
                 if output.json { return try Users.printJSON(list) }
                 Users.printTable(list.users)
                 print("\(list.users.count) of \(total) user\(total == 1 ? "" : "s") (page \(page))")
@@ -70,7 +70,7 @@ struct Users: AsyncParsableCommand {
                     email: email, phone: phone, password: password, passwordHash: passwordHash, emailConfirm: confirm,
                     phoneConfirm: confirm, userMetadata: try Users.object(data), role: role)
                 attributes.id = id
-                let user = try await useCases.adminUsers.create(attributes)
+                let user = try await useCases.admin.users.create(attributes)
                 if output.json { return try Users.printJSON(user) }
                 print("Created \(user.id.uuidString.lowercased()) \(Users.label(user))")
             }
@@ -96,7 +96,7 @@ struct Users: AsyncParsableCommand {
                     email: email, phone: phone, password: password, passwordHash: passwordHash, emailConfirm: confirm ? true : nil,
                     phoneConfirm: confirm && (phone != nil || !found.phone.isEmpty) ? true : nil,
                     userMetadata: try Users.object(data), role: role)
-                let updated = try await useCases.adminUsers.update(id: found.id.uuidString, attributes)
+                let updated = try await useCases.admin.users.update(id: found.id.uuidString, attributes)
                 if output.json { return try Users.printJSON(updated) }
                 Users.printDetails(updated)
             }
@@ -112,7 +112,7 @@ struct Users: AsyncParsableCommand {
         func run() async throws {
             try await Users.withUseCases(output.data) { useCases in
                 let found = try await Users.find(user, useCases)
-                let updated = try await useCases.adminUsers.update(id: found.id.uuidString, AdminUserAttributes(banDuration: duration))
+                let updated = try await useCases.admin.users.update(id: found.id.uuidString, AdminUserAttributes(banDuration: duration))
                 if output.json { return try Users.printJSON(updated) }
                 print("Banned \(Users.label(updated)) until \(updated.bannedUntil.map(WireJSON.formatDate) ?? "-")")
             }
@@ -127,7 +127,7 @@ struct Users: AsyncParsableCommand {
         func run() async throws {
             try await Users.withUseCases(output.data) { useCases in
                 let found = try await Users.find(user, useCases)
-                let updated = try await useCases.adminUsers.update(id: found.id.uuidString, AdminUserAttributes(banDuration: "none"))
+                let updated = try await useCases.admin.users.update(id: found.id.uuidString, AdminUserAttributes(banDuration: "none"))
                 if output.json { return try Users.printJSON(updated) }
                 print("Unbanned \(Users.label(updated))")
             }
@@ -142,7 +142,7 @@ struct Users: AsyncParsableCommand {
         func run() async throws {
             try await Users.withUseCases(output.data) { useCases in
                 let found = try await Users.find(user, useCases)
-                try await useCases.adminUsers.delete(id: found.id.uuidString)
+                try await useCases.admin.users.delete(id: found.id.uuidString)
                 if output.json { return print(#"{"deleted":"\#(found.id.uuidString.lowercased())"}"#) }
                 print("Deleted \(found.id.uuidString.lowercased()) \(Users.label(found))")
             }
@@ -162,7 +162,7 @@ struct Users: AsyncParsableCommand {
 
         func run() async throws {
             try await Users.withUseCases(output.data) { useCases in
-                let deleted = try await useCases.anonymousUsers.deleteStale(olderThanDays: days)
+                let deleted = try await useCases.signIn.anonymous.deleteStale(olderThanDays: days)
                 if output.json { return print(#"{"deleted":\#(deleted)}"#) }
                 print("Deleted \(deleted) anonymous user\(deleted == 1 ? "" : "s") made more than \(days) day\(days == 1 ? "" : "s") ago")
             }
@@ -196,7 +196,7 @@ struct Users: AsyncParsableCommand {
 
     /// A user by id, exact email address or phone number.
     static func find(_ key: String, _ useCases: UseCases) async throws -> User {
-        try await useCases.adminUsers.user(lookup: key)
+        try await useCases.admin.users.user(lookup: key)
     }
 
     /// The user's email, else its phone.

@@ -25,8 +25,8 @@ struct Webhooks: AsyncParsableCommand {
                 filter = parsed
             }
             try await Users.withUseCases(output.data) { useCases in
-                let endpoints = try await useCases.webhooks.list()
-                let deliveries = try await useCases.webhooks.deliveries(endpointID: nil, state: filter, limit: limit)
+                let endpoints = try await useCases.admin.webhooks.list()
+                let deliveries = try await useCases.admin.webhooks.deliveries(endpointID: nil, state: filter, limit: limit)
                 if output.json {
                     return try Users.printJSON(
                         Listing(webhooks: endpoints.map { WebhookEndpointBody($0) }, deliveries: deliveries.map { WebhookDeliveryBody($0) })
@@ -62,7 +62,7 @@ struct Webhooks: AsyncParsableCommand {
 
         func run() async throws {
             try await Users.withUseCases(output.data) { useCases in
-                let added = try await useCases.webhooks.add(url: url, secret: secret, events: event)
+                let added = try await useCases.admin.webhooks.add(url: url, secret: secret, events: event)
                 if output.json { return try Users.printJSON(WebhookEndpointBody(added.endpoint, secret: added.secret)) }
                 print("Added \(added.endpoint.id.uuidString.lowercased()) for \(url).")
                 print("Its signing secret (shown once): \(added.secret)")
@@ -77,7 +77,7 @@ struct Webhooks: AsyncParsableCommand {
 
         func run() async throws {
             try await Users.withUseCases(output.data) { useCases in
-                try await useCases.webhooks.remove(id: id)
+                try await useCases.admin.webhooks.remove(id: id)
                 if !output.json { print("Removed \(id).") }
             }
         }
@@ -98,7 +98,9 @@ struct Webhooks: AsyncParsableCommand {
         func run() async throws {
             try await Users.withUseCases(output.data) { useCases in
                 let replayed =
-                    failed ? try await useCases.webhooks.replayFailed(endpointID: endpoint) : try await useCases.webhooks.replay(ids: ids)
+                    failed
+                    ? try await useCases.admin.webhooks.replayFailed(endpointID: endpoint)
+                    : try await useCases.admin.webhooks.replay(ids: ids)
                 if output.json { return try Users.printJSON(["replayed": replayed.map { $0.uuidString.lowercased() }]) }
                 print("Queued \(replayed.count) deliver\(replayed.count == 1 ? "y" : "ies") again.")
             }

@@ -194,7 +194,8 @@ import Testing
         timings.record(.passwordVerificationAttempt, .milliseconds(80))
         #expect(timings.typical(.passwordVerificationAttempt) == .milliseconds(150))
         let hooks = Hooks(
-            enabled: [.passwordVerificationAttempt], caller: ScriptedHookCaller { _, _ in
+            enabled: [.passwordVerificationAttempt],
+            caller: ScriptedHookCaller { _, _ in
                 try await Task.sleep(for: .milliseconds(40))
                 return ["decision": "continue"]
             }, store: nil, time: SystemTimeSource(), random: SystemRandomSource(),

@@ -152,7 +152,9 @@ import Testing
     /// the app: a fixed text per code, and an unknown code is `server_error`.
     @Test func theProvidersErrorTextIsReplaced() async throws {
         let f = Fixture()
-        let cases = [("access_denied", "access_denied"), ("<script>alert(1)</script>", "server_error"), ("login_required", "login_required")]
+        let cases = [
+            ("access_denied", "access_denied"), ("<script>alert(1)</script>", "server_error"), ("login_required", "login_required"),
+        ]
         for (given, passed) in cases {
             let query = try await f.authorize()
             guard case .failure(let error, let code, "myapp://callback") = await f.callback(query, code: nil, error: given) else {
@@ -209,8 +211,9 @@ import Testing
         // The session ended before the callback: nothing linked.
         let second = query(try await f.flows.continueLink(ticket: try await ticket(), binding: "alice"))
         f.base.store.removeSession(id: session.id)
-        guard case .failure(let gone, nil, "myapp://callback") = await f.callback(
-            second, code: f.approve(second, email: "g2@example.com"), browser: "alice")
+        guard
+            case .failure(let gone, nil, "myapp://callback") = await f.callback(
+                second, code: f.approve(second, email: "g2@example.com"), browser: "alice")
         else { Issue.record("a link finished after its session ended"); return }
         #expect(gone.code == .sessionNotFound)
     }

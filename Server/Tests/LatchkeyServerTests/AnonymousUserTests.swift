@@ -203,7 +203,7 @@ import Testing
                 ).status == .ok)
             time.advance(by: 31 * 86400)
             let recent = try await client.send(.post, "/signup", json: "{}").decode(Session.self)
-            #expect(try await app.anonymousUsers.deleteStale(olderThanDays: 30) == 1)
+            #expect(try await app.signIn.anonymous.deleteStale(olderThanDays: 30) == 1)
             #expect(try await app.store.user(id: old.user.id) == nil)
             #expect(try await app.store.user(id: kept.user.id) != nil)
             #expect(try await app.store.user(id: recent.user.id) != nil)
@@ -211,7 +211,7 @@ import Testing
             let refresh = try await client.send(
                 .post, "/token?grant_type=refresh_token", json: #"{"refresh_token":"\#(old.refreshToken)"}"#)
             #expect(refresh.status == .badRequest)
-            #expect(try await app.anonymousUsers.deleteStale(olderThanDays: 30) == 0)
+            #expect(try await app.signIn.anonymous.deleteStale(olderThanDays: 30) == 0)
         }
     }
 }

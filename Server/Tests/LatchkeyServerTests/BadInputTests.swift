@@ -61,7 +61,8 @@ import Testing
             let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
             let verified = try await client.execute(
                 uri: "/verify", method: .post, headers: form,
-                body: ByteBuffer(string: #" {"type":"signup","email":"curl@example.com","token":"\#(code)"}"#)) { $0 }
+                body: ByteBuffer(string: #" {"type":"signup","email":"curl@example.com","token":"\#(code)"}"#)
+            ) { $0 }
             #expect(verified.status == .ok)
             #expect(try verified.decode(Session.self).user.email == "curl@example.com")
             // A form stays a form: a link's button without its token is GoTrue's 400, not a JSON error.

@@ -35,7 +35,7 @@ import Testing
             #expect(try Self.kid(before.accessToken) == first)
             #expect(try await Self.published(client) == [first])
 
-            let rotated = try await Self.asOperator { try await app.signingKeys.rotate(after: 900) }
+            let rotated = try await Self.asOperator { try await app.admin.signingKeys.rotate(after: 900) }
             // Published at once; the old key still signs until the new one's time.
             #expect(try await Self.published(client) == [first, rotated.kid])
             let stillOld = try await client.send(
@@ -53,7 +53,7 @@ import Testing
 
             // An hour (the token lifetime) and a minute later the old key is gone everywhere.
             time.advance(by: 3661)
-            try await app.signingKeys.reload()
+            try await app.admin.signingKeys.reload()
             #expect(try await Self.published(client) == [rotated.kid])
             #expect(try await app.store.signingKeys().map(\.kid) == [rotated.kid])
             let log = try await AuditLogTests.log(client, try await AdminUserTests.serviceRole(app), query: "&action=key_rotated")
@@ -67,9 +67,9 @@ import Testing
             let leaked = try #require(app.issuer.signingKeyID)
             let session = try await client.signUpConfirmed("leak@example.com", app: app)
             // The signing key cannot be retired: nothing would sign.
-            await #expect(throws: AuthError.self) { try await Self.asOperator { try await app.signingKeys.retire(kid: leaked) } }
-            let replacement = try await Self.asOperator { try await app.signingKeys.rotate(after: 0) }
-            try await Self.asOperator { try await app.signingKeys.retire(kid: leaked) }
+            await #expect(throws: AuthError.self) { try await Self.asOperator { try await app.admin.signingKeys.retire(kid: leaked) } }
+            let replacement = try await Self.asOperator { try await app.admin.signingKeys.rotate(after: 0) }
+            try await Self.asOperator { try await app.admin.signingKeys.retire(kid: leaked) }
             #expect(try await Self.published(client) == [replacement.kid])
             // Every token the leaked key signed is refused now; the session goes on by refresh.
             let refused = try await client.send(.get, "/user", bearer: session.accessToken)
@@ -78,7 +78,7 @@ import Testing
                 .post, "/token?grant_type=refresh_token", json: #"{"refresh_token":"\#(session.refreshToken)"}"#)
             #expect(renewed.status == .ok)
             #expect(try Self.kid(try renewed.decode(Session.self).accessToken) == replacement.kid)
-            await #expect(throws: AuthError.self) { try await Self.asOperator { try await app.signingKeys.retire(kid: "nope") } }
+            await #expect(throws: AuthError.self) { try await Self.asOperator { try await app.admin.signingKeys.retire(kid: "nope") } }
             let log = try await AuditLogTests.log(client, try await AdminUserTests.serviceRole(app), query: "&action=key_retired")
             #expect(log.count == 1 && log.first?.payload.traits["kid"] == .string(leaked))
         }
@@ -88,20 +88,20 @@ import Testing
         let time = ManualTimeSource(Date())
         try await TestServer().run(time: time) { client, app async throws in
             let (token, expiresAt) = try await Self.asOperator {
-                try await app.signingKeys.serviceToken(role: "service_role", lifetime: 3600)
+                try await app.admin.signingKeys.serviceToken(role: "service_role", lifetime: 3600)
             }
             #expect(expiresAt == time.now().addingTimeInterval(3600))
             let claims = try #require(await app.issuer.verify(token))
             #expect(claims.role == "service_role" && claims.sub == nil && claims.exp != nil)
             #expect(try await client.send(.get, "/admin/users", bearer: token).status == .ok)
             let (forever, never) = try await Self.asOperator {
-                try await app.signingKeys.serviceToken(role: "service_role", lifetime: nil)
+                try await app.admin.signingKeys.serviceToken(role: "service_role", lifetime: nil)
             }
             let foreverClaims = await app.issuer.verify(forever)
             #expect(never == nil && foreverClaims != nil && foreverClaims?.exp == nil)
             for (role, lifetime) in [("authenticated", 3600.0), ("service_role", 1), ("service_role", 1e12)] {
                 await #expect(throws: AuthError.self) {
-                    try await Self.asOperator { _ = try await app.signingKeys.serviceToken(role: role, lifetime: lifetime) }
+                    try await Self.asOperator { _ = try await app.admin.signingKeys.serviceToken(role: role, lifetime: lifetime) }
                 }
             }
             let log = try await AuditLogTests.log(client, token, query: "&action=service_token_issued")
@@ -115,7 +115,7 @@ import Testing
         let time = ManualTimeSource(Date())
         try await TestServer().run(time: time) { client, app async throws in
             let pem = ES256PrivateKey().pemRepresentation
-            let imported = try await Self.asOperator { try await app.signingKeys.importKey(pem: pem, after: 0) }
+            let imported = try await Self.asOperator { try await app.admin.signingKeys.importKey(pem: pem, after: 0) }
             #expect(app.issuer.signingKeyID == imported.kid)
             let session = try await client.signUpConfirmed("imported@example.com", app: app)
             #expect(try Self.kid(session.accessToken) == imported.kid)
@@ -124,15 +124,15 @@ import Testing
             await theirs.add(ecdsa: try ES256PrivateKey(pem: pem).publicKey, kid: JWKIdentifier(string: imported.kid))
             #expect((try? await theirs.verify(session.accessToken, as: AccessTokenPayload.self)) != nil)
 
-            await #expect { try await app.signingKeys.importKey(pem: pem, after: 0) } throws: {
+            await #expect { try await app.admin.signingKeys.importKey(pem: pem, after: 0) } throws: {
                 ($0 as? AuthError)?.message == "This key is stored already"
             }
-            await #expect { try await app.signingKeys.importKey(pem: "-----BEGIN PRIVATE KEY-----\nnope\n", after: 0) } throws: {
+            await #expect { try await app.admin.signingKeys.importKey(pem: "-----BEGIN PRIVATE KEY-----\nnope\n", after: 0) } throws: {
                 ($0 as? AuthError)?.code == .validationFailed
             }
             let rsa = "-----BEGIN RSA PRIVATE KEY-----\nMIIBOgIBAAJBAK\n-----END RSA PRIVATE KEY-----\n"
-            await #expect { try await app.signingKeys.importKey(pem: rsa, after: 0) } throws: { ($0 as? AuthError) != nil }
-            await #expect { try await app.signingKeys.rotate(after: 31 * 86400) } throws: {
+            await #expect { try await app.admin.signingKeys.importKey(pem: rsa, after: 0) } throws: { ($0 as? AuthError) != nil }
+            await #expect { try await app.admin.signingKeys.rotate(after: 31 * 86400) } throws: {
                 ($0 as? AuthError)?.code == .validationFailed
             }
             // The private parts are sealed in the store.
@@ -143,15 +143,15 @@ import Testing
     @Test func configuredKeysAreNotRotatedHere() async throws {
         try await TestServer(configure: { $0.jwtSecret = String(repeating: "s", count: 40) }).run { _, app async throws in
             #expect(!app.issuer.usesStoredKeys)
-            await #expect { try await app.signingKeys.rotate(after: 0) } throws: {
+            await #expect { try await app.admin.signingKeys.rotate(after: 0) } throws: {
                 ($0 as? AuthError)?.message.contains("GOTRUE_JWT_SECRET") == true
             }
-            await #expect { try await app.signingKeys.retire(kid: "any") } throws: {
+            await #expect { try await app.admin.signingKeys.retire(kid: "any") } throws: {
                 ($0 as? AuthError)?.message.contains("GOTRUE_JWT_SECRET") == true
             }
             #expect(try await app.store.signingKeys().isEmpty)
             // A service token is signed with the configured secret like any other token.
-            let (token, _) = try await app.signingKeys.serviceToken(role: "service_role", lifetime: 3600)
+            let (token, _) = try await app.admin.signingKeys.serviceToken(role: "service_role", lifetime: 3600)
             #expect(await app.issuer.verify(token)?.role == "service_role")
         }
     }

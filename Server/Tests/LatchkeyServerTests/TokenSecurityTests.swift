@@ -15,7 +15,7 @@ import Testing
     /// Signs `claims` with the server's own stored key, as an attacker who stole it could.
     static func signWithServerKey(_ claims: AccessTokenClaims, app: UseCases) async throws -> String {
         let stored = try #require(try await app.store.signingKeys().last)
-        let pem = try app.signingKeys.open(stored)
+        let pem = try app.admin.signingKeys.open(stored)
         let kid = stored.kid
         let keys = JWTKeyCollection()
         await keys.add(ecdsa: try ES256PrivateKey(pem: pem), kid: JWKIdentifier(string: kid))

@@ -4,8 +4,11 @@ import LatchkeyCore
 import LatchkeyStore
 import Testing
 
+/// What the webhook contract needs of a store: the endpoints, and the changes and outbox it queues into.
+typealias WebhookContractStore = WebhookStore & CodeStore & SignUpStore & AuditWriting & OutboxStore
+
 /// Webhook deliveries are queued in the transaction of the change they announce: both or neither,
-/// one per endpoint that subscribes, kept for replays.
+/// one per endpoint that subscribes, kept for replays. The in-memory store, SQLite and PostgreSQL.
 @Suite struct WebhookStoreContractTests {
     static func endpoint(_ events: [WebhookEventType] = [], id: UUID = UUID()) -> WebhookEndpointRecord {
         WebhookEndpointRecord(
@@ -13,7 +16,7 @@ import Testing
     }
 
     @Test func aCommittedSignInIsQueuedForEachSubscribedEndpoint() async throws {
-        try await StoreContractTests.eachStore { store in
+        try await StoreContractTests.eachStore(memory: InMemoryStore() as any WebhookContractStore) { store in
             let all = Self.endpoint()
             let creations = Self.endpoint([.userCreated])
             try await store.saveWebhookEndpoint(all)
@@ -29,10 +32,13 @@ import Testing
                 createdAt: Date(), updatedAt: Date())
             let taken = UUID()
             try await store.createSession(session, user: user, audit: [AuditContractTests.event(.login, user: user.id, id: taken)])
-            // A sign-in whose transaction rolls back (its event collides) announces nothing.
-            let again = SessionRecord(id: UUID(), userID: user.id, amr: session.amr, refreshSalt: [2], createdAt: Date(), updatedAt: Date())
-            await #expect(throws: (any Error).self) {
-                try await store.createSession(again, user: user, audit: [AuditContractTests.event(.login, user: user.id, id: taken)])
+            // A sign-in whose transaction rolls back (its event collides: the SQL stores' key) announces nothing.
+            if store is SQLAuthStore {
+                let again = SessionRecord(
+                    id: UUID(), userID: user.id, amr: session.amr, refreshSalt: [2], createdAt: Date(), updatedAt: Date())
+                await #expect(throws: (any Error).self) {
+                    try await store.createSession(again, user: user, audit: [AuditContractTests.event(.login, user: user.id, id: taken)])
+                }
             }
             // An event no webhook announces queues nothing.
             try await store.appendAudit([AuditContractTests.event(.loginFailed, user: user.id)])

@@ -87,7 +87,8 @@ public struct IPNetwork: Sendable, Equatable, CustomStringConvertible {
     public static func isInternal(_ bytes: [UInt8]) -> Bool {
         if internalNetworks.contains(where: { $0.contains(bytes) }) { return true }
         guard bytes.count == 16 else { return false }
-        let carriesIPv4 = bytes[0..<12].allSatisfy { $0 == 0 } || bytes[0..<12].elementsEqual([0, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0])
+        let carriesIPv4 =
+            bytes[0..<12].allSatisfy { $0 == 0 } || bytes[0..<12].elementsEqual([0, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0])
         return carriesIPv4 && isInternal(Array(bytes[12...]))
     }
 

@@ -112,7 +112,7 @@ public func buildApplication(
     configuration: ServerConfiguration, useCases: UseCases, observability: Observability = .none,
     logger: Logger = Logger(label: "latchkey")
 ) async throws -> some ApplicationProtocol {
-    try await useCases.webhooks.configureFromEnvironment(
+    try await useCases.admin.webhooks.configureFromEnvironment(
         url: configuration.webhook.url, secret: configuration.webhook.secret, events: configuration.webhook.events)
     let readiness = Readiness()
     let router = buildRouter(
@@ -123,7 +123,7 @@ public func buildApplication(
             host: configuration.metrics.host, port: port, logger: logger)
     }
     let retentionDays = configuration.auth.anonymousUserRetentionDays
-    let anonymousUsers = useCases.anonymousUsers
+    let anonymousUsers = useCases.signIn.anonymous
     let anonymousCleanup: (@Sendable () async throws -> Int)? =
         retentionDays > 0 ? { @Sendable in try await anonymousUsers.deleteStale(olderThanDays: retentionDays) } : nil
     let services: [any Service] = [
@@ -131,8 +131,9 @@ public func buildApplication(
         CleanupService(
             store: useCases.store, time: useCases.time, interval: .seconds(300), auditRetentionDays: configuration.auditRetentionDays,
             anonymousCleanup: anonymousCleanup, logger: logger),
-        SigningKeyReloadService(keys: useCases.signingKeys, interval: .seconds(configuration.keyReloadInterval), logger: logger),
-        OutboxDeliveryService(delivery: useCases.delivery, signal: useCases.outboxSignal, idle: .seconds(5), logger: logger),
+        SigningKeyReloadService(keys: useCases.admin.signingKeys, interval: .seconds(configuration.keyReloadInterval), logger: logger),
+        OutboxDeliveryService(
+            delivery: useCases.runtime.delivery, signal: useCases.runtime.outboxSignal, idle: .seconds(5), logger: logger),
     ]
     return Application(
         router: router.router, server: .http1(timeouts: configuration.httpTimeouts),
@@ -170,56 +171,58 @@ public func buildRouter(
             ],
             allowMethods: [.get, .post, .put, .patch, .delete, .options],
             exposedHeaders: ["X-Total-Count", "Link", "X-Supabase-Api-Version"]))
-    var routes = RouteRegistrar(router: router, allowed: allowed, tracer: observability.tracer)
+    if let tracer = observability.tracer { router.add(middleware: HandlerTracingMiddleware(tracer: tracer)) }
     let authenticator = useCases.authenticator
+    var routes = RouteRegistrar(router: router, allowed: allowed, authenticator: authenticator)
     MetaController(
-        settings: useCases.parts.settings, issuer: useCases.issuer, openAPI: openAPI, databaseAnswers: useCases.databaseAnswers,
+        settings: useCases.parts.settings, issuer: useCases.issuer, openAPI: openAPI, databaseAnswers: useCases.runtime.databaseAnswers,
         readiness: readiness, appleApps: configuration.appleApps
     ).register(&routes)
-    CustomProviderController(authenticator: authenticator, providers: useCases.customProviders).register(&routes)
+    CustomProviderController(providers: useCases.admin.customProviders).register(&routes)
     OAuthController(
-        flows: useCases.oauthRedirects, binding: BrowserBinding(externalURL: auth.externalURL, lifetime: auth.flowStateExpiry)
+        flows: useCases.browser.oauthRedirects, binding: BrowserBinding(externalURL: auth.externalURL, lifetime: auth.flowStateExpiry)
     ).register(&routes)
-    IdentityController(authenticator: authenticator, links: useCases.identityLinks).register(&routes)
-    let captcha = CaptchaGuard(gate: useCases.captcha, authenticator: authenticator)
-    PasskeyController(authenticator: authenticator, passkeys: useCases.passkeys, captcha: captcha).register(&routes)
-    AuthController(
-        authenticator: authenticator, anonymousUsers: useCases.anonymousUsers, passwordSignIn: useCases.passwordSignIn,
-        authCodeExchange: useCases.authCodeExchange, deviceKeySignIn: useCases.deviceKeySignIn, idTokenSignIn: useCases.idTokenSignIn,
-        sessionRefresh: useCases.sessionRefresh, oneTimeCodes: useCases.oneTimeCodes, userAccount: useCases.userAccount,
-        signUp: useCases.signUp, captcha: captcha
+    IdentityController(links: useCases.account.identityLinks).register(&routes)
+    let captcha = CaptchaGuard(gate: useCases.browser.captcha, authenticator: authenticator)
+    PasskeyController(passkeys: useCases.account.passkeys, captcha: captcha).register(&routes)
+    TokenController(
+        authenticator: authenticator, passwordSignIn: useCases.signIn.password, sessionRefresh: useCases.signIn.refresh,
+        authCodeExchange: useCases.signIn.authCode, idTokenSignIn: useCases.signIn.idToken, deviceKeySignIn: useCases.signIn.deviceKey,
+        captcha: captcha
     ).register(&routes)
-    VerifyController(verification: useCases.verification, linkConfirmationPage: auth.linkConfirmationPage).register(&routes)
-    let security = useCases.pageSecurity
+    SignUpController(signUp: useCases.account.signUp, anonymousUsers: useCases.signIn.anonymous, captcha: captcha).register(&routes)
+    CodeController(oneTimeCodes: useCases.signIn.codes, captcha: captcha).register(&routes)
+    UserController(userAccount: useCases.account.user).register(&routes)
+    VerifyController(verification: useCases.signIn.verification, linkConfirmationPage: auth.linkConfirmationPage).register(&routes)
+    let security = useCases.browser.pageSecurity
     if configuration.pages.enabled {
         HostedPagesController(
             pages: configuration.pages.renderer, security: security, redirects: useCases.parts.redirects,
             useCases: .init(
-                codes: useCases.oneTimeCodes, verification: useCases.verification, passwordSignIn: useCases.passwordSignIn,
-                signUp: useCases.signUp, userAccount: useCases.userAccount, passwordPolicy: useCases.parts.passwords.policy,
-                passkeys: useCases.passkeys, handOff: useCases.sessionHandOff, authenticator: authenticator,
-                captcha: useCases.captcha),
-            options: .init(auth, captcha: configuration.captcha)
+                codes: useCases.signIn.codes, verification: useCases.signIn.verification, passwordSignIn: useCases.signIn.password,
+                signUp: useCases.account.signUp, userAccount: useCases.account.user, passwordPolicy: useCases.parts.passwords.policy,
+                passkeys: useCases.account.passkeys, handOff: useCases.browser.handOff, authenticator: authenticator),
+            options: .init(auth, captcha: configuration.captcha), captcha: useCases.browser.captcha
         ).register(&routes)
     }
-    DeviceKeyController(authenticator: authenticator, keys: useCases.deviceKeys).register(&routes)
-    KeyVaultController(authenticator: authenticator, vaults: useCases.keyVaults).register(&routes)
-    SignerController(authenticator: authenticator, signer: useCases.signerBackups).register(&routes)
+    DeviceKeyController(keys: useCases.account.deviceKeys).register(&routes)
+    KeyVaultController(vaults: useCases.account.keyVaults).register(&routes)
+    SignerController(signer: useCases.account.signerBackups).register(&routes)
     AdminController(
-        users: useCases.adminUsers, authenticator: authenticator, audit: useCases.audit, mfa: useCases.mfa,
-        invitations: useCases.invitations
+        users: useCases.admin.users, audit: useCases.admin.audit, mfa: useCases.account.mfa,
+        invitations: useCases.admin.invitations
     ).register(&routes)
-    AdminWebhooksController(webhooks: useCases.webhooks, authenticator: authenticator).register(&routes)
+    AdminWebhooksController(webhooks: useCases.admin.webhooks).register(&routes)
     if configuration.pages.adminConsole {
         AdminConsoleController(
             pages: configuration.pages.renderer, security: security,
             useCases: .init(
-                users: useCases.adminUsers, mfa: useCases.mfa, passkeys: useCases.passkeys, audit: useCases.audit,
-                codes: useCases.oneTimeCodes, authenticator: authenticator),
+                users: useCases.admin.users, mfa: useCases.account.mfa, passkeys: useCases.account.passkeys, audit: useCases.admin.audit,
+                codes: useCases.signIn.codes, authenticator: authenticator),
             sessionLength: configuration.pages.adminSession, time: useCases.time, revocations: useCases.store
         ).register(&routes)
     }
-    MFAController(authenticator: authenticator, mfa: useCases.mfa).register(&routes)
+    MFAController(mfa: useCases.account.mfa).register(&routes)
     SSOController().register(&routes)
     let mailHook = configuration.hooks.endpoints[.sendEmail] != nil
     if DevMailboxController.isEnabled(

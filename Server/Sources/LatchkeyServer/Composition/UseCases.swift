@@ -12,7 +12,10 @@ import Tracing
 
 /// Every use case of the server and the parts they share, made once by ``makeUseCases(configuration:observability:time:logger:)``
 /// over one store: what `buildApplication` routes requests to, what each `latchkey` command
-/// calls (without building the HTTP application), and what tests drive.
+/// calls (without building the HTTP application), and what tests drive. The use cases come in
+/// five groups of at most eight (issue #38: no type holds more than eight dependencies,
+/// `scripts/spine-check`): signing in, the signed-in user's account, the operator's, the browser
+/// flows', and what runs beside them.
 public struct UseCases: Sendable {
     /// The store, for what reads it directly (the dev mailbox, metrics, tests).
     public let store: SQLAuthStore
@@ -22,57 +25,89 @@ public struct UseCases: Sendable {
     public let issuer: any TokenIssuing
     /// Where the server secret came from (the start-up banner says it).
     public let serverSecretOrigin: String
-
-    public let passwordSignIn: PasswordSignIn
-    public let sessionRefresh: SessionRefresh
-    public let deviceKeySignIn: DeviceKeySignIn
-    public let idTokenSignIn: IDTokenSignIn
-    public let authCodeExchange: AuthCodeExchange
-    /// Anonymous sign-ups and the deletion of stale anonymous users.
-    public let anonymousUsers: AnonymousUsers
-    public let oneTimeCodes: OneTimeCodes
-    public let userAccount: UserAccount
-    public let signUp: SignUp
-    /// `/verify`: codes and links.
-    public let verification: Verification
-    /// The operator's user endpoints (`/admin/users…`, `latchkey users`).
-    public let adminUsers: AdminUsers
-    /// An operator's invitations and generated links (`POST /invite`, `/admin/generate_link`, `latchkey users invite|link`).
-    public let invitations: Invitations
-    /// Custom OpenID providers (`latchkey providers`).
-    public let customProviders: CustomProviders
-    /// The redirect flows of OAuth providers.
-    public let oauthRedirects: OAuthRedirects
-    public let identityLinks: IdentityLinks
-    /// Providers' refresh tokens kept to revoke them with the account.
-    public let providerGrants: ProviderGrants
-    public let passkeys: Passkeys
-    public let deviceKeys: DeviceKeys
-    public let keyVaults: KeyVaults
-    public let signerBackups: SignerBackups
-    public let mfa: MFA
-    public let sessionHandOff: SessionHandOff
-    public let captcha: CaptchaGate
-    public let audit: AuditLog
-    /// The token signing keys (`latchkey keys`).
-    public let signingKeys: SigningKeys
-    /// Webhook endpoints and their deliveries (`/admin/webhooks`, `latchkey webhooks`).
-    public let webhooks: WebhookEndpoints
-    /// Sends what the outbox holds; tests call it to deliver without waiting for the service.
-    public let delivery: OutboxDelivery
-    /// Wakes the delivery when a transaction queued a message.
-    public let outboxSignal: OutboxSignal
-    /// Signs and checks the hosted pages' and the admin console's cookies and forms.
-    let pageSecurity: PageSecurity
-    /// Whether the database answers (`/health`).
-    public let databaseAnswers: @Sendable () async -> Bool
-    /// Closes what the use cases hold (the database, the hashing threads, the outbound client).
-    public let shutdown: @Sendable () async throws -> Void
+    /// The grants of `/token`, codes and `/verify`.
+    public let signIn: SignInUseCases
+    /// What a signed-in user does with their account.
+    public let account: AccountUseCases
+    /// What the operator does (`/admin/…`, `latchkey …`).
+    public let admin: AdminUseCases
+    /// The redirect flows of browsers: providers, hand-offs, captcha, the pages' cookies.
+    public let browser: BrowserUseCases
+    /// What runs beside the requests: the outbox's delivery, the database's health, the shutdown.
+    public let runtime: Runtime
 
     /// The clock.
     public var time: any TimeSource { parts.records.time }
     /// Who requests are.
     public var authenticator: Authenticator { parts.authenticator }
+
+    /// Closes what the use cases hold (the database, the hashing threads, the outbound client).
+    public func shutdown() async throws { try await runtime.shutdown() }
+}
+
+/// The ways in: the grants of `/token`, one-time codes and `/verify`.
+public struct SignInUseCases: Sendable {
+    public let password: PasswordSignIn
+    public let refresh: SessionRefresh
+    public let deviceKey: DeviceKeySignIn
+    public let idToken: IDTokenSignIn
+    public let authCode: AuthCodeExchange
+    /// Anonymous sign-ups and the deletion of stale anonymous users.
+    public let anonymous: AnonymousUsers
+    public let codes: OneTimeCodes
+    /// `/verify`: codes and links.
+    public let verification: Verification
+}
+
+/// What a user does with their account once signed in (and signing up).
+public struct AccountUseCases: Sendable {
+    public let user: UserAccount
+    public let signUp: SignUp
+    public let identityLinks: IdentityLinks
+    public let passkeys: Passkeys
+    public let deviceKeys: DeviceKeys
+    public let keyVaults: KeyVaults
+    public let signerBackups: SignerBackups
+    public let mfa: MFA
+}
+
+/// The operator's use cases.
+public struct AdminUseCases: Sendable {
+    /// The operator's user endpoints (`/admin/users…`, `latchkey users`).
+    public let users: AdminUsers
+    /// An operator's invitations and generated links (`POST /invite`, `/admin/generate_link`, `latchkey users invite|link`).
+    public let invitations: Invitations
+    /// Custom OpenID providers (`latchkey providers`).
+    public let customProviders: CustomProviders
+    public let audit: AuditLog
+    /// The token signing keys (`latchkey keys`).
+    public let signingKeys: SigningKeys
+    /// Webhook endpoints and their deliveries (`/admin/webhooks`, `latchkey webhooks`).
+    public let webhooks: WebhookEndpoints
+}
+
+/// What the browser's redirect flows use.
+public struct BrowserUseCases: Sendable {
+    /// The redirect flows of OAuth providers.
+    public let oauthRedirects: OAuthRedirects
+    /// Providers' refresh tokens kept to revoke them with the account.
+    public let providerGrants: ProviderGrants
+    public let handOff: SessionHandOff
+    public let captcha: CaptchaGate
+    /// Signs and checks the hosted pages' and the admin console's cookies and forms.
+    let pageSecurity: PageSecurity
+}
+
+/// What runs beside the requests.
+public struct Runtime: Sendable {
+    /// Sends what the outbox holds; tests call it to deliver without waiting for the service.
+    public let delivery: OutboxDelivery
+    /// Wakes the delivery when a transaction queued a message.
+    public let outboxSignal: OutboxSignal
+    /// Whether the database answers (`/health`).
+    public let databaseAnswers: @Sendable () async -> Bool
+    /// Closes the database, the hashing threads and the outbound client.
+    let shutdown: @Sendable () async throws -> Void
 }
 
 extension UseCases {
@@ -83,8 +118,8 @@ extension UseCases {
     public func settleOutbox(timeout: Duration = .seconds(30)) async throws {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         while ContinuousClock.now < deadline {
-            try await delivery.deliverDue()
-            if try await store.pendingOutbox(limit: 1).allSatisfy({ $0.nextAttemptAt > delivery.time.now() }) { return }
+            try await runtime.delivery.deliverDue()
+            if try await store.pendingOutbox(limit: 1).allSatisfy({ $0.nextAttemptAt > runtime.delivery.time.now() }) { return }
             try await Task.sleep(for: .milliseconds(5))
         }
     }
@@ -216,55 +251,57 @@ private func composeUseCases(
     }
     return UseCases(
         store: store, parts: parts, issuer: issuer, serverSecretOrigin: source.origin,
-        passwordSignIn: PasswordSignIn(
-            store: store, passwords: parts.passwords, limiter: parts.limiter, settings: PasswordSignIn.Settings(auth),
-            answers: parts.records.answers, time: time),
-        sessionRefresh: SessionRefresh(
-            store: store, limiter: parts.limiter, settings: SessionRefresh.Settings(auth), answers: parts.records.answers, time: time,
-            logger: logger),
-        deviceKeySignIn: DeviceKeySignIn(
-            store: store, assertions: JWTAssertionReader(), limiter: parts.limiter, settings: DeviceKeySignIn.Settings(auth),
-            answers: parts.records.answers, time: time),
-        idTokenSignIn: idTokenSignIn,
-        authCodeExchange: AuthCodeExchange(
-            store: store, limiter: parts.limiter, tokenPerIP: auth.rateLimits.tokenPerIP, records: parts.records),
-        anonymousUsers: AnonymousUsers(
-            store: store, limiter: parts.limiter, settings: AnonymousUsers.Settings(auth), records: parts.records),
-        oneTimeCodes: OneTimeCodes(store: store, codes: parts.codes, limiter: parts.limiter, settings: OneTimeCodes.Settings(auth)),
-        userAccount: UserAccount(
-            store: store, passwords: parts.passwords, codes: parts.codes, records: parts.records, limiter: parts.limiter,
-            settings: UserAccount.Settings(auth), grants: grants),
-        signUp: SignUp(
-            store: store, passwords: parts.passwords, codes: parts.codes, records: parts.records, limiter: parts.limiter,
-            settings: SignUp.Settings(auth)),
-        verification: Verification(
-            store: store, limiter: parts.limiter, settings: Verification.Settings(auth), records: parts.records,
-            redirects: parts.redirects),
-        adminUsers: AdminUsers(
-            store: store, passwords: parts.passwords, codes: parts.codes, records: parts.records, settings: AdminUsers.Settings(auth),
-            grants: grants),
-        invitations: Invitations(
-            store: store, passwords: parts.passwords, codes: parts.codes, records: parts.records,
-            userMetadataMaxBytes: auth.userMetadataMaxBytes),
-        customProviders: customProviders, oauthRedirects: oauthRedirects,
-        identityLinks: IdentityLinks(
-            store: store, flows: oauthRedirects, enabled: auth.external.manualLinking, records: parts.records),
-        providerGrants: grants,
-        passkeys: Passkeys(store: store, limiter: parts.limiter, settings: auth.passkeys, records: parts.records),
-        deviceKeys: DeviceKeys(store: store, gate: SecondFactorGate(factors: store), time: time, random: random),
-        keyVaults: KeyVaults(
-            store: store, serverSecret: serverSecret, gate: SecondFactorGate(factors: store), limiter: parts.limiter,
-            unlockLimit: auth.rateLimits.verifyPerIP, time: time, random: random),
-        signerBackups: SignerBackups(
-            store: store, serverSecret: serverSecret, gate: SecondFactorGate(factors: store), time: time, random: random),
-        mfa: MFA(
-            store: store, serverSecret: serverSecret, limiter: parts.limiter, settings: MFA.Settings(auth),
-            answers: parts.records.answers, notices: parts.records.notices, time: time, random: random),
-        sessionHandOff: SessionHandOff(store: store, records: parts.records, lifetime: TimeInterval(auth.flowStateExpiry)),
-        captcha: captcha, audit: AuditLog(store: store),
-        signingKeys: SigningKeys(
-            store: store, issuer: issuer, serverSecret: serverSecret, settings: SigningKeys.Settings(auth), time: time, random: random),
-        webhooks: webhooks, delivery: delivery, outboxSignal: signal,
-        pageSecurity: PageSecurity(serverSecret: serverSecret, externalURL: auth.externalURL), databaseAnswers: { await database.ping() },
-        shutdown: shutdown)
+        signIn: SignInUseCases(
+            password: PasswordSignIn(
+                store: store, passwords: parts.passwords, limiter: parts.limiter, settings: PasswordSignIn.Settings(auth),
+                answers: parts.records.answers, time: time),
+            refresh: SessionRefresh(
+                store: store, limiter: parts.limiter, settings: SessionRefresh.Settings(auth), answers: parts.records.answers,
+                time: time, logger: logger),
+            deviceKey: DeviceKeySignIn(
+                store: store, assertions: JWTAssertionReader(), limiter: parts.limiter, settings: DeviceKeySignIn.Settings(auth),
+                answers: parts.records.answers, time: time),
+            idToken: idTokenSignIn,
+            authCode: AuthCodeExchange(
+                store: store, limiter: parts.limiter, tokenPerIP: auth.rateLimits.tokenPerIP, records: parts.records),
+            anonymous: AnonymousUsers(
+                store: store, limiter: parts.limiter, settings: AnonymousUsers.Settings(auth), records: parts.records),
+            codes: OneTimeCodes(store: store, codes: parts.codes, limiter: parts.limiter, settings: OneTimeCodes.Settings(auth)),
+            verification: Verification(
+                store: store, limiter: parts.limiter, settings: Verification.Settings(auth), records: parts.records,
+                redirects: parts.redirects)),
+        account: AccountUseCases(
+            user: UserAccount(
+                store: store, passwords: parts.passwords, codes: parts.codes, records: parts.records, limiter: parts.limiter,
+                settings: UserAccount.Settings(auth), grants: grants),
+            signUp: SignUp(
+                store: store, passwords: parts.passwords, codes: parts.codes, records: parts.records, limiter: parts.limiter,
+                settings: SignUp.Settings(auth)),
+            identityLinks: IdentityLinks(store: store, flows: oauthRedirects, enabled: auth.external.manualLinking, records: parts.records),
+            passkeys: Passkeys(store: store, limiter: parts.limiter, settings: auth.passkeys, records: parts.records),
+            deviceKeys: DeviceKeys(store: store, gate: SecondFactorGate(factors: store), time: time, random: random),
+            keyVaults: KeyVaults(
+                store: store, serverSecret: serverSecret, gate: SecondFactorGate(factors: store), limiter: parts.limiter,
+                unlockLimit: auth.rateLimits.verifyPerIP, time: time, random: random),
+            signerBackups: SignerBackups(
+                store: store, serverSecret: serverSecret, gate: SecondFactorGate(factors: store), time: time, random: random),
+            mfa: MFA(
+                store: store, serverSecret: serverSecret, limiter: parts.limiter, settings: MFA.Settings(auth),
+                answers: parts.records.answers, notices: parts.records.notices, time: time, random: random)),
+        admin: AdminUseCases(
+            users: AdminUsers(
+                store: store, passwords: parts.passwords, codes: parts.codes, records: parts.records, settings: AdminUsers.Settings(auth),
+                grants: grants),
+            invitations: Invitations(
+                store: store, passwords: parts.passwords, codes: parts.codes, records: parts.records,
+                userMetadataMaxBytes: auth.userMetadataMaxBytes),
+            customProviders: customProviders, audit: AuditLog(store: store),
+            signingKeys: SigningKeys(
+                store: store, issuer: issuer, serverSecret: serverSecret, settings: SigningKeys.Settings(auth), time: time, random: random),
+            webhooks: webhooks),
+        browser: BrowserUseCases(
+            oauthRedirects: oauthRedirects, providerGrants: grants,
+            handOff: SessionHandOff(store: store, records: parts.records, lifetime: TimeInterval(auth.flowStateExpiry)),
+            captcha: captcha, pageSecurity: PageSecurity(serverSecret: serverSecret, externalURL: auth.externalURL)),
+        runtime: Runtime(delivery: delivery, outboxSignal: signal, databaseAnswers: { await database.ping() }, shutdown: shutdown))
 }

@@ -6,37 +6,26 @@ import LatchkeyCore
 
 /// GoTrue's `/admin/custom-providers`: custom OpenID providers, for service-role tokens.
 struct CustomProviderController {
-    let authenticator: Authenticator
     let providers: CustomProviders
 
     func register(_ routes: inout RouteRegistrar) {
-        routes.on(.get, "/admin/custom-providers") { request, _ in
-            try await authenticator.asOperator(request) {
-                try JSONResponse.make(CustomProviderList(providers: try await providers.list()), noStore: true)
-            }
+        routes.asOperator(.get, "/admin/custom-providers") { _, _ in
+            try JSONResponse.make(CustomProviderList(providers: try await providers.list()), noStore: true)
         }
-        routes.on(.post, "/admin/custom-providers") { request, context in
-            try await authenticator.asOperator(request) {
-                let body = try await request.decodeJSON(CustomProviderRequest.self, context: context)
-                return try JSONResponse.make(try await providers.create(body), status: .created, noStore: true)
-            }
+        routes.asOperator(.post, "/admin/custom-providers") { request, context in
+            let body = try await request.decodeJSON(CustomProviderRequest.self, context: context)
+            return try JSONResponse.make(try await providers.create(body), status: .created, noStore: true)
         }
-        routes.on(.get, "/admin/custom-providers/:identifier") { request, context in
-            try await authenticator.asOperator(request) {
-                try JSONResponse.make(try await providers.get(Self.identifier(context)), noStore: true)
-            }
+        routes.asOperator(.get, "/admin/custom-providers/:identifier") { _, context in
+            try JSONResponse.make(try await providers.get(Self.identifier(context)), noStore: true)
         }
-        routes.on(.put, "/admin/custom-providers/:identifier") { request, context in
-            try await authenticator.asOperator(request) {
-                let body = try await request.decodeJSON(CustomProviderRequest.self, context: context)
-                return try JSONResponse.make(try await providers.update(Self.identifier(context), body), noStore: true)
-            }
+        routes.asOperator(.put, "/admin/custom-providers/:identifier") { request, context in
+            let body = try await request.decodeJSON(CustomProviderRequest.self, context: context)
+            return try JSONResponse.make(try await providers.update(Self.identifier(context), body), noStore: true)
         }
-        routes.on(.delete, "/admin/custom-providers/:identifier") { request, context in
-            try await authenticator.asOperator(request) {
-                try await providers.delete(Self.identifier(context))
-                return Response(status: .noContent)
-            }
+        routes.asOperator(.delete, "/admin/custom-providers/:identifier") { _, context in
+            try await providers.delete(Self.identifier(context))
+            return Response(status: .noContent)
         }
     }
 

@@ -20,8 +20,6 @@ struct HostedPagesController {
         let passkeys: Passkeys
         let handOff: SessionHandOff
         let authenticator: Authenticator
-        /// GoTrue's captcha, on the forms whose API endpoints it guards.
-        var captcha: CaptchaGate = .off
     }
 
     /// What the pages show and offer.
@@ -41,6 +39,8 @@ struct HostedPagesController {
     let redirects: RedirectPolicy
     let useCases: UseCases
     let options: Options
+    /// GoTrue's captcha, on the forms whose API endpoints it guards.
+    var captcha: CaptchaGate = .off
 
     /// The signed-in page's state: the session's access token (sealed in an `HttpOnly` cookie for
     /// ten minutes), the flow, and how the user signed in.
@@ -154,7 +154,7 @@ struct HostedPagesController {
     /// the provider (`captcha_failed` when missing or refused, shown on the form).
     func checkCaptcha(_ form: PostedForm, _ context: APIRequestContext) async throws {
         guard let provider = options.captcha?.provider else { return }
-        try await useCases.captcha.check(form.fields[PageRenderer.captchaField(provider)], client: context.client)
+        try await captcha.check(form.fields[PageRenderer.captchaField(provider)], client: context.client)
     }
 
     /// `page` again for a posted form (its address kept), saying what `error` means to a person.

@@ -6,7 +6,6 @@ import LatchkeyCore
 
 /// GoTrue's manual linking: `GET /user/identities/authorize` and `DELETE /user/identities/{id}`.
 struct IdentityController {
-    let authenticator: Authenticator
     let links: IdentityLinks
 
     /// `{"url": …}`, what `skip_http_redirect=true` answers.
@@ -15,17 +14,15 @@ struct IdentityController {
     }
 
     func register(_ routes: inout RouteRegistrar) {
-        routes.on(.get, "/user/identities/authorize") { request, _ in
-            let principal = try await authenticator.authenticate(authorization: request.headers[.authorization])
+        routes.signedIn(.get, "/user/identities/authorize") { request, context in
             let url = try await links.authorize(
                 provider: request.queryValue("provider"), redirectTo: request.queryValue("redirect_to"),
-                scopes: request.queryValue("scopes"), principal: principal)
+                scopes: request.queryValue("scopes"), principal: context.principal)
             if request.queryValue("skip_http_redirect") == "true" { return try JSONResponse.make(LinkURL(url: url)) }
             return Response(status: .found, headers: [.location: url, .cacheControl: "no-store", .referrerPolicy: "no-referrer"])
         }
-        routes.on(.delete, "/user/identities/:id") { request, context in
-            let principal = try await authenticator.authenticate(authorization: request.headers[.authorization])
-            try await links.unlink(context.parameters.get("id") ?? "", principal: principal, client: context.client)
+        routes.signedIn(.delete, "/user/identities/:id") { _, context in
+            try await links.unlink(context.parameters.get("id") ?? "", principal: context.principal, client: context.client)
             return try JSONResponse.make([String: String]())
         }
     }

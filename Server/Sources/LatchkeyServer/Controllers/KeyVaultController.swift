@@ -7,30 +7,24 @@ import LatchkeyCore
 /// Latchkey's PIN-vault extension: the server's share of a signed-in user's vaults, released
 /// for the right PIN verifier and destroyed after ten wrong ones.
 struct KeyVaultController {
-    /// Who a request is.
-    let authenticator: Authenticator
     let vaults: KeyVaults
 
     func register(_ routes: inout RouteRegistrar) {
-        routes.on(.post, "/vaults") { request, context in
-            let principal = try await authenticator.authenticate(authorization: request.headers[.authorization])
+        routes.signedIn(.post, "/vaults") { request, context in
             let body = try await request.decodeJSON(CreateVaultRequest.self, context: context)
-            return try JSONResponse.make(try await vaults.create(body, principal: principal), status: .created, noStore: true)
+            return try JSONResponse.make(try await vaults.create(body, principal: context.principal), status: .created, noStore: true)
         }
-        routes.on(.get, "/vaults") { request, _ in
-            let principal = try await authenticator.authenticate(authorization: request.headers[.authorization])
-            return try JSONResponse.make(try await vaults.list(principal: principal))
+        routes.signedIn(.get, "/vaults") { _, context in
+            try JSONResponse.make(try await vaults.list(principal: context.principal))
         }
-        routes.on(.post, "/vaults/:id/unlock") { request, context in
-            let principal = try await authenticator.authenticate(authorization: request.headers[.authorization])
+        routes.signedIn(.post, "/vaults/:id/unlock") { request, context in
             let body = try await request.decodeJSON(UnlockVaultRequest.self, context: context)
             let vault = try await vaults.unlock(
-                id: context.parameters.get("id") ?? "", body, principal: principal, client: context.client)
+                id: context.parameters.get("id") ?? "", body, principal: context.principal, client: context.client)
             return try JSONResponse.make(vault, noStore: true)
         }
-        routes.on(.delete, "/vaults/:id") { request, context in
-            let principal = try await authenticator.authenticate(authorization: request.headers[.authorization])
-            try await vaults.delete(id: context.parameters.get("id") ?? "", principal: principal)
+        routes.signedIn(.delete, "/vaults/:id") { _, context in
+            try await vaults.delete(id: context.parameters.get("id") ?? "", principal: context.principal)
             return Response(status: .noContent)
         }
     }

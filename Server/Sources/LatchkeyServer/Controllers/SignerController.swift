@@ -7,28 +7,22 @@ import LatchkeyCore
 /// Latchkey's embedded-signer extension: the encrypted backup of a user's signing key and the
 /// key of automatic recovery.
 struct SignerController {
-    /// Who a request is.
-    let authenticator: Authenticator
     let signer: SignerBackups
 
     func register(_ routes: inout RouteRegistrar) {
-        routes.on(.put, "/signer/backup") { request, context in
-            let principal = try await authenticator.authenticate(authorization: request.headers[.authorization])
+        routes.signedIn(.put, "/signer/backup") { request, context in
             let body = try await request.decodeJSON(SignerBackup.self, context: context)
-            return try JSONResponse.make(try await signer.put(body, principal: principal), noStore: true)
+            return try JSONResponse.make(try await signer.put(body, principal: context.principal), noStore: true)
         }
-        routes.on(.get, "/signer/backup") { request, _ in
-            let principal = try await authenticator.authenticate(authorization: request.headers[.authorization])
-            return try JSONResponse.make(try await signer.get(principal: principal), noStore: true)
+        routes.signedIn(.get, "/signer/backup") { _, context in
+            try JSONResponse.make(try await signer.get(principal: context.principal), noStore: true)
         }
-        routes.on(.delete, "/signer/backup") { request, _ in
-            let principal = try await authenticator.authenticate(authorization: request.headers[.authorization])
-            try await signer.delete(principal: principal)
+        routes.signedIn(.delete, "/signer/backup") { _, context in
+            try await signer.delete(principal: context.principal)
             return Response(status: .noContent)
         }
-        routes.on(.post, "/signer/recovery-key") { request, _ in
-            let principal = try await authenticator.authenticate(authorization: request.headers[.authorization])
-            return try JSONResponse.make(try await signer.recoveryKey(principal: principal), noStore: true)
+        routes.signedIn(.post, "/signer/recovery-key") { _, context in
+            try JSONResponse.make(try await signer.recoveryKey(principal: context.principal), noStore: true)
         }
     }
 }

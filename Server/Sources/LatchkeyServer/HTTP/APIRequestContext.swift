@@ -16,6 +16,9 @@ public struct APIRequestContext: RequestContext {
     /// own (`RequestLogMiddleware`); in every log line of the request, echoed in the answer and
     /// in a server error's `error_id`.
     public internal(set) var requestID: String
+    /// The signed-in caller, once ``BearerAuthentication`` has read the bearer token (routes for a
+    /// signed-in user get it as ``AuthenticatedContext/principal``, not optional).
+    public internal(set) var principal: Principal?
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)

@@ -8,7 +8,7 @@ extension Request {
     /// `400 bad_json` or `413 request_entity_too_large` before any work is done. An empty body is
     /// not JSON (GoTrue's answer too), unless `allowingEmpty` (a body whose every field is
     /// optional, such as `DELETE /admin/users/{id}`'s), where it reads as `{}`.
-    func decodeJSON<T: Decodable>(_ type: T.Type, context: APIRequestContext, allowingEmpty: Bool = false) async throws -> T {
+    func decodeJSON<T: Decodable>(_ type: T.Type, context: some RequestContext, allowingEmpty: Bool = false) async throws -> T {
         try Self.decodeJSON(type, from: Data(try await collectBody(context: context).readableBytesView), allowingEmpty: allowingEmpty)
     }
 
@@ -43,7 +43,7 @@ extension Request {
 
     /// The body, at most `context.maxUploadSize` (1 MB), or `413 request_entity_too_large`: the one
     /// place a body is read.
-    func collectBody(context: APIRequestContext) async throws -> ByteBuffer {
+    func collectBody(context: some RequestContext) async throws -> ByteBuffer {
         do {
             return try await body.collect(upTo: context.maxUploadSize)
         } catch {

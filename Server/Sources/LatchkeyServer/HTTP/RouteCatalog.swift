@@ -26,24 +26,57 @@ struct RouteRegistrar {
     let router: Router<APIRequestContext>
     /// Shared with the error middleware, which answers other methods on these paths with 405.
     let allowed: AllowedMethods
-    /// With traces on, every handler (the controller and the use case it calls) runs in a span of
-    /// its own (`handle <METHOD> <path>`) beneath the request's.
-    var tracer: (any Tracer)? = nil
+    /// Who the caller of a signed-in user's route is (``signedIn(_:_:gate:_:)``).
+    let authenticator: Authenticator
     var catalog = RouteCatalog()
 
     mutating func on(
         _ method: HTTPRequest.Method, _ path: String,
         _ handler: @escaping @Sendable (Request, APIRequestContext) async throws -> Response
     ) {
+        record(method, path)
+        router.on(RouterPath(path), method: method, use: handler)
+    }
+
+    /// A route for a signed-in user: behind ``BearerAuthentication`` (after `gate`, when there is
+    /// one), its handler gets an ``AuthenticatedContext``.
+    mutating func signedIn(
+        _ method: HTTPRequest.Method, _ path: String, gate: (@Sendable () throws -> Void)? = nil,
+        _ handler: @escaping @Sendable (Request, AuthenticatedContext) async throws -> Response
+    ) {
+        record(method, path)
+        router.group()
+            .add(middleware: BearerAuthentication(authenticator: authenticator, gate: gate))
+            .group(context: AuthenticatedContext.self)
+            .on(RouterPath(path), method: method, use: handler)
+    }
+
+    /// An operator's route: behind ``OperatorAuthentication`` (403 `not_admin` for any token but a
+    /// service role's), with the operator recorded as the actor of every audit event it writes.
+    mutating func asOperator(
+        _ method: HTTPRequest.Method, _ path: String,
+        _ handler: @escaping @Sendable (Request, APIRequestContext) async throws -> Response
+    ) {
+        record(method, path)
+        router.group().add(middleware: OperatorAuthentication(authenticator: authenticator)).on(
+            RouterPath(path), method: method, use: handler)
+    }
+
+    private mutating func record(_ method: HTTPRequest.Method, _ path: String) {
         catalog.add(method, path)
         allowed.add(method, path)
-        guard let tracer else {
-            router.on(RouterPath(path), method: method, use: handler)
-            return
-        }
-        let name = "handle \(method.rawValue) \(path)"
-        router.on(RouterPath(path), method: method) { request, context in
-            try await TracedWork.run(tracer, name) { _ in try await handler(request, context) }
-        }
+    }
+}
+
+/// With traces on, every matched route's handling (the controller, the bearer token's check and
+/// the use case it calls) runs in a span of its own, `handle <METHOD> <route>`, beneath the
+/// request's (``RequestTracingMiddleware``). The last of the router's middleware.
+struct HandlerTracingMiddleware: RouterMiddleware {
+    typealias Context = APIRequestContext
+    let tracer: any Tracer
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let route = context.endpointPath else { return try await next(request, context) }
+        return try await TracedWork.run(tracer, "handle \(request.method.rawValue) \(route)") { _ in try await next(request, context) }
     }
 }

@@ -78,7 +78,9 @@ struct PageSecurity: Sendable {
 
     /// The sealed value of the request's cookie `name`, when it opens and decodes.
     func open<T: Decodable>(_ type: T.Type, cookie name: String, in request: Request) -> T? {
-        guard let sealed = Self.cookie(wireName(name), in: request), let bytes = try? box.open(sealed, context: "cookie:\(name)") else { return nil }
+        guard let sealed = Self.cookie(wireName(name), in: request), let bytes = try? box.open(sealed, context: "cookie:\(name)") else {
+            return nil
+        }
         return try? JSONDecoder().decode(T.self, from: Data(bytes))
     }
 }

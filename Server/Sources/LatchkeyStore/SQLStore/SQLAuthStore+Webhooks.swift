@@ -16,7 +16,7 @@ extension SQLAuthStore {
         }
         guard !endpoints.isEmpty else { return }
         for (event, type) in announced {
-            let payload = Self.webhookPayload(event, type)
+            let payload = type.payload(announcing: event)
             for (endpoint, types) in endpoints where types.isEmpty || types.contains(type) {
                 try await db.query(
                     "INSERT INTO outbox (\(outboxColumns)) VALUES (\(placeholders(8)))",
@@ -26,21 +26,6 @@ extension SQLAuthStore {
                     ])
             }
         }
-    }
-
-    /// The Standard Webhooks body: `type`, `timestamp` and `data` (the audit event: who, what,
-    /// from where; never a secret, as audit events carry none).
-    static func webhookPayload(_ event: AuditEvent, _ type: WebhookEventType) -> String {
-        var data: [String: JSONValue] = [
-            "event_id": .string(event.id.uuidString.lowercased()), "action": .string(event.action.rawValue),
-            "actor": .string(event.actorName), "details": .object(event.details),
-        ]
-        if let user = event.userID { data["user_id"] = .string(user.uuidString.lowercased()) }
-        if let ip = event.ip { data["ip"] = .string(ip) }
-        let body: [String: JSONValue] = [
-            "type": .string(type.rawValue), "timestamp": .string(WireJSON.formatDate(event.createdAt)), "data": .object(data),
-        ]
-        return JSONText.encode(body) ?? "{}"
     }
 
     static func eventTypes(_ text: String?) -> [WebhookEventType] {

@@ -157,7 +157,6 @@ extension View {
     nonisolated public func foregroundStyle(_ color: Color) -> some View { ModifiedContent<Self, Color>(content: self) }
 }
 
-
 public struct Color: Sendable, Equatable {
     let name: String
     public static let red = Color(name: "red")

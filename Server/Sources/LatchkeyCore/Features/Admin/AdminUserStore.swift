@@ -23,3 +23,8 @@ public protocol AdminUserStore: UserReading {
     /// The user's sessions (the console shows them).
     func sessions(userID: UUID) async throws -> [SessionRecord]
 }
+
+extension AdminUserStore {
+    /// Deletes a user with nothing for the audit log.
+    public func deleteUser(id: UUID) async throws -> Bool { try await deleteUser(id: id, audit: []) }
+}

@@ -28,3 +28,22 @@ public protocol CodeStore: UserReading {
     /// Deletes an outstanding token (a code the SMS provider refused to deliver).
     func discardOneTimeToken(id: UUID) async throws
 }
+
+extension CodeStore {
+    /// Inserts a user with nothing for the audit log.
+    public func createUser(_ user: UserRecord, identity: IdentityRecord, token: OneTimeTokenRecord?, outbox: [OutboxRecord]) async throws {
+        try await createUser(user, identity: identity, token: token, outbox: outbox, audit: [], limits: [])
+    }
+
+    /// Inserts a user, counting no rate limit.
+    public func createUser(
+        _ user: UserRecord, identity: IdentityRecord, token: OneTimeTokenRecord?, outbox: [OutboxRecord], audit: [AuditEvent]
+    ) async throws {
+        try await createUser(user, identity: identity, token: token, outbox: outbox, audit: audit, limits: [])
+    }
+
+    /// Replaces tokens with nothing for the audit log.
+    public func replaceOneTimeTokens(_ tokens: [OneTimeTokenRecord], user: UserRecord, outbox: [OutboxRecord]) async throws {
+        try await replaceOneTimeTokens(tokens, user: user, outbox: outbox, audit: [])
+    }
+}

@@ -39,6 +39,7 @@ extension InMemoryStore: OutboxStore {
                 record.attempts = attempts
                 record.lastError = String(error.prefix(1000))
                 state.outboxFinished.insert(id)
+                state.outboxFailed.insert(id)
             }
             // An email's payload carries codes: erased once finished. A webhook event is kept for replays.
             if state.outboxFinished.contains(id), record.channel == .email { record.payload = "" }

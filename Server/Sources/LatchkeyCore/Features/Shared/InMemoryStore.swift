@@ -28,6 +28,9 @@ public final class InMemoryStore: Sendable {
         var outboxLeases: [UUID: Date] = [:]
         /// Outbox messages sent or given up on (kept, as the SQL store keeps them a week).
         var outboxFinished: Set<UUID> = []
+        /// The finished messages that were given up on (the others were sent).
+        var outboxFailed: Set<UUID> = []
+        var webhookEndpoints: [WebhookEndpointRecord] = []
         /// The development mailbox, oldest first.
         var mailbox: [StoredEmail] = []
         var factors: [UUID: FactorRecord] = [:]
@@ -43,8 +46,13 @@ public final class InMemoryStore: Sendable {
         var passkeys: [PasskeyRecord] = []
         var webAuthnChallenges: [UUID: WebAuthnChallengeRecord] = [:]
         var providerGrants: [ProviderGrantRecord] = []
-        /// Audit events in the order they were recorded.
-        var events: [AuditEvent] = []
+        /// Audit events in the order they were recorded. Recording one queues its webhook
+        /// deliveries in the same step, as the SQL store does in the same transaction.
+        var events: [AuditEvent] = [] {
+            didSet {
+                if events.count > oldValue.count { queueWebhooks(announcing: events[oldValue.count...]) }
+            }
+        }
         var counts: [RateLimitWindow: Int] = [:]
     }
 

@@ -13,3 +13,10 @@ public protocol SignUpStore: UserReading {
     /// Queues messages that go with no other write.
     func enqueueOutbox(_ records: [OutboxRecord]) async throws
 }
+
+extension SignUpStore {
+    /// Stores a session with nothing for the audit log.
+    public func createSession(_ session: SessionRecord, user: UserRecord) async throws {
+        try await createSession(session, user: user, audit: [])
+    }
+}

@@ -28,3 +28,13 @@ public protocol UserAccountStore: UserReading, FactorReading {
     /// otherwise.
     func deleteAccount(userID: UUID, version: Int64, sessionID: UUID, audit: [AuditEvent]) async throws -> Bool
 }
+
+extension UserAccountStore {
+    /// Deletes sessions with nothing for the audit log.
+    public func deleteSessions(userID: UUID, except keeping: UUID?) async throws {
+        try await deleteSessions(userID: userID, except: keeping, audit: [])
+    }
+
+    /// Deletes a session with nothing for the audit log.
+    public func deleteSession(id: UUID) async throws { try await deleteSession(id: id, audit: []) }
+}

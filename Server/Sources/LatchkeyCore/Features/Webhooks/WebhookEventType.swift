@@ -1,3 +1,6 @@
+import Foundation
+import LatchkeyAPI
+
 /// What a webhook announces, from the audit event of the change: the Standard Webhooks `type`.
 public enum WebhookEventType: String, Sendable, CaseIterable, Codable {
     case userCreated = "user.created"
@@ -21,5 +24,23 @@ public enum WebhookEventType: String, Sendable, CaseIterable, Codable {
         case .factorUnenrolled: self = .factorRemoved
         default: return nil
         }
+    }
+}
+
+extension WebhookEventType {
+    /// The Standard Webhooks body announcing `event`: `type`, `timestamp` and `data` (the audit
+    /// event: who, what, from where; never a secret, as audit events carry none). Every store
+    /// queues this one.
+    public func payload(announcing event: AuditEvent) -> String {
+        var data: [String: JSONValue] = [
+            "event_id": .string(event.id.uuidString.lowercased()), "action": .string(event.action.rawValue),
+            "actor": .string(event.actorName), "details": .object(event.details),
+        ]
+        if let user = event.userID { data["user_id"] = .string(user.uuidString.lowercased()) }
+        if let ip = event.ip { data["ip"] = .string(ip) }
+        let body: [String: JSONValue] = [
+            "type": .string(rawValue), "timestamp": .string(WireJSON.formatDate(event.createdAt)), "data": .object(data),
+        ]
+        return JSONText.encode(body) ?? "{}"
     }
 }
