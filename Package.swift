@@ -1,10 +1,16 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-let swiftSettings: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
-    .enableUpcomingFeature("MemberImportVisibility"),
-]
+/// `LATCHKEY_STRICT=1` (scripts/test, so CI) makes every warning of this package's own targets an
+/// error. An app that depends on the SDK never sets it: SwiftPM refuses unsafe flags in a
+/// dependency, and a new compiler's new warning must not break an app's build.
+let strict: [SwiftSetting] = Context.environment["LATCHKEY_STRICT"] == "1" ? [.unsafeFlags(["-warnings-as-errors"])] : []
+
+let swiftSettings: [SwiftSetting] =
+    [
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+    ] + strict
 
 let package = Package(
     name: "Latchkey",

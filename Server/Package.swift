@@ -1,9 +1,12 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+/// Every warning of the server's own targets is an error, in every build (the server is never a
+/// dependency; dependencies' warnings are SwiftPM's to silence).
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
+    .unsafeFlags(["-warnings-as-errors"]),
 ]
 
 let package = Package(

@@ -26,6 +26,7 @@ show("Code sent to \(state.sentTo) (\(state.codeLength) digits, valid until \(st
 
 do {
     let session = try await state.submit(code: typedCode)             // MSAL: newState.submitCode(code:)
+    enterApp(session.user)
 } catch let error as LatchkeyError where error.isInvalidCode {        // MSAL: error.isInvalidCode
     if let retry = error.retryState { state = retry }                 // MSAL: the newState in the error
     show("\(state.attemptsRemaining.map(String.init) ?? "more") attempts left")

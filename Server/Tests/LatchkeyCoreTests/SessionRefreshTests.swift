@@ -124,21 +124,23 @@ import Testing
         #expect(f.stored?.refreshCounter == 1)
     }
 
-    /// A store where a sign-out lands after the refresh read the session, before it writes.
+    /// A store where a sign-out lands while the refresh is in flight, before its step runs.
     final class SignOutInFlight: SessionRefreshStore {
         let base: InMemoryStore
         let pending = Mutex(true)
 
         init(base: InMemoryStore) { self.base = base }
 
-        func refreshState(sessionID: UUID) async throws -> AccountRecords { try await base.refreshState(sessionID: sessionID) }
-        func applyRefresh(_ write: RefreshWrite, limits: [RateLimitCounter]) async throws -> Bool {
+        func refresh(_ rules: SessionRefresh.Rules, limits: [RateLimitCounter]) async throws -> (
+            SessionRefresh.Decision, AccountRecords
+        )? {
             if pending.withLock({ pending in
-                defer { pending = false }; return pending
-            }), case .rotate(let next) = write {
-                base.removeSession(id: next.id)
+                defer { pending = false }
+                return pending
+            }) {
+                base.removeSession(id: rules.sessionID)
             }
-            return try await base.applyRefresh(write, limits: limits)
+            return try await base.refresh(rules, limits: limits)
         }
     }
 

@@ -100,7 +100,7 @@ import Testing
             while state != .ready(publicKey: publicKey.rawRepresentation), state != nil { state = await states.next() }
             try await auth.signOut(scope: .local)
             #expect(await states.next() == .locked)
-            #expect(await phone.state == .locked)
+            #expect(phone.state == .locked)
 
             let laptop = signer(try await secondDevice(server, email))
             #expect(try await laptop.refresh() == .locked)

@@ -34,7 +34,7 @@ import Testing
             #expect(response.status == .ok)
             let session = try response.decode(Session.self)
             #expect(session.user.isAnonymous)
-            #expect(session.user.email == nil || session.user.email == "")
+            #expect(session.user.email.isEmpty)
             #expect(session.user.identities?.isEmpty ?? true)
             #expect(session.user.appMetadata.isEmpty)
             #expect(session.user.userMetadata["theme"] == "dark")

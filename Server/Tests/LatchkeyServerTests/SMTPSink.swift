@@ -44,7 +44,7 @@ final class SMTPSink: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let (port, process) = try await launch(directory: directory, options: options, script: script)
         let sink = SMTPSink(directory: directory, port: port, options: options, script: script)
-        nonisolated(unsafe) let started = process
+        let started = process
         sink.process.withLock { $0 = started }
         return sink
     }
@@ -69,7 +69,7 @@ final class SMTPSink: Sendable {
     func restart() async throws {
         stop()
         let (_, process) = try await Self.launch(directory: directory, options: options + ["--port", "\(port)"], script: script)
-        nonisolated(unsafe) let started = process
+        let started = process
         self.process.withLock { $0 = started }
     }
 
@@ -105,7 +105,7 @@ final class SMTPSink: Sendable {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("support/\(name)")
         let log = directory.appendingPathComponent("sink.log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", script.path, "--dir", directory.path] + options

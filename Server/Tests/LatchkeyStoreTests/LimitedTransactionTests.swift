@@ -89,15 +89,17 @@ import Testing
             try await store.createUser(user, identity: identity, token: nil, outbox: [])
             let session = Self.session(for: user, now: now)
             try await store.createSession(session, user: user)
-            var next = session
-            next.refreshCounter += 1
-            next.refreshedAt = now
-            #expect(try await store.applyRefresh(.rotate(next), limits: [Self.limit("ip:token:d", 1)]))
-            var after = next
-            after.refreshCounter += 1
-            let refused = after
+            let codec = RefreshTokenCodec(serverSecret: Array(repeating: 1, count: 32))
+            func rules(_ counter: Int64) -> SessionRefresh.Rules {
+                SessionRefresh.Rules(
+                    sessionID: session.id, token: codec.encode(sessionID: session.id, counter: counter, salt: session.refreshSalt),
+                    now: now,
+                    settings: SessionSettings(), codec: codec, client: ClientInfo(ip: "192.0.2.4"), eventID: UUID())
+            }
+            let first = try await store.refresh(rules(0), limits: [Self.limit("ip:token:d", 1)])
+            guard case .rotate? = first?.0 else { throw AuthError.refreshTokenNotFound }
             await #expect(throws: RateLimitExceeded(index: 0)) {
-                try await store.applyRefresh(.rotate(refused), limits: [Self.limit("ip:token:d", 1)])
+                try await store.refresh(rules(1), limits: [Self.limit("ip:token:d", 1)])
             }
             #expect(try await store.rateLimitCount(key: "ip:token:d", windowStart: Self.window) == 2)
             #expect(try await store.session(id: session.id)?.refreshCounter == 1)

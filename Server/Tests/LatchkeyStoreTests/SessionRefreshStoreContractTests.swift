@@ -46,65 +46,22 @@ import Testing
         return next
     }
 
-    @Test func theReadGivesTheSessionWithItsAccount() async throws {
-        try await Self.eachStore { store in
-            let (user, session) = try await Self.account(store)
-            let state = try await store.refreshState(sessionID: session.id)
-            #expect(state.session == session && state.user?.id == user.id && state.user?.email == user.email)
-            let missing = try await store.refreshState(sessionID: UUID())
-            #expect(missing.session == nil && missing.user == nil && missing.identities.isEmpty && missing.factors.isEmpty)
-        }
+    /// The session as stored now.
+    static func stored(_ store: any SessionRefreshStore, _ id: UUID) async throws -> SessionRecord? {
+        if let memory = store as? InMemoryStore { return memory.session(id: id) }
+        return try await (store as! any RootStore).session(id: id)
     }
 
-    @Test func aRotationLandsOnlyOnTheCounterItRead() async throws {
-        try await Self.eachStore { store in
-            let (_, session) = try await Self.account(store)
-            #expect(try await store.applyRefresh(.rotate(Self.next(session)), limits: []))
-            #expect(try await store.refreshState(sessionID: session.id).session == Self.next(session))
-            // A second rotation decided on the same read loses, and writes nothing.
-            var late = Self.next(session)
-            late.refreshedAt = Self.now.addingTimeInterval(99)
-            #expect(try await !store.applyRefresh(.rotate(late), limits: []))
-            #expect(try await store.refreshState(sessionID: session.id).session == Self.next(session))
-            // Skipping a step is no rotation either.
-            #expect(try await !store.applyRefresh(.rotate(Self.next(session, by: 3)), limits: []))
-        }
-    }
+    static let codec = RefreshTokenCodec(serverSecret: Array(repeating: 1, count: 32))
 
-    @Test func ofRacingRotationsExactlyOneLands() async throws {
-        try await Self.eachStore { store in
-            let (_, session) = try await Self.account(store)
-            let landed = try await withThrowingTaskGroup(of: Bool.self) { group in
-                for _ in 0..<8 { group.addTask { try await store.applyRefresh(.rotate(Self.next(session)), limits: []) } }
-                return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
-            }
-            #expect(landed == 1)
-            #expect(try await store.refreshState(sessionID: session.id).session?.refreshCounter == 1)
-        }
-    }
-
-    @Test func anEndedSessionTakesNoRotationAndNoReuse() async throws {
-        try await Self.eachStore { store in
-            let (_, session) = try await Self.account(store)
-            #expect(try await store.applyRefresh(.reuse(session), limits: []))
-            #expect(try await !store.applyRefresh(.reuse(Self.next(session)), limits: []))
-            try await Self.remove(store, session.id)
-            #expect(try await !store.applyRefresh(.rotate(Self.next(session)), limits: []))
-            #expect(try await !store.applyRefresh(.reuse(session), limits: []))
-            #expect(try await store.refreshState(sessionID: session.id).session == nil)
-        }
-    }
-
-    @Test func aRevocationDeletesTheSessionWithItsEvent() async throws {
-        try await Self.eachStore { store in
-            let (user, session) = try await Self.account(store)
-            let event = AuditEvent(
-                action: .refreshTokenReuse, actorID: user.id, actorName: "ada", userID: user.id, ip: nil, userAgent: nil, details: [:],
-                createdAt: Self.now)
-            #expect(try await store.applyRefresh(.revoke(sessionID: session.id, audit: [event]), limits: []))
-            #expect(try await store.refreshState(sessionID: session.id).session == nil)
-            #expect(try await Self.events(store, user.id) == [.refreshTokenReuse])
-        }
+    /// The rules for the token of `session` at `counter`, presented `offset` seconds after ``now``.
+    static func rules(_ session: SessionRecord, _ counter: Int64, at offset: TimeInterval = 0, salt: [UInt8]? = nil)
+        -> SessionRefresh.Rules
+    {
+        SessionRefresh.Rules(
+            sessionID: session.id, token: codec.encode(sessionID: session.id, counter: counter, salt: salt ?? session.refreshSalt),
+            now: now.addingTimeInterval(offset), settings: SessionSettings(refreshReuseInterval: 10), codec: codec,
+            client: ClientInfo(ip: "192.0.2.9"), context: AuditContext(userAgent: "contract"), eventID: UUID())
     }
 
     /// The read, the decision and the write in one call (one transaction on the SQL stores):
@@ -112,28 +69,66 @@ import Testing
     @Test func theRulesDecideOnWhatTheStoreReads() async throws {
         try await Self.eachStore { store in
             let (user, session) = try await Self.account(store)
-            let codec = RefreshTokenCodec(serverSecret: Array(repeating: 1, count: 32))
-            func rules(_ counter: Int64, at offset: TimeInterval = 0, salt: [UInt8]? = nil) -> SessionRefresh.Rules {
-                SessionRefresh.Rules(
-                    sessionID: session.id, token: codec.encode(sessionID: session.id, counter: counter, salt: salt ?? session.refreshSalt),
-                    now: Self.now.addingTimeInterval(offset), settings: SessionSettings(refreshReuseInterval: 10),
-                    codec: codec, events: AuditEvents(time: ManualTimeSource(Self.now), random: SystemRandomSource()),
-                    client: ClientInfo(ip: "192.0.2.9"))
-            }
             // A forged token: refused, nothing written.
-            let forged = try #require(try await store.refresh(rules(0, salt: [8]), limits: []))
+            let forged = try #require(try await store.refresh(Self.rules(session, 0, salt: [8]), limits: []))
             #expect(forged.0 == .reject(.refreshTokenNotFound))
-            // The current token rotates; the answer's account is the user's.
-            let rotated = try #require(try await store.refresh(rules(0, at: 1), limits: []))
+            #expect(try await Self.stored(store, session.id) == session)
+            // The current token rotates; the answer's account is the user's, with its identities.
+            let rotated = try #require(try await store.refresh(Self.rules(session, 0, at: 1), limits: []))
             guard case .rotate(let next) = rotated.0 else { throw AuthError.refreshTokenNotFound }
-            #expect(next.refreshCounter == 1 && rotated.1.user?.id == user.id)
-            #expect(try await store.refreshState(sessionID: session.id).session == next)
+            #expect(next.refreshCounter == 1 && rotated.1.user?.id == user.id && rotated.1.session == next)
+            #expect(try await Self.stored(store, session.id) == next)
+            // A token from the future is refused.
+            #expect(try #require(try await store.refresh(Self.rules(session, 5, at: 2), limits: [])).0 == .reject(.refreshTokenNotFound))
             // Within the interval the previous token gets the same successor; after it, the
-            // session ends and the reuse is recorded.
-            #expect(try #require(try await store.refresh(rules(0, at: 5), limits: [])).0 == .reuse(next))
-            #expect(try #require(try await store.refresh(rules(0, at: 12), limits: [])).0 == .revoke(.refreshTokenAlreadyUsed))
-            #expect(try await store.refreshState(sessionID: session.id).session == nil)
-            #expect(try await Self.events(store, user.id) == [.refreshTokenReuse])
+            // session ends and the reuse is recorded, made of the prepared values.
+            #expect(try #require(try await store.refresh(Self.rules(session, 0, at: 5), limits: [])).0 == .reuse(next))
+            let late = Self.rules(session, 0, at: 12)
+            #expect(try #require(try await store.refresh(late, limits: [])).0 == .revoke(.refreshTokenAlreadyUsed))
+            #expect(try await Self.stored(store, session.id) == nil)
+            let events = try await (store as! any AuditLogStore).auditEvents(AuditQuery(userID: user.id, limit: 50)).events
+            #expect(events.map(\.action) == [.refreshTokenReuse])
+            #expect(events.first?.id == late.eventID && events.first?.ip == "192.0.2.9" && events.first?.userAgent == "contract")
+            #expect(events.first?.createdAt == Self.now.addingTimeInterval(12))
+        }
+    }
+
+    @Test func ofRacingRefreshesOfOneTokenExactlyOneRotates() async throws {
+        try await Self.eachStore { store in
+            let (_, session) = try await Self.account(store)
+            let decisions = try await withThrowingTaskGroup(of: SessionRefresh.Decision?.self) { group in
+                for _ in 0..<8 { group.addTask { try await store.refresh(Self.rules(session, 0, at: 1), limits: [])?.0 } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            let next = try #require(try await Self.stored(store, session.id))
+            #expect(next.refreshCounter == 1)
+            // Each either rotated, got the one successor again, or lost the race and asks again.
+            #expect(decisions.filter { $0 == .rotate(next) }.count == 1)
+            #expect(decisions.allSatisfy { $0 == nil || $0 == .rotate(next) || $0 == .reuse(next) })
+        }
+    }
+
+    @Test func anEndedSessionTakesNoRotationAndNoReuse() async throws {
+        try await Self.eachStore { store in
+            let (_, session) = try await Self.account(store)
+            try await Self.remove(store, session.id)
+            #expect(try #require(try await store.refresh(Self.rules(session, 0, at: 1), limits: [])).0 == .reject(.refreshTokenNotFound))
+            #expect(try await Self.stored(store, session.id) == nil)
+        }
+    }
+
+    @Test func aBannedUsersSessionIsKeptButNotRefreshed() async throws {
+        try await Self.eachStore { store in
+            let (user, session) = try await Self.account(store)
+            if let sql = store as? any AuthStore {
+                var banned = try #require(try await sql.user(id: user.id))
+                banned.bannedUntil = Self.now.addingTimeInterval(3600)
+                try await sql.updateUser(banned)
+            } else if let memory = store as? InMemoryStore {
+                memory.change(user.id) { $0.bannedUntil = Self.now.addingTimeInterval(3600) }
+            }
+            #expect(try #require(try await store.refresh(Self.rules(session, 0, at: 1), limits: [])).0 == .reject(.userBanned))
+            #expect(try await Self.stored(store, session.id) == session)
         }
     }
 }

@@ -27,7 +27,7 @@ struct TestPostgres {
     /// Drops the schema with everything in it.
     func drop() async throws {
         let cleaner = try await PostgresDatabase.open(.init(url: url, schema: database.schema, poolSize: 1))
-        try await cleaner.read { try await $0.query("DROP SCHEMA \(database.schema) CASCADE", []) }
+        _ = try await cleaner.read { try await $0.query("DROP SCHEMA \(database.schema) CASCADE", []) }
         try await cleaner.close()
     }
 }

@@ -55,9 +55,58 @@ import Testing
         _ code: String, _ user: UserRecord, _ kinds: [OneTimeTokenKind] = [.confirmation], in store: any VerificationStore,
         maxAttempts: Int = 5, completion: CodeRedemption.Completion = .emailSignIn(method: "otp"), limits: [RateLimitCounter] = []
     ) async throws -> RedemptionOutcome {
-        try await store.redeem(
-            TestRedemptions.code(code, .newest(userID: user.id, kinds: kinds), now: now, maxAttempts: maxAttempts, completion: completion),
-            limits: limits)
+        var rules = TestRedemptions.code(
+            code, .newest(userID: user.id, kinds: kinds), now: now, maxAttempts: maxAttempts, completion: completion)
+        var outcome = try await store.redeem(rules, limits: limits)
+        // An email change's notice is sealed outside the transaction, then the rules asked again (as `Verification` does).
+        while case .needsNotice(let notice) = outcome {
+            rules = rules.with(try notice.sealed(by: TestRedemptions.records(now: now).notices))
+            outcome = try await store.redeem(rules, limits: [])
+        }
+        return outcome
+    }
+
+    /// The last confirmation of an email change asks for its notice to the old address first,
+    /// writing nothing; with the notice sealed it moves the user and queues exactly that notice;
+    /// a notice sealed for the user as they were before a change meanwhile is asked for again.
+    @Test func anEmailChangesNoticeIsSealedBeforeTheTransactionForTheUserAsRead() async throws {
+        try await Self.eachStore { store in
+            let moving = "moved-\(UUID().uuidString.prefix(8))@example.com"
+            let user = try await Self.user(in: store, [(.emailChangeNew, "222222")]) {
+                $0.newEmail = moving
+                $0.emailChangeConfirmationsNeeded = 1
+            }
+            let rules = TestRedemptions.code(
+                "222222", .newest(userID: user.id, kinds: [.emailChangeNew]), now: Self.now, completion: .emailChange)
+            guard case .needsNotice(let asked) = try await store.redeem(rules) else {
+                Issue.record("the change completed without its notice")
+                return
+            }
+            #expect(asked.oldEmail == user.email && asked.changed.email == moving)
+            #expect(try await store.user(id: user.id)?.email == user.email)
+            let sealed = try asked.sealed(by: TestRedemptions.records(now: Self.now).notices)
+            // Another change lands on the user: the sealed notice no longer fits, and is asked for again.
+            if let memory = store as? InMemoryStore {
+                memory.change(user.id) { $0.userMetadata["moved"] = true }
+            } else if let sql = store as? any AuthStore {
+                var changed = try #require(try await sql.user(id: user.id))
+                changed.userMetadata["moved"] = true
+                try await sql.updateUser(changed)
+            }
+            guard case .needsNotice(let again) = try await store.redeem(rules.with(sealed)) else {
+                Issue.record("a notice sealed for an older copy of the user was used")
+                return
+            }
+            guard
+                case .redeemed(let redemption) = try await store.redeem(
+                    rules.with(try again.sealed(by: TestRedemptions.records(now: Self.now).notices)))
+            else {
+                Issue.record("the change did not complete")
+                return
+            }
+            #expect(redemption.user.email == moving && redemption.outbox.map(\.recipient) == [user.email])
+            #expect(try await store.user(id: user.id)?.email == moving)
+        }
     }
 
     @Test func aRightCodeIsSpentOnceWithEverythingItCompletes() async throws {

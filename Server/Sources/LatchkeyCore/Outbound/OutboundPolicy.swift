@@ -72,7 +72,7 @@ public struct OutboundPolicy: Sendable {
             if let address = info.pointee.ai_addr,
                 getnameinfo(address, info.pointee.ai_addrlen, &buffer, socklen_t(buffer.count), nil, 0, NI_NUMERICHOST) == 0
             {
-                let text = String(cString: buffer)
+                let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
                 found.append(text.split(separator: "%").first.map(String.init) ?? text)
             }
             next = info.pointee.ai_next

@@ -55,6 +55,27 @@ public struct RateLimiter: Sendable {
         return (counters, windows)
     }
 
+    /// A request's limits as values (issue #38): the counters its one store call counts in its
+    /// transaction, and what ``refusal(from:of:)`` needs to answer for the one it passes.
+    public func counters(for limits: [LimitBudget.Limit]) -> LimitCounters {
+        let limits = limits.filter { !$0.limit.isOff }
+        let (counters, windows) = counters(limits)
+        return LimitCounters(counters: counters, limits: limits, secondsLeft: windows.map(\.secondsLeft))
+    }
+
+    /// The refusal of the limit a store call found passed (``RateLimitExceeded``), counted in the metrics.
+    public func refusal(from exceeded: RateLimitExceeded, of counted: LimitCounters) -> AuthError {
+        guard counted.limits.indices.contains(exceeded.index) else { return AuthError.requestRateLimit }
+        let limit = counted.limits[exceeded.index]
+        return refusing(limit.key, limit.refusal(counted.secondsLeft[exceeded.index]))
+    }
+
+    /// Counts `counted` in a commit of its own: for a request refused before its store call, which
+    /// still spends its budget. Throws the refusal of the first limit passed.
+    public func charge(_ counted: LimitCounters) async throws {
+        try await hit(counted.limits)
+    }
+
     /// Runs a request's work with its limits in a ``LimitBudget``: counted in the transaction of
     /// the write that takes them (``LimitBudget/spend(adding:_:)``), else on their own when the
     /// work ends, and then a limit passed refuses the request whatever the work answered.
@@ -127,4 +148,14 @@ public struct RateLimiter: Sendable {
         let end = start + period
         return (Date(timeIntervalSince1970: start), Date(timeIntervalSince1970: end), Int((end - now).rounded(.up)))
     }
+}
+
+/// A request's rate limits, counted: the counters a store call takes in its transaction (the
+/// first limit passed refuses, and the later ones do not count the request), and their refusals.
+public struct LimitCounters: Sendable {
+    /// What the store call counts, in order.
+    public let counters: [RateLimitCounter]
+    let limits: [LimitBudget.Limit]
+    /// Seconds left in each counter's window, for its refusal's `Retry-After`.
+    let secondsLeft: [Int]
 }

@@ -69,6 +69,10 @@ public enum RedemptionOutcome: Sendable {
     case exhausted
     /// The code did not match; the attempt was counted.
     case mismatch(attemptsRemaining: Int)
+    /// The code was right and completes an email change whose notice to the old address must
+    /// be sealed first (``CodeRedemption/Decision/prepare(_:)``): nothing but the counters was
+    /// written; seal it and redeem again with it (``CodeRedemption/with(_:)``).
+    case needsNotice(EmailChangeNotice)
 }
 
 /// What became of a device-key assertion (``DeviceKeySignInStore/redeemAssertion(keyID:jti:expiresAt:session:user:audit:)``).

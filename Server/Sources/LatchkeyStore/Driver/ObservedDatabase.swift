@@ -26,6 +26,7 @@ public struct ObservedDatabase: SQLDatabase {
         try await base.read(body)
     }
 
+    @discardableResult
     public func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
         try await observe(body) { try await base.transaction($0) }
     }
@@ -38,6 +39,7 @@ public struct ObservedDatabase: SQLDatabase {
         try await observe(body) { try await base.claimTransaction($0) }
     }
 
+    @discardableResult
     public func lockingTransaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
         try await observe(body) { try await base.lockingTransaction($0) }
     }
@@ -98,6 +100,7 @@ private struct JournalingExecutor: SQLExecutor {
     let base: any SQLExecutor
     let journal: Journal
 
+    @discardableResult
     func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
         try await base.query(sql, binds)
     }

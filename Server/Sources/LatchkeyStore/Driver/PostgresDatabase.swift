@@ -148,6 +148,7 @@ public final class PostgresDatabase: SQLDatabase {
         }
     }
 
+    @discardableResult
     public func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
         try await retrying("SERIALIZABLE", body)
     }
@@ -191,6 +192,7 @@ public final class PostgresDatabase: SQLDatabase {
     /// requests on one row queue on it and requests on different rows never conflict (where
     /// `SERIALIZABLE` fails one of them on shared index pages).
     /// Two transactions locking the same rows in another order can deadlock: retried.
+    @discardableResult
     public func lockingTransaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
         try await retrying("READ COMMITTED", body)
     }

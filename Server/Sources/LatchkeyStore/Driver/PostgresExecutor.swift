@@ -17,6 +17,7 @@ struct PostgresExecutor: SQLExecutor {
     let statements: PreparedStatements.Connection?
     let logger: Logger
 
+    @discardableResult
     func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
         // postgres-nio writes a statement to a closed channel without failing it, and the
         // caller would wait for ever: refuse here instead (the pool's shutdown, a lost server).

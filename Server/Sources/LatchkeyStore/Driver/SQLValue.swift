@@ -66,6 +66,7 @@ public protocol SQLDatabase: Sendable {
     /// Runs read-only work.
     func read<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T
     /// Runs `body` in one write transaction, committed when it returns and rolled back when it throws.
+    @discardableResult
     func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T
     /// Runs `body` in a transaction that no other instance runs at the same time (migrations),
     /// in which every statement sees what others committed before it.
@@ -77,6 +78,7 @@ public protocol SQLDatabase: Sendable {
     /// on its `SELECT`s, or upserts that add to a counter): `READ COMMITTED` on PostgreSQL, where
     /// concurrent requests on one row wait for each other instead of failing to serialize, and
     /// where requests on different rows never conflict; retried on a deadlock.
+    @discardableResult
     func lockingTransaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T
     /// What a `SELECT` in a ``lockingTransaction(_:)`` ends with to lock the rows it reads:
     /// `FOR UPDATE` or `FOR SHARE` on PostgreSQL, nothing on SQLite (whose writer is alone).

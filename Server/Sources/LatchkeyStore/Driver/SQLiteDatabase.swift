@@ -113,6 +113,7 @@ public final class SQLiteDatabase: SQLDatabase {
         }
     }
 
+    @discardableResult
     public func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
         try await inFlight.run { try await writer.transaction(body) }
     }
@@ -132,6 +133,7 @@ public final class SQLiteDatabase: SQLDatabase {
     }
 
     /// SQLite's single writer locks everything it reads.
+    @discardableResult
     public func lockingTransaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws
         -> T
     {
@@ -195,6 +197,7 @@ extension Result where Failure == any Error {
 struct SQLiteExecutor: SQLExecutor {
     let handle: SQLiteHandle
 
+    @discardableResult
     func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow] {
         try handle.query(sql, binds)
     }

@@ -42,6 +42,7 @@ final class SQLiteWriter: Sendable {
     var commits: Int { committed.load(ordering: .relaxed) }
 
     /// Runs `body` in the next batch and returns its result once that batch has committed.
+    @discardableResult
     func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             let job = Job(

@@ -51,6 +51,7 @@ extension SQLAuthStore {
         case refused(Int)
     }
 
+    @discardableResult
     private func transaction<T: Sendable>(
         _ isolation: Isolation, _ body: @escaping @Sendable (any SQLExecutor) async throws -> T
     ) async throws -> T {

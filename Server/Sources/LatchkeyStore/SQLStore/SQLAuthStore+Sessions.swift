@@ -53,25 +53,6 @@ extension SQLAuthStore {
         }
     }
 
-    public func refreshState(sessionID: UUID) async throws -> AccountRecords {
-        try await database.read { db in
-            let session = try await db.query("SELECT \(Self.sessionColumns) FROM sessions WHERE id = ?", [SQLValue(sessionID)]).first
-                .flatMap(Self.session)
-            guard let session,
-                let user = try await db.query("SELECT \(Self.userColumns) FROM users WHERE id = ?", [SQLValue(session.userID)]).first
-                    .flatMap(Self.user)
-            else { return AccountRecords(user: nil, session: session, identities: [], factors: []) }
-            return try await Self.account(user, session: session, db)
-        }
-    }
-
-    public func applyRefresh(_ write: RefreshWrite, limits: [RateLimitCounter]) async throws -> Bool {
-        // Only the session's row is locked (at READ COMMITTED on PostgreSQL): refreshes of
-        // different sessions never conflict, and a ban or sign-out that deleted the session
-        // since it was read leaves nothing to rotate.
-        try await limitedTransaction(limits, .locking) { db in try await Self.apply(write, db) }
-    }
-
     /// Applies `write` on its precondition: `false` when it no longer held (nothing written).
     static func apply(_ write: RefreshWrite, _ db: any SQLExecutor) async throws -> Bool {
         switch write {
@@ -91,8 +72,6 @@ extension SQLAuthStore {
         case .revoke(let id, let audit):
             try await db.query("DELETE FROM sessions WHERE id = ?", [SQLValue(id)])
             try await Self.insert(audit, db)
-            return true
-        case .countersOnly:
             return true
         }
     }

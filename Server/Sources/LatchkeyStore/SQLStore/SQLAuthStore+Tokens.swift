@@ -74,9 +74,11 @@ extension SQLAuthStore {
         let lock = database.lockClause(.update)
         return try await limitedTransaction(limits, .locking) { db in
             let (token, user) = try await Self.selected(rules.selector, lock: lock, db)
-            switch try rules.decide(token: token, user: user) {
+            switch rules.decide(token: token, user: user) {
             case .refuse(let outcome):
                 return outcome
+            case .prepare(let notice):
+                return .needsNotice(notice)
             case .mismatch(let remaining, let audit):
                 guard let token else { return .notFound }
                 try await db.query("UPDATE one_time_tokens SET attempts = attempts + 1 WHERE id = ?", [SQLValue(token.id)])

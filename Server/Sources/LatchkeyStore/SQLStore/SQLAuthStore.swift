@@ -44,6 +44,7 @@ public struct SQLAuthStore: AuthStore {
     }
 
     /// Maps a driver's unique violation to ``StoreError/duplicate(_:)``.
+    @discardableResult
     func translating<T>(_ work: () async throws -> T) async throws -> T {
         do {
             return try await work()

@@ -2,32 +2,33 @@ import Foundation
 import Synchronization
 
 extension InMemoryStore: SessionRefreshStore {
-    public func refreshState(sessionID: UUID) async throws -> AccountRecords {
-        state.withLock { state in
-            guard let session = state.sessions[sessionID], let user = state.users[session.userID] else {
-                return AccountRecords(user: nil, session: state.sessions[sessionID], identities: [], factors: [])
-            }
-            return state.account(user, session: session)
-        }
-    }
-
-    public func applyRefresh(_ write: RefreshWrite, limits counters: [RateLimitCounter]) async throws -> Bool {
+    public func refresh(_ rules: SessionRefresh.Rules, limits counters: [RateLimitCounter]) async throws -> (
+        SessionRefresh.Decision, AccountRecords
+    )? {
         try state.withLock { state in
             try state.take(counters)
-            switch write {
-            case .rotate(let next):
-                guard state.sessions[next.id]?.refreshCounter == next.refreshCounter - 1 else { return false }
+            let session = state.sessions[rules.sessionID]
+            let user = session.flatMap { state.users[$0.userID] }
+            let decision = rules.decide(session: session, user: user)
+            switch rules.write(for: decision, user: user) {
+            case .rotate(let next)?:
+                guard state.sessions[next.id]?.refreshCounter == next.refreshCounter - 1 else { return nil }
                 state.sessions[next.id] = next
-                return true
-            case .reuse(let current):
-                return state.sessions[current.id]?.refreshCounter == current.refreshCounter
-            case .revoke(let id, let events):
+            case .reuse(let current)?:
+                guard state.sessions[current.id]?.refreshCounter == current.refreshCounter else { return nil }
+            case .revoke(let id, let events)?:
                 state.sessions[id] = nil
                 state.events += events
-                return true
-            case .countersOnly:
-                return true
+            case nil:
+                break  // a refusal writes nothing but the counters
             }
+            switch decision {
+            case .rotate(let answered), .reuse(let answered):
+                if let user { return (decision, state.account(user, session: answered)) }
+            case .revoke, .reject:
+                break
+            }
+            return (decision, AccountRecords(user: user, session: nil, identities: [], factors: []))
         }
     }
 }

@@ -8,11 +8,14 @@ import Logging
 /// ended session or one past its timebox or inactivity timeout is refused.
 ///
 /// The rules are a value (``Rules``: the decision, ``decide(token:session:user:now:settings:codec:)``,
-/// and the ``RefreshWrite`` it makes) that the store runs on what it read. The SQL stores read,
-/// decide and write in one transaction with the session's row locked, as this hottest path had
-/// it before (a read on a reader first, then a conditional write, cost 25 % more CPU per refresh
-/// and 14 % of the throughput); the in-memory store reads, decides and writes on the
-/// precondition of the read. When another request wrote first, the use case asks again.
+/// and the ``RefreshWrite`` it makes) that the store runs on what it read: a plain function of
+/// the session and user read and of values prepared before the call (the time, the request's
+/// audit context, the id of the event it may record), so it reads no clock, no randomness and no
+/// task-local. Every store reads, decides and writes in one step: the SQL stores in one
+/// transaction with the session's row locked, as this hottest path had it before (a read on a
+/// reader first, then a conditional write, cost 25 % more CPU per refresh and 14 % of the
+/// throughput), the in-memory store under its lock. The client's `/token` budget is a value too
+/// (``RateLimiter/counters(for:)``), counted in that step.
 public struct SessionRefresh: Sendable {
     /// What the grant is configured with.
     public struct Settings: Sendable {
@@ -66,23 +69,31 @@ public struct SessionRefresh: Sendable {
     }
 
     /// The session that follows the request's refresh token. The client's `/token` budget is
-    /// counted in the write's transaction: one commit.
+    /// counted in the write's transaction (one commit), or on its own for a request refused before it.
     public func refresh(_ request: RefreshTokenGrantRequest, client: ClientInfo) async throws -> Session {
-        try await limiter.counting([.tokenRequests(from: client, settings.tokenPerIP)]) { budget in
-            try await refresh(request, client: client, budget: budget)
+        let budget = limiter.counters(for: [.tokenRequests(from: client, settings.tokenPerIP)])
+        guard let token = request.refreshToken, !token.isEmpty else {
+            try await limiter.charge(budget)
+            throw AuthError.oauthInvalidRequest("refresh_token required")
         }
-    }
-
-    private func refresh(_ request: RefreshTokenGrantRequest, client: ClientInfo, budget: LimitBudget) async throws -> Session {
-        guard let token = request.refreshToken, !token.isEmpty else { throw AuthError.oauthInvalidRequest("refresh_token required") }
-        guard let peeked = answers.refreshCodec.peek(token) else { throw AuthError.refreshTokenNotFound }
+        guard let peeked = answers.refreshCodec.peek(token) else {
+            try await limiter.charge(budget)
+            throw AuthError.refreshTokenNotFound
+        }
+        // The first call counts the budget; one that lost a race has counted it already.
+        var counters = budget.counters
         for _ in 0..<Self.maxRaces {
             let rules = Rules(
                 sessionID: peeked.sessionID, token: token, now: time.now(), settings: settings.sessions, codec: answers.refreshCodec,
-                events: AuditEvents(time: time, random: answers.random), client: client)
-            guard let (decision, account) = try await budget.spend({ limits in try await store.refresh(rules, limits: limits) }) else {
-                continue
+                client: client, context: .current, eventID: answers.random.uuid())
+            let outcome: (Decision, AccountRecords)?
+            do {
+                outcome = try await store.refresh(rules, limits: counters)
+            } catch let exceeded as RateLimitExceeded {
+                throw limiter.refusal(from: exceeded, of: budget)
             }
+            counters = []
+            guard let (decision, account) = outcome else { continue }
             switch decision {
             case .rotate(let answered), .reuse(let answered):
                 guard let user = account.user else { throw AuthError.refreshTokenNotFound }
@@ -102,7 +113,8 @@ public struct SessionRefresh: Sendable {
     }
 
     /// The refresh rules for one presented token, as a value the store runs on what it read
-    /// (``SessionRefreshStore/refresh(_:limits:)``): plain functions, no I/O.
+    /// (``SessionRefreshStore/refresh(_:limits:)``): plain functions of what was read and of the
+    /// values prepared here, no I/O, no clock, no randomness, no task-local.
     public struct Rules: Sendable {
         /// The session the token names (unverified until ``decide(session:user:)``).
         public let sessionID: UUID
@@ -110,20 +122,24 @@ public struct SessionRefresh: Sendable {
         let now: Date
         let settings: SessionSettings
         let codec: RefreshTokenCodec
-        let events: AuditEvents
         let client: ClientInfo
+        /// The request's audit context, read when the rules were made.
+        let context: AuditContext
+        /// The id of the reuse event, should the decision record one.
+        public let eventID: UUID
 
         public init(
-            sessionID: UUID, token: String, now: Date, settings: SessionSettings, codec: RefreshTokenCodec, events: AuditEvents,
-            client: ClientInfo
+            sessionID: UUID, token: String, now: Date, settings: SessionSettings, codec: RefreshTokenCodec, client: ClientInfo,
+            context: AuditContext = AuditContext(), eventID: UUID
         ) {
             self.sessionID = sessionID
             self.token = token
             self.now = now
             self.settings = settings
             self.codec = codec
-            self.events = events
             self.client = client
+            self.context = context
+            self.eventID = eventID
         }
 
         /// What the rules decide for the stored session and its user.
@@ -141,9 +157,9 @@ public struct SessionRefresh: Sendable {
                 var audit: [AuditEvent] = []
                 if error.code == .refreshTokenAlreadyUsed, let user {
                     audit.append(
-                        events.event(
+                        AuditEvent(
                             .refreshTokenReuse, user: user, details: ["session_id": .string(sessionID.uuidString.lowercased())],
-                            client: client))
+                            client: client, context: context, id: eventID, at: now))
                 }
                 return .revoke(sessionID: sessionID, audit: audit)
             case .reject: return nil

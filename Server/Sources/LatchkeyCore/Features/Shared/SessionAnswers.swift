@@ -35,10 +35,7 @@ public struct SessionAnswers: Sendable {
 
     /// A new session record for `user`, proved by `method`.
     public func newSession(for user: UserRecord, method: String, client: ClientInfo, now: Date) -> SessionRecord {
-        SessionRecord(
-            id: random.uuid(), userID: user.id, amr: [AuthenticationMethod(method: method, timestamp: Int(now.timeIntervalSince1970))],
-            refreshSalt: random.bytes(32), refreshedAt: nil, userAgent: client.userAgent, ip: client.ip,
-            createdAt: now, updatedAt: now)
+        SessionRecord.new(for: user, method: method, client: client, id: random.uuid(), refreshSalt: random.bytes(32), now: now)
     }
 
     /// The wire session for a stored session: a new access token and the current refresh token.
@@ -93,5 +90,17 @@ public struct SessionAnswers: Sendable {
         var wire = user.wire(identities: identities)
         wire.factors = factors.isEmpty ? nil : factors.map(\.wire)
         return wire
+    }
+}
+
+extension SessionRecord {
+    /// A new session of `user`, signed in by `method` from `client` at `now`, with the id and
+    /// refresh salt drawn for it.
+    public static func new(
+        for user: UserRecord, method: String, client: ClientInfo, id: UUID, refreshSalt: [UInt8], now: Date
+    ) -> SessionRecord {
+        SessionRecord(
+            id: id, userID: user.id, amr: [AuthenticationMethod(method: method, timestamp: Int(now.timeIntervalSince1970))],
+            refreshSalt: refreshSalt, refreshedAt: nil, userAgent: client.userAgent, ip: client.ip, createdAt: now, updatedAt: now)
     }
 }

@@ -7,9 +7,11 @@ extension InMemoryStore: VerificationStore {
             try state.take(counters)
             let (index, user) = state.selected(rules.selector)
             let token = index.map { state.tokens[$0] }
-            switch try rules.decide(token: token, user: user) {
+            switch rules.decide(token: token, user: user) {
             case .refuse(let outcome):
                 return outcome
+            case .prepare(let notice):
+                return .needsNotice(notice)
             case .mismatch(let remaining, let events):
                 if let index { state.tokens[index].attempts += 1 }
                 state.events += events

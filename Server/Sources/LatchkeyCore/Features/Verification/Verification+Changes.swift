@@ -16,7 +16,7 @@ extension Verification {
             }
         }
         guard let user = try await store.user(phone: phone) else { return .notFound }
-        return try await store.redeem(rules(.newest(userID: user.id, kinds: [.sms]), .code(token), .phoneSignIn, client))
+        return try await redeem(rules(.newest(userID: user.id, kinds: [.sms]), .code(token), .phoneSignIn, client))
     }
 
     /// `type=email_change` with an address and a code: the address is either the current one
@@ -43,11 +43,11 @@ extension Verification {
     ) async throws -> RedemptionOutcome {
         var refused: RedemptionOutcome?
         for (userID, kind) in candidates {
-            let outcome = try await store.redeem(rules(.newest(userID: userID, kinds: [kind]), .code(token), completion, client))
+            let outcome = try await redeem(rules(.newest(userID: userID, kinds: [kind]), .code(token), completion, client))
             switch outcome {
             case .redeemed, .rejected: return outcome
             case .notFound: continue
-            case .expired, .exhausted, .mismatch: refused = outcome
+            case .expired, .exhausted, .mismatch, .needsNotice: refused = outcome
             }
         }
         return refused ?? .notFound

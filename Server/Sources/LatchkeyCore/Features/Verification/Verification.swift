@@ -77,11 +77,109 @@ public struct Verification: Sendable {
     }
 
     /// `POST /verify` with JSON: a code with its address or number, or a link's `token_hash`.
+    /// The client's `/verify` budget is a value (``RateLimiter/counters(for:)``): counted in the
+    /// transaction of an email code's redemption, the hot path (one commit), else on its own
+    /// first, and for a request refused before either.
     public func verify(_ request: VerifyRequest, client: ClientInfo) async throws -> Outcome {
-        try await limiter.counting([verifyLimit(client)]) { budget in
-            try await verify(request, client: client, budget: budget)
+        let budget = limiter.counters(for: [verifyLimit(client)])
+        let route: Route
+        do {
+            route = try Self.route(request)
+        } catch {
+            try await limiter.charge(budget)
+            throw error
+        }
+        guard case .emailCode(let email, let token, let type) = route else {
+            try await limiter.charge(budget)
+            return try await verify(route, request: request, client: client)
+        }
+        // One transaction finds the address's user and newest code, compares and redeems. An
+        // unknown address looks for the code of an id no token has, the same work as a known
+        // address with no code, and answers exactly like it.
+        let rules = rules(.newestForEmail(email, kinds: type.kinds), .code(token), .emailSignIn(method: type.method), client)
+        let outcome: RedemptionOutcome
+        do {
+            outcome = try await redeem(rules, limits: budget.counters)
+        } catch let exceeded as RateLimitExceeded {
+            throw limiter.refusal(from: exceeded, of: budget)
+        }
+        let redeemed = try Self.redeemed(outcome)
+        let redirect = redirects.resolve(request.redirectTo)
+        guard let session = redeemed.session else { return .pending(Self.emailChangeHalfway, redirectTo: redirect) }
+        return .session(try await answer(redeemed, session: session), redirectTo: redirect)
+    }
+
+    /// What a `/verify` request asks for, read from it (GoTrue's 400s for what cannot be).
+    enum Route {
+        /// A link's secret, sent as `token_hash`.
+        case link(String, VerificationType)
+        /// A code typed with a number.
+        case phoneCode(String, VerificationType)
+        /// A code typed with an address, for an email change.
+        case emailChangeCode(email: String, token: String)
+        /// A code typed with an address: the hot path.
+        case emailCode(email: String, token: String, type: VerificationType)
+    }
+
+    static func route(_ request: VerifyRequest) throws -> Route {
+        let type = try Self.type(request.type)
+        if let tokenHash = request.tokenHash, !tokenHash.isEmpty { return .link(tokenHash, type) }
+        guard let token = request.token, !token.isEmpty else {
+            throw AuthError.validation("Verify requires either a token or a token hash")
+        }
+        if type == .sms || type == .phoneChange || (request.email == nil && request.phone != nil) {
+            guard type == .sms || type == .phoneChange else {
+                throw AuthError.validation("A phone number is verified with type sms or phone_change")
+            }
+            return .phoneCode(token, type)
+        }
+        let email = try EmailAddress.requestAddress(request.email)
+        // A code is short and numeric; anything else cannot match and is not worth a lookup.
+        guard token.utf8.count <= 16 else { throw AuthError.otpInvalid }
+        return type == .emailChange ? .emailChangeCode(email: email, token: token) : .emailCode(email: email, token: token, type: type)
+    }
+
+    /// The routes whose budget was counted on its own.
+    private func verify(_ route: Route, request: VerifyRequest, client: ClientInfo) async throws -> Outcome {
+        let redirect = redirects.resolve(request.redirectTo)
+        switch route {
+        case .link(let tokenHash, let type):
+            switch try await redeemLink(tokenHash, type: type, client: client, inBrowser: false) {
+            case .session(let session, let redirect): return .session(session, redirectTo: redirect)
+            case .pending(let message, let redirect): return .pending(message, redirectTo: redirect)
+            case .authCode: throw AuthError.linkInvalid
+            }
+        case .phoneCode(let token, let type):
+            let redeemed = try Self.redeemed(try await verifyPhone(request.phone, type: type, token: token, client: client))
+            guard let session = redeemed.session else { throw AuthError.otpInvalid }
+            return .session(try await answer(redeemed, session: session), redirectTo: redirect)
+        case .emailChangeCode(let email, let token):
+            let redeemed = try Self.redeemed(try await verifyEmailChange(email: email, token: token, client: client))
+            guard let session = redeemed.session else { return .pending(Self.emailChangeHalfway, redirectTo: redirect) }
+            return .session(try await answer(redeemed, session: session), redirectTo: redirect)
+        case .emailCode:
+            preconditionFailure("counted in its transaction by verify(_:client:)")
         }
     }
+
+    /// Redeems by `rules`, counting `limits` in the transaction. When the decision needs the
+    /// email change's notice sealed for the user as read, seals it here, before any transaction,
+    /// and asks again with it (the counters went with the first call).
+    func redeem(_ rules: CodeRedemption, limits: [RateLimitCounter] = []) async throws -> RedemptionOutcome {
+        var rules = rules
+        var limits = limits
+        for _ in 0..<Self.maxNoticeRounds {
+            let outcome = try await store.redeem(rules, limits: limits)
+            guard case .needsNotice(let notice) = outcome else { return outcome }
+            rules = rules.with(try notice.sealed(by: records.notices))
+            limits = []
+        }
+        // The user changed under every sealed notice: as busy as a rate limit.
+        throw AuthError.requestRateLimit
+    }
+
+    /// Rounds of sealing a notice for a user who keeps changing meanwhile.
+    static let maxNoticeRounds = 8
 
     /// A link opened in a browser (`GET /verify`, or the confirmation page's form): counted
     /// against the client's `/verify` budget, then redeemed; a link asked for with a PKCE
@@ -93,48 +191,6 @@ public struct Verification: Sendable {
 
     func verifyLimit(_ client: ClientInfo) -> LimitBudget.Limit {
         LimitBudget.Limit("ip:verify:\(client.limitKey)", settings.verifyPerIP)
-    }
-
-    private func verify(_ request: VerifyRequest, client: ClientInfo, budget: LimitBudget) async throws -> Outcome {
-        let type = try Self.type(request.type)
-        if let tokenHash = request.tokenHash, !tokenHash.isEmpty {
-            try await budget.charge()
-            switch try await redeemLink(tokenHash, type: type, client: client, inBrowser: false) {
-            case .session(let session, let redirect): return .session(session, redirectTo: redirect)
-            case .pending(let message, let redirect): return .pending(message, redirectTo: redirect)
-            case .authCode: throw AuthError.linkInvalid
-            }
-        }
-        guard let token = request.token, !token.isEmpty else {
-            throw AuthError.validation("Verify requires either a token or a token hash")
-        }
-        let redirect = redirects.resolve(request.redirectTo)
-        if type == .sms || type == .phoneChange || (request.email == nil && request.phone != nil) {
-            guard type == .sms || type == .phoneChange else {
-                throw AuthError.validation("A phone number is verified with type sms or phone_change")
-            }
-            try await budget.charge()
-            let redeemed = try Self.redeemed(try await verifyPhone(request.phone, type: type, token: token, client: client))
-            guard let session = redeemed.session else { throw AuthError.otpInvalid }
-            return .session(try await answer(redeemed, session: session), redirectTo: redirect)
-        }
-        let email = try EmailAddress.requestAddress(request.email)
-        // A code is short and numeric; anything else cannot match and is not worth a lookup.
-        guard token.utf8.count <= 16 else { throw AuthError.otpInvalid }
-        let outcome: RedemptionOutcome
-        if type == .emailChange {
-            try await budget.charge()
-            outcome = try await verifyEmailChange(email: email, token: token, client: client)
-        } else {
-            // One transaction finds the address's user and newest code, compares and redeems. An
-            // unknown address looks for the code of an id no token has, the same work as a known
-            // address with no code, and answers exactly like it.
-            let rules = rules(.newestForEmail(email, kinds: type.kinds), .code(token), .emailSignIn(method: type.method), client)
-            outcome = try await budget.spend { limits in try await store.redeem(rules, limits: limits) }
-        }
-        let redeemed = try Self.redeemed(outcome)
-        guard let session = redeemed.session else { return .pending(Self.emailChangeHalfway, redirectTo: redirect) }
-        return .session(try await answer(redeemed, session: session), redirectTo: redirect)
     }
 
     /// Redeems a link secret (what the email link carries, accepted as `token_hash`). In a
@@ -152,7 +208,7 @@ public struct Verification: Sendable {
             maxAttempts: settings.maxAttempts, client: client, browserFlow: flow, records: records)
         let outcome: RedemptionOutcome
         do {
-            outcome = try await store.redeem(rules)
+            outcome = try await redeem(rules)
         } catch let error as StoreError where error.isDuplicate {
             throw AuthError.emailExists
         }
@@ -163,7 +219,7 @@ public struct Verification: Sendable {
             if redemption.flowState != nil, let authCode { return .authCode(authCode, redirectTo: redirect) }
             return .pending(Self.emailChangeHalfway, redirectTo: redirect)
         case .rejected(let error): throw error
-        case .notFound, .expired, .exhausted, .mismatch: throw AuthError.linkInvalid
+        case .notFound, .expired, .exhausted, .mismatch, .needsNotice: throw AuthError.linkInvalid
         }
     }
 
@@ -190,6 +246,7 @@ public struct Verification: Sendable {
         case .expired: throw AuthError.codeRefused(reason: "expired", attemptsRemaining: nil)
         case .exhausted: throw AuthError.codeRefused(reason: "exhausted", attemptsRemaining: 0)
         case .notFound: throw noCodeRefusal
+        case .needsNotice: throw AuthError(.unexpectedFailure, "The email change's notice could not be prepared")
         }
     }
 }
