@@ -54,7 +54,7 @@ struct VerifyController {
             // The button's form ends in a redirect to the app (or the site URL): browsers hold that
             // redirect to the page's form-action, so both origins are in it.
             let targets = [verification.redirects.resolve(redirectTo), verification.redirects.siteURL]
-            return Self.page(token: token, type: type, redirectTo: redirectTo, formTargets: targets)
+            return LinkConfirmationPage.response(token: token, type: type, redirectTo: redirectTo, formTargets: targets)
         }
     }
 
@@ -100,40 +100,6 @@ struct VerifyController {
         let kind = error.code == .overRequestRateLimit ? "too_many_requests" : "access_denied"
         return "error=\(kind)&error_code=\(error.code.rawValue)&error_description=\(description)&sb="
     }
-
-    /// The scanner-safe confirmation page: nothing happens until the button is pressed.
-    static func page(token: String, type: String, redirectTo: String?, formTargets: [String] = []) -> Response {
-        var formAction = ["'self'"]
-        for source in formTargets.compactMap(PageRenderer.cspSource) where !formAction.contains(source) { formAction.append(source) }
-        let e = EmailComposer.escape
-        let html = """
-            <!doctype html>
-            <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta name="robots" content="noindex"><title>Confirm sign-in</title>
-            <style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:4rem auto;padding:0 1rem;text-align:center}
-            button{font-size:1.1rem;padding:.7rem 1.6rem;border-radius:.5rem;border:0;background:#2b59c3;color:#fff;cursor:pointer}</style>
-            </head><body>
-            <h1>Continue to sign in</h1>
-            <p>Press the button to finish. This link works once.</p>
-            <form method="post" action="verify">
-            <input type="hidden" name="token" value="\(e(token))">
-            <input type="hidden" name="type" value="\(e(type))">
-            <input type="hidden" name="redirect_to" value="\(e(redirectTo ?? ""))">
-            <button type="submit">Continue</button>
-            </form>
-            </body></html>
-            """
-        return Response(
-            status: .ok,
-            headers: [
-                .contentType: "text/html; charset=utf-8", .cacheControl: "no-store", .referrerPolicy: "no-referrer",
-                .contentSecurityPolicy:
-                    "default-src 'none'; style-src 'unsafe-inline'; form-action \(formAction.joined(separator: " ")); frame-ancestors 'none'",
-                .xFrameOptions: "DENY",
-            ],
-            body: .init(byteBuffer: ByteBuffer(string: html)))
-    }
-
 }
 
 extension HTTPField.Name {
