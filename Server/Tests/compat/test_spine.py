@@ -1,6 +1,7 @@
 """Issue #38's bounds on the spine, counted by scripts/spine-check from the sources of both
 packages: no type holds more than 8 dependencies, no protocol has more than 15 requirements
-(counted through what it refines), and no use case or service names the AuthStore union."""
+(counted through what it refines), no use case or service names the AuthStore union, and no
+source file passes 400 lines but the two the script names."""
 import pathlib
 import subprocess
 import sys
@@ -45,6 +46,9 @@ def test_the_check_counts_what_it_should(tmp_path):
     assert "Child has 16 requirements" in result.stderr and "Parent has" not in result.stderr
     assert "names AuthStore: Server/Sources/LatchkeyCore/Holder.swift:2" in result.stderr
     assert "AuthStore has" not in result.stderr
+    write(tmp_path, "Long.swift", "// a line\n" * 401)
+    assert "Long.swift has 401 lines" in check(tmp_path).stderr
+    write(tmp_path, "Long.swift", "// a line\n" * 400)
     for name in ("Big.swift", "Wide.swift", "Holder.swift"):
         (tmp_path / "Server" / "Sources" / "LatchkeyCore" / name).unlink()
     assert check(tmp_path).returncode == 0
