@@ -62,12 +62,13 @@ import Testing
         await #expect(throws: AuthError.self) { try await limiter.check("ip:otp:2001:db8::1", once) }
         _ = try await limiter.reserve("email:all", once)
         await #expect(throws: AuthError.self) { try await limiter.reserve("email:all", once) }
-        // A budget refused in the store call it was given to.
-        let budget = [LimitBudget.Limit("ip:verify:192.0.2.1", RateLimit(count: 0, period: 60))]
-        await #expect(throws: AuthError.self) { try await limiter.counting(budget) { _ in 1 } }
+        // Limits refused in the store call they were given to, and counted on their own.
+        let counted = limiter.counters(for: [RateLimiter.Limit("ip:verify:192.0.2.1", RateLimit(count: 0, period: 60))])
+        #expect(limiter.refusal(from: RateLimitExceeded(index: 0), of: counted).code == .overRequestRateLimit)
+        await #expect(throws: AuthError.self) { try await limiter.charge(counted) }
         #expect(test.counterTotal(label: AuthMetrics.Name.rateLimitRefusals, dimensions: [("limit", "ip:otp")]) == 2)
         #expect(test.counterTotal(label: AuthMetrics.Name.rateLimitRefusals, dimensions: [("limit", "email:all")]) == 1)
-        #expect(test.counterTotal(label: AuthMetrics.Name.rateLimitRefusals, dimensions: [("limit", "ip:verify")]) == 1)
+        #expect(test.counterTotal(label: AuthMetrics.Name.rateLimitRefusals, dimensions: [("limit", "ip:verify")]) == 2)
         // A key whose name is not two words is counted as `other`.
         await #expect(throws: AuthError.self) { try await limiter.hit("Weird Key", RateLimit(count: 0, period: 60)) }
         #expect(test.counterTotal(label: AuthMetrics.Name.rateLimitRefusals, dimensions: [("limit", "other")]) == 1)

@@ -1,7 +1,25 @@
 import Foundation
 
 /// Fixed-window counters kept in the store, so that limits hold across restarts and instances.
+///
+/// A request's limits are values (issue #38): ``counters(for:)`` gives the counters its one store
+/// call counts in its transaction (one commit for the request), ``refusal(from:of:)`` answers for
+/// the limit that call found passed, and ``charge(_:)`` counts them on their own for a request
+/// that never reached its write.
 public struct RateLimiter: Sendable {
+    /// One limit of a request, and the error that refuses a request past it.
+    public struct Limit: Sendable {
+        public var key: String
+        public var limit: RateLimit
+        public var refusal: @Sendable (Int) -> AuthError
+
+        public init(_ key: String, _ limit: RateLimit, refusal: @escaping @Sendable (Int) -> AuthError = AuthError.rateLimited) {
+            self.key = key
+            self.limit = limit
+            self.refusal = refusal
+        }
+    }
+
     let store: any RateLimitStore
     let time: any TimeSource
     /// Where refusals are counted, by limit.
@@ -23,7 +41,7 @@ public struct RateLimiter: Sendable {
     public func hit(_ key: String, _ limit: RateLimit, error: @escaping @Sendable (Int) -> AuthError = AuthError.rateLimited)
         async throws
     {
-        try await hit([LimitBudget.Limit(key, limit, refusal: error)])
+        try await hit([Limit(key, limit, refusal: error)])
     }
 
     /// Counts one event against each limit in order, in one commit, as consecutive ``hit(_:_:error:)``
@@ -32,11 +50,11 @@ public struct RateLimiter: Sendable {
     public func hit(
         _ limits: [(key: String, limit: RateLimit)], error: @escaping @Sendable (Int) -> AuthError = AuthError.rateLimited
     ) async throws {
-        try await hit(limits.map { LimitBudget.Limit($0.key, $0.limit, refusal: error) })
+        try await hit(limits.map { Limit($0.key, $0.limit, refusal: error) })
     }
 
     /// ``hit(_:error:)`` for limits that carry their own refusals.
-    public func hit(_ limits: [LimitBudget.Limit]) async throws {
+    public func hit(_ limits: [Limit]) async throws {
         let limits = limits.filter { !$0.limit.isOff }
         guard !limits.isEmpty else { return }
         let (counters, windows) = counters(limits)
@@ -47,7 +65,7 @@ public struct RateLimiter: Sendable {
     }
 
     /// The counters of `limits` in their current windows, and those windows.
-    func counters(_ limits: [LimitBudget.Limit]) -> ([RateLimitCounter], [(start: Date, end: Date, secondsLeft: Int)]) {
+    func counters(_ limits: [Limit]) -> ([RateLimitCounter], [(start: Date, end: Date, secondsLeft: Int)]) {
         let windows = limits.map { window($0.limit) }
         let counters = zip(limits, windows).map { limit, window in
             RateLimitCounter(key: limit.key, windowStart: window.start, expiresAt: window.end, limit: limit.limit.count)
@@ -57,7 +75,7 @@ public struct RateLimiter: Sendable {
 
     /// A request's limits as values (issue #38): the counters its one store call counts in its
     /// transaction, and what ``refusal(from:of:)`` needs to answer for the one it passes.
-    public func counters(for limits: [LimitBudget.Limit]) -> LimitCounters {
+    public func counters(for limits: [Limit]) -> LimitCounters {
         let limits = limits.filter { !$0.limit.isOff }
         let (counters, windows) = counters(limits)
         return LimitCounters(counters: counters, limits: limits, secondsLeft: windows.map(\.secondsLeft))
@@ -74,22 +92,6 @@ public struct RateLimiter: Sendable {
     /// still spends its budget. Throws the refusal of the first limit passed.
     public func charge(_ counted: LimitCounters) async throws {
         try await hit(counted.limits)
-    }
-
-    /// Runs a request's work with its limits in a ``LimitBudget``: counted in the transaction of
-    /// the write that takes them (``LimitBudget/spend(adding:_:)``), else on their own when the
-    /// work ends, and then a limit passed refuses the request whatever the work answered.
-    public func counting<T>(_ limits: [LimitBudget.Limit], _ work: (LimitBudget) async throws -> T) async throws -> T {
-        let budget = LimitBudget(limiter: self, limits: limits)
-        let value: T
-        do {
-            value = try await work(budget)
-        } catch {
-            try await budget.charge()
-            throw error
-        }
-        try await budget.charge()
-        return value
     }
 
     /// Throws when the limit is already reached, without counting.
@@ -155,7 +157,30 @@ public struct RateLimiter: Sendable {
 public struct LimitCounters: Sendable {
     /// What the store call counts, in order.
     public let counters: [RateLimitCounter]
-    let limits: [LimitBudget.Limit]
+    let limits: [RateLimiter.Limit]
     /// Seconds left in each counter's window, for its refusal's `Retry-After`.
     let secondsLeft: [Int]
+}
+
+extension LimitCounters {
+    /// These counters and `more`'s, in that order: one store call counting both.
+    public func adding(_ more: LimitCounters) -> LimitCounters {
+        LimitCounters(counters: counters + more.counters, limits: limits + more.limits, secondsLeft: secondsLeft + more.secondsLeft)
+    }
+}
+
+/// Thrown by a store call given rate-limit counters when the counter at `index` went past its
+/// limit: the counters up to it are stored, and nothing else the call would have written.
+public struct RateLimitExceeded: Error, Sendable, Equatable {
+    /// The position of the counter that refuses, in the counters given.
+    public var index: Int
+
+    public init(index: Int) { self.index = index }
+}
+
+extension RateLimiter.Limit {
+    /// The client's `/token` budget, one for every grant (password, refresh, PKCE, device key).
+    public static func tokenRequests(from client: ClientInfo, _ limit: RateLimit) -> Self {
+        Self("ip:token:\(client.limitKey)", limit)
+    }
 }

@@ -33,11 +33,11 @@ extension ServerConfiguration {
                 throw ConfigurationError("\(variable)_URI or _SECRETS: \(error.description)")
             }
         }
-        settings.timeout = try reader.seconds("hook-timeout") ?? 5
+        settings.timeout = try reader.seconds(orDefault: "hook-timeout")
         guard (1...60).contains(settings.timeout) else {
             throw ConfigurationError("hook-timeout (LATCHKEY_HOOK_TIMEOUT) must be 1 to 60 seconds")
         }
-        settings.protectsClaims = try reader.bool("hook-protect-claims") ?? true
+        settings.protectsClaims = try reader.bool(orDefault: "hook-protect-claims")
         return settings
     }
 }

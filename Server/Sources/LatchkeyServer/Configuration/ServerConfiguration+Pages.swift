@@ -27,12 +27,12 @@ extension ServerConfiguration {
         } catch let error as TemplateError {
             throw ConfigurationError("ui-templates-dir (LATCHKEY_UI_TEMPLATES_DIR): \(error.description)")
         }
-        let session = try reader.seconds("admin-console-session") ?? 900
+        let session = try reader.seconds(orDefault: "admin-console-session")
         guard (60...86400).contains(session) else {
             throw ConfigurationError("admin-console-session must be between 60 and 86400 seconds")
         }
         return PageSettings(
-            enabled: try reader.bool("ui-enabled") ?? true, adminConsole: try reader.bool("admin-console") ?? false,
+            enabled: try reader.bool(orDefault: "ui-enabled"), adminConsole: try reader.bool(orDefault: "admin-console"),
             adminSession: session, renderer: renderer)
     }
 

@@ -14,7 +14,7 @@ extension ServerConfiguration {
         var defaultOrigin = "\(external?.scheme ?? "http")://\(loopback ? "localhost" : externalHost)"
         if let port = external?.port { defaultOrigin += ":\(port)" }
         let given = reader.list("webauthn-rp-origins")
-        let enabled = try reader.bool("passkey-enabled") ?? false
+        let enabled = try reader.bool(orDefault: "passkey-enabled")
         var origins: [String] = []
         for origin in given.isEmpty ? [defaultOrigin] : given {
             guard let normal = Self.webAuthnOrigin(origin, rpID: rpID) else {
@@ -30,18 +30,18 @@ extension ServerConfiguration {
                 "webauthn-rp-id (GOTRUE_WEBAUTHN_RP_ID): \(rpID) is not a domain name (browsers refuse IP addresses; use localhost for development)"
             )
         }
-        let verification = reader.string("passkey-user-verification")?.lowercased() ?? "required"
+        let verification = reader.string(orDefault: "passkey-user-verification").lowercased()
         guard verification == "required" || verification == "preferred" else {
             throw ConfigurationError("passkey-user-verification (LATCHKEY_PASSKEY_USER_VERIFICATION) must be required or preferred")
         }
-        let limit = try reader.int("passkey-max-per-user") ?? 10
+        let limit = try reader.int(orDefault: "passkey-max-per-user")
         guard limit >= 1 else { throw ConfigurationError("passkey-max-per-user must be at least 1") }
         return Passkeys.Settings(
             enabled: enabled, maxPerUser: limit,
             relyingParty: RelyingParty(id: rpID, origins: origins, requireUserVerification: verification == "required"),
             displayName: reader.string("webauthn-rp-display-name") ?? appName,
-            challengeLifetime: TimeInterval(max(1, try reader.seconds("webauthn-challenge-expiry") ?? 300)),
-            perIP: RateLimit(count: try reader.int("rate-limit-passkey") ?? 30, period: 300))
+            challengeLifetime: TimeInterval(max(1, try reader.seconds(orDefault: "webauthn-challenge-expiry"))),
+            perIP: RateLimit(count: try reader.int(orDefault: "rate-limit-passkey"), period: 300))
     }
 
     /// The origin as a browser writes it in `clientDataJSON` (`https://app.example.com`, the

@@ -25,7 +25,7 @@ extension ServerConfiguration {
                 issuers = try overriding("external-azure-url", reader).map { .exact($0) } ?? .azureTenants
                 // Any tenant: an address without `xms_edov` is not taken as verified unless the
                 // operator says so (GoTrue takes it as verified).
-                let trusted = try reader.bool("external-azure-trust-email-without-edov") ?? false
+                let trusted = try reader.bool(orDefault: "external-azure-trust-email-without-edov")
                 claims = issuers == .azureTenants && !trusted ? .azureAnyTenant : .azure
             default:
                 let url = try overriding("external-keycloak-url", reader)
@@ -49,16 +49,16 @@ extension ServerConfiguration {
         providers.append(try github(reader, externalURL: externalURL))
         var settings = ExternalSettings(
             providers: providers,
-            allowUnverifiedEmailSignIns: try reader.bool("mailer-allow-unverified-email-sign-ins") ?? false,
-            keyCacheTTL: TimeInterval(try reader.seconds("external-oidc-cache-ttl") ?? 3600),
-            manualLinking: try reader.bool("security-manual-linking-enabled") ?? false)
-        settings.customLinkByEmail = try reader.bool("external-custom-link-by-email") ?? false
+            allowUnverifiedEmailSignIns: try reader.bool(orDefault: "mailer-allow-unverified-email-sign-ins"),
+            keyCacheTTL: TimeInterval(try reader.seconds(orDefault: "external-oidc-cache-ttl")),
+            manualLinking: try reader.bool(orDefault: "security-manual-linking-enabled"))
+        settings.customLinkByEmail = try reader.bool(orDefault: "external-custom-link-by-email")
         return settings
     }
 
     /// GitHub (or GitHub Enterprise Server at `external-github-url`): the redirect flow only.
     static func github(_ reader: SettingReader, externalURL: String) throws -> IdentityProvider {
-        let enabled = try reader.bool("external-github-enabled") ?? false
+        let enabled = try reader.bool(orDefault: "external-github-enabled")
         let clientID = reader.string("external-github-client-id")
         let secret = reader.string("external-github-secret")
         if enabled && (clientID == nil || secret == nil) {
@@ -78,7 +78,7 @@ extension ServerConfiguration {
         }
         return IdentityProvider(
             name: "github", enabled: enabled, issuers: .exact([]), claims: .github, clientIDs: clientID.map { [$0] } ?? [],
-            emailOptional: try reader.bool("external-github-email-optional") ?? false, oauth: oauth)
+            emailOptional: try reader.bool(orDefault: "external-github-email-optional"), oauth: oauth)
     }
 
     /// The redirect flow's client, when the provider has a secret (or, for Apple, a key to make one).

@@ -62,7 +62,7 @@ public struct AnonymousUsers: Sendable {
     /// is taken from the request.
     public func signUp(_ request: SignUpRequest, client: ClientInfo) async throws -> Session {
         guard settings.enabled else { throw AuthError(.anonymousProviderDisabled, "Anonymous sign-ins are disabled") }
-        try await limiter.hit([LimitBudget.Limit("ip:anonymous:\(client.limitKey)", settings.perIP)])
+        try await limiter.hit([RateLimiter.Limit("ip:anonymous:\(client.limitKey)", settings.perIP)])
         guard !settings.disableSignup else { throw AuthError.signupDisabled }
         let data = request.data ?? [:]
         try UserMetadata.check(data, maxBytes: settings.metadataMaxBytes)

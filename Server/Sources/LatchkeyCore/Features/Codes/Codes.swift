@@ -152,20 +152,20 @@ public struct Codes: Sendable {
 
     /// The client's budgets for requests that may send a code or a link: GoTrue's per 5 minutes
     /// and Latchkey's per hour.
-    public func sendLimits(_ client: ClientInfo) -> [LimitBudget.Limit] {
+    public func sendLimits(_ client: ClientInfo) -> [RateLimiter.Limit] {
         [
-            LimitBudget.Limit("ip:otp:\(client.limitKey)", settings.rateLimits.otpPerIP),
-            LimitBudget.Limit("ip:otp-hour:\(client.limitKey)", settings.rateLimits.otpPerIPHourly),
+            RateLimiter.Limit("ip:otp:\(client.limitKey)", settings.rateLimits.otpPerIP),
+            RateLimiter.Limit("ip:otp-hour:\(client.limitKey)", settings.rateLimits.otpPerIPHourly),
         ]
     }
 
     /// The per-address and total email budgets one email to `address` counts against (none when
     /// sign-ups need no confirmation).
-    public func emailLimits(to address: String) -> [LimitBudget.Limit] {
+    public func emailLimits(to address: String) -> [RateLimiter.Limit] {
         if settings.mailerAutoconfirm { return [] }
         return [
-            LimitBudget.Limit("email:addr:\(address)", settings.rateLimits.emailPerAddress, refusal: AuthError.emailRateLimited),
-            LimitBudget.Limit("email:all", settings.rateLimits.emailSent, refusal: AuthError.emailRateLimited),
+            RateLimiter.Limit("email:addr:\(address)", settings.rateLimits.emailPerAddress, refusal: AuthError.emailRateLimited),
+            RateLimiter.Limit("email:all", settings.rateLimits.emailSent, refusal: AuthError.emailRateLimited),
         ]
     }
 

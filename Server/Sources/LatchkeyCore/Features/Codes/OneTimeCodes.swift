@@ -49,10 +49,68 @@ public struct OneTimeCodes: Sendable {
     /// `POST /otp`: a code (and link) that signs the user in, creating the user first when
     /// `create_user` allows it. With Latchkey's `intent` the answer says whether the account
     /// exists (`signin`: `user_not_found`; `signup`: `user_already_exists`).
+    ///
+    /// The client's budgets are values (``RateLimiter/counters(for:)``): a new address's user, its
+    /// code and its message are stored in one transaction that counts them with the address's
+    /// email budgets (one commit for the request); every other request counts them on its own
+    /// before it writes or answers, a refused one too.
     public func sendOTP(_ request: OTPRequest, redirectTo: String?, client: ClientInfo) async throws -> OTPResponse {
-        try await limiter.counting(codes.sendLimits(client)) { budget in
-            try await sendOTP(request, redirectTo: redirectTo, budget: budget)
+        let budget = limiter.counters(for: codes.sendLimits(client))
+        let route: OTPRoute
+        do {
+            route = try await self.route(request)
+        } catch {
+            try await limiter.charge(budget)
+            throw error
         }
+        guard case .newUser(let email, let challenge) = route else {
+            try await limiter.charge(budget)
+            switch route {
+            case .phone:
+                return try await sendPhoneOTP(request)
+            case .knownUser(let user, let email, let challenge):
+                if !user.isBanned(at: time.now()) {
+                    try await codes.send(
+                        to: user, kind: user.isEmailConfirmed ? .magiclink : .confirmation, redirectTo: redirectTo, challenge: challenge)
+                }
+                return codes.info(sentTo: email)
+            case .refused(let error):
+                throw error
+            case .newUser:
+                preconditionFailure("counted in its transaction below")
+            }
+        }
+        // The new user, its code and the message carrying it, in one transaction that also counts
+        // the client's and the address's budgets.
+        let (user, identity) = codes.newUser(email: email, passwordHash: nil, data: request.data ?? [:], confirmed: false)
+        let now = time.now()
+        let resolved = codes.redirects.resolve(redirectTo)
+        var pending = user
+        pending.confirmationSentAt = now
+        let issued = codes.make(for: pending, kind: .confirmation, address: email, redirectTo: resolved, challenge: challenge, now: now)
+        let mail: [OutboxRecord]
+        do {
+            mail = try codes.records.notices.rows([codes.message(for: issued, user: pending, redirectTo: resolved)])
+        } catch {
+            try await limiter.charge(budget)
+            throw error
+        }
+        let counted = budget.adding(limiter.counters(for: codes.emailLimits(to: email)))
+        let inserted: Bool
+        do {
+            inserted = try await codes.insert(pending, identity: identity, token: issued.record, outbox: mail, limits: counted.counters)
+        } catch let exceeded as RateLimitExceeded {
+            throw limiter.refusal(from: exceeded, of: counted)
+        }
+        if inserted { return codes.info(sentTo: email) }
+        // Lost a race with a concurrent sign-up of the same address: that transaction stored
+        // nothing, the counters neither. Count the client's budgets, and send to the winner.
+        try await limiter.charge(budget)
+        if let winner = try await store.user(email: email) {
+            try await codes.send(
+                to: winner, kind: winner.isEmailConfirmed ? .magiclink : .confirmation, redirectTo: redirectTo, challenge: challenge)
+        }
+        return codes.info(sentTo: email)
     }
 
     /// `POST /magiclink` (GoTrue's legacy endpoint): like `POST /otp` by email, creating unknown users.
@@ -66,55 +124,39 @@ public struct OneTimeCodes: Sendable {
         return try await sendOTP(request, redirectTo: redirectTo, client: client)
     }
 
-    private func sendOTP(_ request: OTPRequest, redirectTo: String?, budget: LimitBudget) async throws -> OTPResponse {
+    /// What a `POST /otp` asks for, read from it and from the address's user.
+    enum OTPRoute {
+        /// A code by SMS.
+        case phone
+        /// A code for the address's user.
+        case knownUser(UserRecord, email: String, challenge: PKCEChallenge?)
+        /// A new user for the address, with its first code.
+        case newUser(email: String, challenge: PKCEChallenge?)
+        /// GoTrue's answer for a request it refuses once the address is known (its budget counted).
+        case refused(AuthError)
+    }
+
+    /// The route of `request`; GoTrue's 400s and 422s for what cannot be read.
+    func route(_ request: OTPRequest) async throws -> OTPRoute {
         // GoTrue's rules: an empty string counts as none; an email or a phone, not both; a
         // channel only with a phone.
         let hasEmail = !(request.email?.isEmpty ?? true)
         let hasPhone = !(request.phone?.isEmpty ?? true)
         if hasEmail, hasPhone { throw AuthError.validation("Only an email address or phone number should be provided") }
         if hasEmail, !(request.channel?.isEmpty ?? true) { throw AuthError.validation("Channel should only be specified with Phone OTP") }
-        if hasPhone {
-            try await budget.charge()
-            return try await sendPhoneOTP(request)
-        }
+        if hasPhone { return .phone }
         let email = try EmailAddress.requestAddress(request.email)
         try UserMetadata.check(request.data ?? [:], maxBytes: settings.userMetadataMaxBytes)
         let challenge = try PKCEChallenge.parse(challenge: request.codeChallenge, method: request.codeChallengeMethod)
         let intent = try Self.intent(request.intent)
         if let user = try await store.user(email: email) {
-            if intent == "signup", user.isEmailConfirmed { throw AuthError.userAlreadyExists }
-            try await budget.charge()
-            if !user.isBanned(at: time.now()) {
-                try await codes.send(
-                    to: user, kind: user.isEmailConfirmed ? .magiclink : .confirmation, redirectTo: redirectTo, challenge: challenge)
-            }
-            return codes.info(sentTo: email)
+            if intent == "signup", user.isEmailConfirmed { return .refused(AuthError.userAlreadyExists) }
+            return .knownUser(user, email: email, challenge: challenge)
         }
-        if intent == "signin" { throw AuthError.unknownForSignIn }
-        guard request.createUser ?? true else { throw AuthError.otpSignupDisabled }
-        guard !settings.disableSignup else { throw AuthError.signupDisabled }
-        // The new user, its code and the message carrying it, in one transaction that also counts
-        // the client's and the address's budgets.
-        let (user, identity) = codes.newUser(email: email, passwordHash: nil, data: request.data ?? [:], confirmed: false)
-        let now = time.now()
-        let resolved = codes.redirects.resolve(redirectTo)
-        var pending = user
-        pending.confirmationSentAt = now
-        let issued = codes.make(for: pending, kind: .confirmation, address: email, redirectTo: resolved, challenge: challenge, now: now)
-        let mail = try codes.records.notices.rows([codes.message(for: issued, user: pending, redirectTo: resolved)])
-        let inserted = try await budget.spend(adding: codes.emailLimits(to: email)) { limits in
-            try await codes.insert(pending, identity: identity, token: issued.record, outbox: mail, limits: limits)
-        }
-        if inserted { return codes.info(sentTo: email) }
-        // Lost a race with a concurrent sign-up of the same address: that transaction stored
-        // nothing, the counters neither. Send to the winner.
-        budget.storedNothing()
-        try await budget.charge()
-        if let winner = try await store.user(email: email) {
-            try await codes.send(
-                to: winner, kind: winner.isEmailConfirmed ? .magiclink : .confirmation, redirectTo: redirectTo, challenge: challenge)
-        }
-        return codes.info(sentTo: email)
+        if intent == "signin" { return .refused(AuthError.unknownForSignIn) }
+        guard request.createUser ?? true else { return .refused(AuthError.otpSignupDisabled) }
+        guard !settings.disableSignup else { return .refused(AuthError.signupDisabled) }
+        return .newUser(email: email, challenge: challenge)
     }
 
     /// Latchkey's `intent`: none, `signin` or `signup`.

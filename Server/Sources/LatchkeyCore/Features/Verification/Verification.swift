@@ -189,8 +189,8 @@ public struct Verification: Sendable {
         return try await redeemLink(secret, type: type, client: client, inBrowser: true)
     }
 
-    func verifyLimit(_ client: ClientInfo) -> LimitBudget.Limit {
-        LimitBudget.Limit("ip:verify:\(client.limitKey)", settings.verifyPerIP)
+    func verifyLimit(_ client: ClientInfo) -> RateLimiter.Limit {
+        RateLimiter.Limit("ip:verify:\(client.limitKey)", settings.verifyPerIP)
     }
 
     /// Redeems a link secret (what the email link carries, accepted as `token_hash`). In a
