@@ -1,7 +1,8 @@
 """Issue #38's bounds on the spine, counted by scripts/spine-check from the sources of both
 packages: no type holds more than 8 dependencies, no protocol has more than 15 requirements
 (counted through what it refines), no use case or service names the AuthStore union, and no
-source file passes 400 lines but the one the script names."""
+source file passes 400 lines but the one the script names, and Core imports no framework of the
+edges (docs/architecture.md's "Frameworks stay at the edges")."""
 import pathlib
 import subprocess
 import sys
@@ -49,6 +50,9 @@ def test_the_check_counts_what_it_should(tmp_path):
     write(tmp_path, "Long.swift", "// a line\n" * 401)
     assert "Long.swift has 401 lines" in check(tmp_path).stderr
     write(tmp_path, "Long.swift", "// a line\n" * 400)
+    write(tmp_path, "Edge.swift", "import Foundation\n@preconcurrency import NIOCore\n")
+    assert "Core imports a framework: Server/Sources/LatchkeyCore/Edge.swift:2" in check(tmp_path).stderr
+    (tmp_path / "Server" / "Sources" / "LatchkeyCore" / "Edge.swift").unlink()
     for name in ("Big.swift", "Wide.swift", "Holder.swift"):
         (tmp_path / "Server" / "Sources" / "LatchkeyCore" / name).unlink()
     assert check(tmp_path).returncode == 0
