@@ -238,6 +238,26 @@ import Testing
         #expect(try await f.events(.emailChanged).first?.details["from"] == "ada@example.com")
     }
 
+    /// The email change's notice is sealed for the user as read, outside the transaction: when the
+    /// user changes under every sealed notice, the request is refused as busy after eight rounds,
+    /// and nothing is moved, spent or queued.
+    @Test func anEmailChangeWhoseUserKeepsChangingIsRefusedWhole() async throws {
+        let f = Fixture(
+            confirmed: true,
+            edit: {
+                $0.newEmail = "new@example.com"
+                $0.emailChangeConfirmationsNeeded = 1
+            }, store: { ChangingUserStore(base: $0) })
+        f.issue(.emailChangeNew, code: "222222", to: "new@example.com")
+        let refusal = await #expect(throws: AuthError.self) {
+            try await f.verify(#"{"type":"email_change","email":"new@example.com","token":"222222"}"#)
+        }
+        #expect(refusal?.code == .overRequestRateLimit)
+        let stored = try await f.stored
+        #expect(stored.email == "ada@example.com" && stored.newEmail == "new@example.com" && stored.version == 8)
+        #expect(f.memory.tokens(userID: f.user.id).allSatisfy { $0.consumedAt == nil } && f.memory.outbox.isEmpty)
+    }
+
     /// A code from an earlier change request (to another address) is refused and left alone.
     @Test func aCodeFromAnEarlierEmailChangeIsRefused() async throws {
         let f = Fixture(confirmed: true) {
@@ -341,6 +361,27 @@ final class BanningFirstStore: VerificationStore {
 
     func redeem(_ rules: CodeRedemption, limits: [RateLimitCounter]) async throws -> RedemptionOutcome {
         if first.now(), let id = base.anyUserID { base.change(id) { $0.bannedUntil = rules.now.addingTimeInterval(3600) } }
+        return try await base.redeem(rules, limits: limits)
+    }
+}
+
+/// A store where another write lands on the user before every redemption.
+final class ChangingUserStore: VerificationStore {
+    let base: InMemoryStore
+
+    init(base: InMemoryStore) { self.base = base }
+
+    func user(id: UUID) async throws -> UserRecord? { try await base.user(id: id) }
+    func user(email: String) async throws -> UserRecord? { try await base.user(email: email) }
+    func user(phone: String) async throws -> UserRecord? { try await base.user(phone: phone) }
+    func users(newEmail: String) async throws -> [UserRecord] { try await base.users(newEmail: newEmail) }
+    func users(newPhone: String) async throws -> [UserRecord] { try await base.users(newPhone: newPhone) }
+    func account(userID: UUID, sessionID: UUID?) async throws -> AccountRecords {
+        try await base.account(userID: userID, sessionID: sessionID)
+    }
+
+    func redeem(_ rules: CodeRedemption, limits: [RateLimitCounter]) async throws -> RedemptionOutcome {
+        if let id = base.anyUserID { base.change(id) { $0.lastSignInAt = rules.now } }
         return try await base.redeem(rules, limits: limits)
     }
 }

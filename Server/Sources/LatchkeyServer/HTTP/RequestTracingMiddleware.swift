@@ -26,6 +26,19 @@ struct RequestTracingMiddleware: RouterMiddleware {
     }
 }
 
+/// With traces on, every matched route's handling (the controller, the bearer token's check and
+/// the use case it calls) runs in a span of its own, `handle <METHOD> <route>`, beneath the
+/// request's (``RequestTracingMiddleware``). The last of the router's middleware.
+struct HandlerTracingMiddleware: RouterMiddleware {
+    typealias Context = APIRequestContext
+    let tracer: any Tracer
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let route = context.endpointPath else { return try await next(request, context) }
+        return try await TracedWork.run(tracer, "handle \(request.method.rawValue) \(route)") { _ in try await next(request, context) }
+    }
+}
+
 /// Reads propagation headers (`traceparent`, `tracestate`) from a request.
 private struct FieldsExtractor: Extractor {
     func extract(key name: String, from headers: HTTPFields) -> String? {

@@ -1,7 +1,6 @@
 import HTTPTypes
 import Hummingbird
 import LatchkeyCore
-import Tracing
 
 /// The routes the app serves, recorded as they are added, so a test can hold them against
 /// `openapi.json`.
@@ -65,18 +64,5 @@ struct RouteRegistrar {
     private mutating func record(_ method: HTTPRequest.Method, _ path: String) {
         catalog.add(method, path)
         allowed.add(method, path)
-    }
-}
-
-/// With traces on, every matched route's handling (the controller, the bearer token's check and
-/// the use case it calls) runs in a span of its own, `handle <METHOD> <route>`, beneath the
-/// request's (``RequestTracingMiddleware``). The last of the router's middleware.
-struct HandlerTracingMiddleware: RouterMiddleware {
-    typealias Context = APIRequestContext
-    let tracer: any Tracer
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let route = context.endpointPath else { return try await next(request, context) }
-        return try await TracedWork.run(tracer, "handle \(request.method.rawValue) \(route)") { _ in try await next(request, context) }
     }
 }

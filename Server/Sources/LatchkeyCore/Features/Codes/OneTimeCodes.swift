@@ -63,23 +63,26 @@ public struct OneTimeCodes: Sendable {
             try await limiter.charge(budget)
             throw error
         }
-        guard case .newUser(let email, let challenge) = route else {
+        switch route {
+        case .newUser(let email, let challenge):
+            return try await sendToNewUser(email, challenge: challenge, request: request, redirectTo: redirectTo, budget: budget)
+        case .phone:
             try await limiter.charge(budget)
-            switch route {
-            case .phone:
-                return try await sendPhoneOTP(request)
-            case .knownUser(let user, let email, let challenge):
-                if !user.isBanned(at: time.now()) {
-                    try await codes.send(
-                        to: user, kind: user.isEmailConfirmed ? .magiclink : .confirmation, redirectTo: redirectTo, challenge: challenge)
-                }
-                return codes.info(sentTo: email)
-            case .refused(let error):
-                throw error
-            case .newUser:
-                preconditionFailure("counted in its transaction below")
-            }
+            return try await sendPhoneOTP(request)
+        case .knownUser(let user, let email, let challenge):
+            try await limiter.charge(budget)
+            if !user.isBanned(at: time.now()) { try await sendSignInCode(to: user, redirectTo: redirectTo, challenge: challenge) }
+            return codes.info(sentTo: email)
+        case .refused(let error):
+            try await limiter.charge(budget)
+            throw error
         }
+    }
+
+    /// A new user for `email` with its first code and message.
+    private func sendToNewUser(
+        _ email: String, challenge: PKCEChallenge?, request: OTPRequest, redirectTo: String?, budget: LimitCounters
+    ) async throws -> OTPResponse {
         // The new user, its code and the message carrying it, in one transaction that also counts
         // the client's and the address's budgets.
         let (user, identity) = codes.newUser(email: email, passwordHash: nil, data: request.data ?? [:], confirmed: false)
@@ -107,10 +110,15 @@ public struct OneTimeCodes: Sendable {
         // nothing, the counters neither. Count the client's budgets, and send to the winner.
         try await limiter.charge(budget)
         if let winner = try await store.user(email: email) {
-            try await codes.send(
-                to: winner, kind: winner.isEmailConfirmed ? .magiclink : .confirmation, redirectTo: redirectTo, challenge: challenge)
+            try await sendSignInCode(to: winner, redirectTo: redirectTo, challenge: challenge)
         }
         return codes.info(sentTo: email)
+    }
+
+    /// The code that signs `user` in: a magic link once the address is confirmed, else its confirmation.
+    private func sendSignInCode(to user: UserRecord, redirectTo: String?, challenge: PKCEChallenge?) async throws {
+        try await codes.send(
+            to: user, kind: user.isEmailConfirmed ? .magiclink : .confirmation, redirectTo: redirectTo, challenge: challenge)
     }
 
     /// `POST /magiclink` (GoTrue's legacy endpoint): like `POST /otp` by email, creating unknown users.

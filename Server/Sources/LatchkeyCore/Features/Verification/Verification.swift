@@ -89,22 +89,34 @@ public struct Verification: Sendable {
             try await limiter.charge(budget)
             throw error
         }
-        guard case .emailCode(let email, let token, let type) = route else {
-            try await limiter.charge(budget)
-            return try await verify(route, request: request, client: client)
-        }
-        // One transaction finds the address's user and newest code, compares and redeems. An
-        // unknown address looks for the code of an id no token has, the same work as a known
-        // address with no code, and answers exactly like it.
-        let rules = rules(.newestForEmail(email, kinds: type.kinds), .code(token), .emailSignIn(method: type.method), client)
-        let outcome: RedemptionOutcome
-        do {
-            outcome = try await redeem(rules, limits: budget.counters)
-        } catch let exceeded as RateLimitExceeded {
-            throw limiter.refusal(from: exceeded, of: budget)
-        }
-        let redeemed = try Self.redeemed(outcome)
         let redirect = redirects.resolve(request.redirectTo)
+        let redeemed: TokenRedemption
+        switch route {
+        case .emailCode(let email, let token, let type):
+            // One transaction finds the address's user and newest code, compares and redeems. An
+            // unknown address looks for the code of an id no token has, the same work as a known
+            // address with no code, and answers exactly like it.
+            let rules = rules(.newestForEmail(email, kinds: type.kinds), .code(token), .emailSignIn(method: type.method), client)
+            do {
+                redeemed = try Self.redeemed(try await redeem(rules, limits: budget.counters))
+            } catch let exceeded as RateLimitExceeded {
+                throw limiter.refusal(from: exceeded, of: budget)
+            }
+        case .emailChangeCode(let email, let token):
+            try await limiter.charge(budget)
+            redeemed = try Self.redeemed(try await verifyEmailChange(email: email, token: token, client: client))
+        case .phoneCode(let token, let type):
+            try await limiter.charge(budget)
+            redeemed = try Self.redeemed(try await verifyPhone(request.phone, type: type, token: token, client: client))
+            guard redeemed.session != nil else { throw AuthError.otpInvalid }
+        case .link(let tokenHash, let type):
+            try await limiter.charge(budget)
+            switch try await redeemLink(tokenHash, type: type, client: client, inBrowser: false) {
+            case .session(let session, let redirect): return .session(session, redirectTo: redirect)
+            case .pending(let message, let redirect): return .pending(message, redirectTo: redirect)
+            case .authCode: throw AuthError.linkInvalid
+            }
+        }
         guard let session = redeemed.session else { return .pending(Self.emailChangeHalfway, redirectTo: redirect) }
         return .session(try await answer(redeemed, session: session), redirectTo: redirect)
     }
@@ -137,29 +149,6 @@ public struct Verification: Sendable {
         // A code is short and numeric; anything else cannot match and is not worth a lookup.
         guard token.utf8.count <= 16 else { throw AuthError.otpInvalid }
         return type == .emailChange ? .emailChangeCode(email: email, token: token) : .emailCode(email: email, token: token, type: type)
-    }
-
-    /// The routes whose budget was counted on its own.
-    private func verify(_ route: Route, request: VerifyRequest, client: ClientInfo) async throws -> Outcome {
-        let redirect = redirects.resolve(request.redirectTo)
-        switch route {
-        case .link(let tokenHash, let type):
-            switch try await redeemLink(tokenHash, type: type, client: client, inBrowser: false) {
-            case .session(let session, let redirect): return .session(session, redirectTo: redirect)
-            case .pending(let message, let redirect): return .pending(message, redirectTo: redirect)
-            case .authCode: throw AuthError.linkInvalid
-            }
-        case .phoneCode(let token, let type):
-            let redeemed = try Self.redeemed(try await verifyPhone(request.phone, type: type, token: token, client: client))
-            guard let session = redeemed.session else { throw AuthError.otpInvalid }
-            return .session(try await answer(redeemed, session: session), redirectTo: redirect)
-        case .emailChangeCode(let email, let token):
-            let redeemed = try Self.redeemed(try await verifyEmailChange(email: email, token: token, client: client))
-            guard let session = redeemed.session else { return .pending(Self.emailChangeHalfway, redirectTo: redirect) }
-            return .session(try await answer(redeemed, session: session), redirectTo: redirect)
-        case .emailCode:
-            preconditionFailure("counted in its transaction by verify(_:client:)")
-        }
     }
 
     /// Redeems by `rules`, counting `limits` in the transaction. When the decision needs the
