@@ -83,8 +83,14 @@ import Testing
     @Test func settingsTableIsDocumented() throws {
         let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../docs/configuration.md")
         let text = try String(contentsOf: docs, encoding: .utf8)
+        // Each row is the typed declaration's: its names, its default as read, GoTrue's beside it.
         for setting in Setting.all {
-            for name in setting.environment { #expect(text.contains("`\(name)`"), "docs/configuration.md lacks \(name)") }
+            let names = setting.environment.map { "`\($0)`" }.joined(separator: ", ")
+            let shown = "`\(setting.defaultValue)`" + (setting.goTrueDefault.map { " (`gotrue` profile: `\($0)`)" } ?? "")
+            #expect(
+                text.contains("| \(setting.key) | \(names) | \(shown) | "),
+                "docs/configuration.md's row for \(setting.key) is not its declaration's")
         }
+        #expect(Set(Setting.all.map(\.key)).count == Setting.all.count, "a key is declared twice")
     }
 }

@@ -28,8 +28,8 @@ public struct AppleAppSiteAssociation: Sendable, Equatable {
     /// Read from `apple-app-ids` and `apple-app-link-paths`; `nil` when no app is named. A
     /// malformed App ID or path refuses the start, naming it.
     static func read(_ reader: SettingReader) throws -> AppleAppSiteAssociation? {
-        let appIDs = reader.list("apple-app-ids")
-        let paths = reader.list("apple-app-link-paths")
+        let appIDs = reader[\.appleAppIds]
+        let paths = reader[\.appleAppLinkPaths]
         guard !appIDs.isEmpty else {
             if !paths.isEmpty { throw ConfigurationError("apple-app-link-paths needs apple-app-ids (LATCHKEY_APPLE_APP_IDS)") }
             return nil

@@ -21,23 +21,20 @@ extension ServerConfiguration {
     static func hookSettings(_ reader: SettingReader) throws -> HookSettings {
         var settings = HookSettings()
         for name in HookName.allCases {
-            let key = "hook-" + name.environmentName.lowercased().replacingOccurrences(of: "_", with: "-")
+            let hook = Setting.hook(name)
             let variable = "GOTRUE_HOOK_\(name.environmentName)"
-            guard try reader.bool(key + "-enabled") ?? false else { continue }
-            guard let uri = reader.string(key + "-uri") else {
+            guard try reader[hook.enabled] else { continue }
+            guard let uri = reader[hook.uri] else {
                 throw ConfigurationError("\(variable)_ENABLED is on but \(variable)_URI is empty")
             }
             do {
-                settings.endpoints[name] = try HookEndpoint(uri: uri, secrets: reader.string(key + "-secrets") ?? "")
+                settings.endpoints[name] = try HookEndpoint(uri: uri, secrets: reader[hook.secrets] ?? "")
             } catch let error as HookEndpoint.Invalid {
                 throw ConfigurationError("\(variable)_URI or _SECRETS: \(error.description)")
             }
         }
-        settings.timeout = try reader.seconds(orDefault: "hook-timeout")
-        guard (1...60).contains(settings.timeout) else {
-            throw ConfigurationError("hook-timeout (LATCHKEY_HOOK_TIMEOUT) must be 1 to 60 seconds")
-        }
-        settings.protectsClaims = try reader.bool(orDefault: "hook-protect-claims")
+        settings.timeout = try reader[\.hookTimeout]
+        settings.protectsClaims = try reader[\.hookProtectClaims]
         return settings
     }
 }
@@ -56,10 +53,10 @@ extension ServerConfiguration {
     /// event types, refuse to start.
     static func webhookSettings(_ reader: SettingReader) throws -> WebhookSettings {
         var settings = WebhookSettings()
-        settings.events = reader.list("webhook-events")
-        guard let url = reader.string("webhook-url") else { return settings }
+        settings.events = reader[\.webhookEvents]
+        guard let url = reader[\.webhookURL] else { return settings }
         if let problem = EndpointURL.problem(url) { throw ConfigurationError("LATCHKEY_WEBHOOK_URL: \(problem)") }
-        guard let secret = reader.string("webhook-secret"), WebhookSecret(secret) != nil else {
+        guard let secret = reader[\.webhookSecret], WebhookSecret(secret) != nil else {
             throw ConfigurationError("LATCHKEY_WEBHOOK_SECRET must be a v1,whsec_<base64> secret when LATCHKEY_WEBHOOK_URL is set")
         }
         if let unknown = settings.events.first(where: { WebhookEventType(rawValue: $0) == nil }) {

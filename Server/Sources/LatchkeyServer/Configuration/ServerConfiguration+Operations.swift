@@ -4,32 +4,31 @@ import Logging
 
 extension ServerConfiguration {
     static func logSettings(_ reader: SettingReader) throws -> LogSettings {
-        let levelText = reader.string(orDefault: "log-level").lowercased()
+        let levelText = reader[\.logLevel].lowercased()
         guard let level = Logger.Level(rawValue: levelText == "warn" ? "warning" : levelText) else {
             throw ConfigurationError("log-level (LATCHKEY_LOG_LEVEL) must be trace, debug, info, notice, warning, error or critical")
         }
-        let formatText = reader.string(orDefault: "log-format").lowercased()
+        let formatText = reader[\.logFormat].lowercased()
         guard let format = LogSettings.Format(rawValue: formatText) else {
             throw ConfigurationError("log-format (LATCHKEY_LOG_FORMAT) must be text or json")
         }
-        return LogSettings(level: level, format: format, requests: try reader.bool(orDefault: "log-requests"))
+        return LogSettings(level: level, format: format, requests: try reader[\.logRequests])
     }
 }
 
 extension ServerConfiguration {
     /// Metrics are never open to anyone by default: on, they need a token or a port of their own.
     static func metricsSettings(_ reader: SettingReader) throws -> MetricsSettings {
-        let enabled = try reader.bool(orDefault: "metrics-enabled")
-        let token = reader.string("metrics-token")
-        let port = try reader.int("metrics-port")
+        let enabled = try reader[\.metricsEnabled]
+        let token = reader[\.metricsToken]
+        let port = try reader[\.metricsPort]
         if let token, token.count < 16 { throw ConfigurationError("metrics-token (LATCHKEY_METRICS_TOKEN) must be 16 characters or more") }
-        if let port, !(1...65535).contains(port) { throw ConfigurationError("metrics-port (LATCHKEY_METRICS_PORT) must be a port number") }
         if enabled, token == nil, port == nil {
             throw ConfigurationError(
                 "metrics are on (GOTRUE_METRICS_ENABLED) but neither LATCHKEY_METRICS_TOKEN nor LATCHKEY_METRICS_PORT says who may read them"
             )
         }
-        return MetricsSettings(enabled: enabled, token: token, port: port, host: reader.string(orDefault: "metrics-host"))
+        return MetricsSettings(enabled: enabled, token: token, port: port, host: reader[\.metricsHost])
     }
 }
 
@@ -38,8 +37,8 @@ extension ServerConfiguration {
     /// `OTEL_SDK_DISABLED=true`; only OTLP over HTTP is built in.
     static func tracingEnabled(_ reader: SettingReader, environment: [String: String]) throws -> Bool {
         if environment["OTEL_SDK_DISABLED"]?.lowercased() == "true" { return false }
-        let exporter = reader.string("traces-exporter")?.lowercased()
-        guard exporter == "otlp" || (exporter == nil && reader.string("traces-endpoint") != nil) else {
+        let exporter = reader[\.tracesExporter]?.lowercased()
+        guard exporter == "otlp" || (exporter == nil && reader[\.tracesEndpoint] != nil) else {
             guard exporter == nil || exporter == "none" else {
                 throw ConfigurationError("OTEL_TRACES_EXPORTER must be otlp or none, not '\(exporter ?? "")'")
             }
@@ -57,8 +56,8 @@ extension ServerConfiguration {
     /// `http-header-timeout`, `http-body-timeout`, `http-idle-timeout`: whole seconds, at least 1.
     static func httpTimeouts(_ reader: SettingReader) throws -> HTTPTimeouts {
         HTTPTimeouts(
-            header: try reader.positiveSeconds("http-header-timeout"),
-            body: try reader.positiveSeconds("http-body-timeout"),
-            idle: try reader.positiveSeconds("http-idle-timeout"))
+            header: try Duration.seconds(reader[\.httpHeaderTimeout]),
+            body: try Duration.seconds(reader[\.httpBodyTimeout]),
+            idle: try Duration.seconds(reader[\.httpIdleTimeout]))
     }
 }

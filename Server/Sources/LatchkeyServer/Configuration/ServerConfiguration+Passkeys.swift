@@ -10,11 +10,11 @@ extension ServerConfiguration {
         let external = URLComponents(string: externalURL)
         let externalHost = external?.host?.lowercased() ?? "localhost"
         let loopback = externalHost == "127.0.0.1" || externalHost == "::1" || externalHost == "[::1]"
-        let rpID = reader.string("webauthn-rp-id")?.lowercased() ?? (loopback ? "localhost" : externalHost)
+        let rpID = reader[\.webauthnRPID]?.lowercased() ?? (loopback ? "localhost" : externalHost)
         var defaultOrigin = "\(external?.scheme ?? "http")://\(loopback ? "localhost" : externalHost)"
         if let port = external?.port { defaultOrigin += ":\(port)" }
-        let given = reader.list("webauthn-rp-origins")
-        let enabled = try reader.bool(orDefault: "passkey-enabled")
+        let given = reader[\.webauthnRPOrigins]
+        let enabled = try reader[\.passkeyEnabled]
         var origins: [String] = []
         for origin in given.isEmpty ? [defaultOrigin] : given {
             guard let normal = Self.webAuthnOrigin(origin, rpID: rpID) else {
@@ -30,18 +30,18 @@ extension ServerConfiguration {
                 "webauthn-rp-id (GOTRUE_WEBAUTHN_RP_ID): \(rpID) is not a domain name (browsers refuse IP addresses; use localhost for development)"
             )
         }
-        let verification = reader.string(orDefault: "passkey-user-verification").lowercased()
+        let verification = reader[\.passkeyUserVerification].lowercased()
         guard verification == "required" || verification == "preferred" else {
             throw ConfigurationError("passkey-user-verification (LATCHKEY_PASSKEY_USER_VERIFICATION) must be required or preferred")
         }
-        let limit = try reader.int(orDefault: "passkey-max-per-user")
+        let limit = try reader[\.passkeyMaxPerUser]
         guard limit >= 1 else { throw ConfigurationError("passkey-max-per-user must be at least 1") }
         return Passkeys.Settings(
             enabled: enabled, maxPerUser: limit,
             relyingParty: RelyingParty(id: rpID, origins: origins, requireUserVerification: verification == "required"),
-            displayName: reader.string("webauthn-rp-display-name") ?? appName,
-            challengeLifetime: TimeInterval(max(1, try reader.seconds(orDefault: "webauthn-challenge-expiry"))),
-            perIP: RateLimit(count: try reader.int(orDefault: "rate-limit-passkey"), period: 300))
+            displayName: reader[\.webauthnRPDisplayName] ?? appName,
+            challengeLifetime: TimeInterval(max(1, try reader[\.webauthnChallengeExpiry])),
+            perIP: RateLimit(count: try reader[\.rateLimitPasskey], period: 300))
     }
 
     /// The origin as a browser writes it in `clientDataJSON` (`https://app.example.com`, the

@@ -25,26 +25,3 @@ public enum SettingsProfile: String, Sendable, CaseIterable {
         return goTrueStyle ? .gotrue : .strict
     }
 }
-
-extension Setting {
-    /// GoTrue's defaults where they differ from Latchkey's (each setting's `defaultValue`), in the
-    /// form the setting is read in: they hold under ``SettingsProfile/gotrue``. `0` for an attempt
-    /// cap means none; a rate limit's `off` means not counted at all.
-    static let goTrueDefaults: [String: String] = [
-        "password-min-length": "6",
-        "password-block-common": "false",
-        "otp-exp": "86400",
-        "otp-max-attempts": "0",
-        "mfa-max-attempts": "0",
-        "sms-otp-exp": "60",
-        "phone-enabled": "false",
-        "rate-limit-per-ip": "with-header",
-        "rate-limit-otp-per-hour": "off",
-        "rate-limit-email-sent": "30",
-        "rate-limit-email-per-address": "off",
-        "rate-limit-signin-failures": "off",
-        "rate-limit-sms-sent": "30",
-        "rate-limit-sms-per-number": "off",
-        "refresh-reuse-interval": "0",
-    ]
-}
