@@ -54,6 +54,29 @@ import Testing
         #expect(JSONText.encode([:]) == "{}")
     }
 
+    /// The one writer's two styles: compact writes anything finite; wire writes what the wire
+    /// encoder would write the same way (sorted keys, whole numbers, no control character, ASCII
+    /// keys) and refuses the rest, so that the caller leaves it to the encoder.
+    @Test func theWireStyleRefusesWhatTheEncoderWouldWriteOtherwise() {
+        func wire(_ value: JSONValue) -> String? {
+            var writer = JSONWriter(style: .wire)
+            return writer.value(value) ? String(decoding: writer.bytes, as: UTF8.self) : nil
+        }
+        #expect(
+            wire(.object(["b": .number(2), "a": .array([.string("x/y \"q\""), .null, .bool(true)])]))
+                == #"{"a":["x/y \"q\"",null,true],"b":2}"#)
+        for refused: JSONValue in [
+            .string("new\nline"), .string("del\u{7F}"), .number(0.5), .number(.infinity), .object(["é": .null]),
+            .array([.object(["k": .string("\u{1}")])]),
+        ] {
+            #expect(wire(refused) == nil, "\(refused)")
+        }
+        var compact = JSONWriter(style: .compact)
+        let wrote = compact.value(.array([.string("new\nline\u{1}"), .number(0.5)]))
+        #expect(wrote)
+        #expect(String(decoding: compact.bytes, as: UTF8.self) == #"["new\nline\u0001",0.5]"#)
+    }
+
     /// What `JSONDecoder` reads from `text`, if it reads an object.
     static func foundation(_ text: String) -> [String: JSONValue]? {
         try? JSONDecoder().decode([String: JSONValue].self, from: Data(text.utf8))

@@ -2,82 +2,21 @@ import Foundation
 import LatchkeyAPI
 
 /// JSON text for the store's JSON columns (metadata, identity data, audit details) and the
-/// payloads of this server's tokens, written and read directly: a fraction of what `JSONEncoder`
+/// payloads of this server's tokens, written (by ``JSONWriter``, the one writer) and read directly: a fraction of what `JSONEncoder`
 /// and `JSONDecoder` cost on every request. What it writes decodes to the same values, and what it
 /// reads it reads as `JSONDecoder` does (`JSONTextTests` compares them).
 public enum JSONText {
     /// `object` as JSON text, or `nil` when it holds a number JSON cannot write (infinite or NaN).
     public static func encode(_ object: [String: JSONValue]) -> String? {
-        var out: [UInt8] = []
-        out.reserveCapacity(64)
-        return write(.object(object), into: &out) ? String(decoding: out, as: UTF8.self) : nil
+        var writer = JSONWriter(style: .compact)
+        return writer.object(object) ? String(decoding: writer.bytes, as: UTF8.self) : nil
     }
 
     /// `strings` as a JSON array.
     public static func encode(_ strings: [String]) -> String {
-        var out: [UInt8] = [UInt8(ascii: "[")]
-        for (index, string) in strings.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            write(string, into: &out)
-        }
-        out.append(UInt8(ascii: "]"))
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    private static func write(_ value: JSONValue, into out: inout [UInt8]) -> Bool {
-        switch value {
-        case .null: out.append(contentsOf: "null".utf8)
-        case .bool(let flag): out.append(contentsOf: (flag ? "true" : "false").utf8)
-        case .number(let number):
-            guard number.isFinite else { return false }
-            if number.rounded() == number, abs(number) < 9_007_199_254_740_992 {
-                out.append(contentsOf: String(Int64(number)).utf8)
-            } else {
-                // The shortest digits that read back as the same Double; valid JSON for finite values.
-                out.append(contentsOf: "\(number)".utf8)
-            }
-        case .string(let string): write(string, into: &out)
-        case .array(let items):
-            out.append(UInt8(ascii: "["))
-            for (index, item) in items.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                guard write(item, into: &out) else { return false }
-            }
-            out.append(UInt8(ascii: "]"))
-        case .object(let members):
-            out.append(UInt8(ascii: "{"))
-            var first = true
-            for (key, member) in members {
-                if !first { out.append(UInt8(ascii: ",")) }
-                first = false
-                write(key, into: &out)
-                out.append(UInt8(ascii: ":"))
-                guard write(member, into: &out) else { return false }
-            }
-            out.append(UInt8(ascii: "}"))
-        }
-        return true
-    }
-
-    private static let hex = Array("0123456789abcdef".utf8)
-
-    /// A JSON string: quotes, backslashes and control characters escaped, everything else as its
-    /// UTF-8 bytes.
-    private static func write(_ string: String, into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0x00..<0x20:
-                out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-            default: out.append(byte)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
+        var writer = JSONWriter(style: .compact)
+        _ = writer.array(strings) { $0.string($1) }
+        return String(decoding: writer.bytes, as: UTF8.self)
     }
 
     // MARK: Reading

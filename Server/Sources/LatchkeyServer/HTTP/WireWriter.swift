@@ -1,27 +1,29 @@
 import Foundation
 import LatchkeyAPI
+import LatchkeyCore
 
-/// The wire JSON of the hottest answers (a session, a user), written directly, byte for byte what
-/// `WireJSON`'s encoder writes (sorted keys, unescaped slashes, GoTrue's dates) at a fraction of
-/// its cost. What it cannot write exactly like that encoder — a number with a fraction, a control
-/// character, a key that is not plain ASCII, a weak-password report — it leaves to the encoder
-/// (`nil`). `WireWriterTests` compares the two on random users and sessions.
+/// The wire JSON of the hottest answers (a session, a user): their shapes, written by Core's
+/// ``JSONWriter`` in its wire style, byte for byte what `WireJSON`'s encoder writes (sorted keys,
+/// unescaped slashes, GoTrue's dates) at a fraction of its cost. What it cannot write exactly like
+/// that encoder (a number with a fraction, a control character, a key that is not plain ASCII, a
+/// weak-password report) it leaves to the encoder (`nil`). `WireWriterTests` compares the two on
+/// random users and sessions.
 struct WireWriter {
-    private(set) var bytes: [UInt8] = []
+    private var writer: JSONWriter
+
+    private init(capacity: Int) { writer = JSONWriter(style: .wire, capacity: capacity) }
 
     /// The JSON of `session`, or `nil` to leave it to the encoder.
     static func json(_ session: Session) -> [UInt8]? {
         guard session.weakPassword == nil else { return nil }
-        var writer = WireWriter()
-        writer.bytes.reserveCapacity(2048)
-        return writer.session(session) ? writer.bytes : nil
+        var writer = WireWriter(capacity: 2048)
+        return writer.session(session) ? writer.writer.bytes : nil
     }
 
     /// The JSON of `user`, or `nil` to leave it to the encoder.
     static func json(_ user: User) -> [UInt8]? {
-        var writer = WireWriter()
-        writer.bytes.reserveCapacity(1024)
-        return writer.user(user) ? writer.bytes : nil
+        var writer = WireWriter(capacity: 1024)
+        return writer.user(user) ? writer.writer.bytes : nil
     }
 
     private mutating func session(_ session: Session) -> Bool {
@@ -128,27 +130,20 @@ struct WireWriter {
 
     // MARK: Pieces
 
-    private mutating func open() { bytes.append(UInt8(ascii: "{")) }
-    private mutating func close() { bytes.append(UInt8(ascii: "}")) }
-
-    /// `"name":`, after a comma unless it is the object's first key.
-    private mutating func key(_ name: StaticString, first: Bool = false) {
-        if !first { bytes.append(UInt8(ascii: ",")) }
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
-    }
+    private mutating func open() { writer.open() }
+    private mutating func close() { writer.close() }
+    private mutating func key(_ name: StaticString, first: Bool = false) { writer.key(name, first: first) }
+    private mutating func int(_ value: Int) { writer.int(value) }
+    private mutating func bool(_ value: Bool) { writer.bool(value) }
+    private mutating func string(_ value: String) -> Bool { writer.string(value) }
+    private mutating func object(_ members: [String: JSONValue]) -> Bool { writer.object(members) }
+    private mutating func dateValue(_ value: Date) { writer.plain(WireJSON.formatDate(value)) }
+    private mutating func uuid(_ value: UUID) { writer.plain(value.uuidString.lowercased()) }
 
     private mutating func date(_ name: StaticString, _ value: Date?) {
         guard let value else { return }
         key(name)
         dateValue(value)
-    }
-
-    private mutating func dateValue(_ value: Date) {
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: WireJSON.formatDate(value).utf8)
-        bytes.append(UInt8(ascii: "\""))
     }
 
     private mutating func optionalString(_ name: StaticString, _ value: String?) -> Bool {
@@ -157,66 +152,13 @@ struct WireWriter {
         return string(value)
     }
 
-    private mutating func uuid(_ value: UUID) {
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: value.uuidString.lowercased().utf8)
-        bytes.append(UInt8(ascii: "\""))
-    }
-
-    private mutating func int(_ value: Int) { bytes.append(contentsOf: String(value).utf8) }
-
-    private mutating func bool(_ value: Bool) { bytes.append(contentsOf: (value ? "true" : "false").utf8) }
-
-    /// A string whose only escapes are quotes and backslashes; `false` for a control character.
-    private mutating func string(_ value: String) -> Bool {
-        bytes.append(UInt8(ascii: "\""))
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), byte])
-            case 0x00..<0x20, 0x7F: return false
-            default: bytes.append(byte)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
-        return true
-    }
-
     private mutating func array<T>(_ items: [T], _ write: (inout WireWriter, T) -> Bool) -> Bool {
-        bytes.append(UInt8(ascii: "["))
+        writer.openArray()
         for (index, item) in items.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            if index > 0 { writer.comma() }
             guard write(&self, item) else { return false }
         }
-        bytes.append(UInt8(ascii: "]"))
-        return true
-    }
-
-    /// An object with plain-ASCII keys, sorted as the encoder sorts them (by their bytes).
-    private mutating func object(_ members: [String: JSONValue]) -> Bool {
-        guard members.keys.allSatisfy({ $0.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }) else { return false }
-        bytes.append(UInt8(ascii: "{"))
-        for (index, member) in members.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }).enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            guard string(member.key) else { return false }
-            bytes.append(UInt8(ascii: ":"))
-            guard value(member.value) else { return false }
-        }
-        bytes.append(UInt8(ascii: "}"))
-        return true
-    }
-
-    private mutating func value(_ value: JSONValue) -> Bool {
-        switch value {
-        case .null: bytes.append(contentsOf: "null".utf8)
-        case .bool(let flag): bool(flag)
-        case .number(let number):
-            // Whole numbers as the wire type writes them (Int64); a fraction is the encoder's.
-            guard number.rounded() == number, abs(number) < 9_007_199_254_740_992 else { return false }
-            bytes.append(contentsOf: String(Int64(number)).utf8)
-        case .string(let text): return string(text)
-        case .array(let items): return array(items) { $0.value($1) }
-        case .object(let members): return object(members)
-        }
+        writer.closeArray()
         return true
     }
 }
