@@ -127,6 +127,10 @@ public struct LatchkeyError: Error, Sendable, Equatable, LocalizedError, CustomS
     public var isMFAFactorNameConflict: Bool { code == .mfaFactorNameConflict }
     /// The user has as many factors as the server allows; remove one first.
     public var isTooManyMFAFactors: Bool { code == .tooManyEnrolledMFAFactors }
+    /// A verified phone factor has this number already.
+    public var isMFAVerifiedFactorExists: Bool { code == .mfaVerifiedFactorExists }
+    /// The server does not allow phone factors (their enrolment, or their challenges and codes).
+    public var isMFAPhoneDisabled: Bool { code == .mfaPhoneEnrollNotEnabled || code == .mfaPhoneVerifyNotEnabled }
     /// The embedded signer has no key yet, or not on this device (Openfort's
     /// `embeddedSignerNotConfigured`).
     public var isSignerNotConfigured: Bool { code == .signerNotConfigured }

@@ -36,7 +36,7 @@ public struct FactorType: OpenStringValue {
 
     /// An authenticator app (RFC 6238).
     public static let totp: FactorType = "totp"
-    /// Codes by SMS (GoTrue; not served by Latchkey).
+    /// Codes by SMS or WhatsApp to a number of the user's.
     public static let phone: FactorType = "phone"
     /// A security key or passkey (GoTrue; not served by Latchkey yet).
     public static let webauthn: FactorType = "webauthn"

@@ -2,25 +2,71 @@ import Foundation
 
 /// `POST /factors`: enrol a second factor (GoTrue's `EnrollFactorParams`).
 public struct EnrollFactorRequest: Codable, Sendable, Equatable {
-    /// `totp`, the only type served (`factor_type`).
+    /// `totp` or `phone` (`factor_type`).
     public var factorType: String?
     /// A name for the factor, unique among the user's factors (`friendly_name`).
     public var friendlyName: String?
-    /// The issuer shown in the authenticator app; the site's host when absent (`issuer`).
+    /// The issuer shown in the authenticator app; the site's host when absent (`issuer`, TOTP).
     public var issuer: String?
+    /// The number codes go to, E.164 (`phone`, phone factors).
+    public var phone: String?
 
     /// Creates a request.
-    public init(factorType: String? = "totp", friendlyName: String? = nil, issuer: String? = nil) {
+    public init(factorType: String? = "totp", friendlyName: String? = nil, issuer: String? = nil, phone: String? = nil) {
         self.factorType = factorType
         self.friendlyName = friendlyName
         self.issuer = issuer
+        self.phone = phone
     }
 
     enum CodingKeys: String, CodingKey {
-        case issuer
+        case issuer, phone
         case factorType = "factor_type"
         case friendlyName = "friendly_name"
     }
+}
+
+/// What `POST /factors` answers for a phone factor: its id and the number, as given.
+public struct PhoneEnrollment: Codable, Sendable, Equatable {
+    /// The factor's id (`id`).
+    public var id: UUID
+    /// `phone` (`type`).
+    public var type: String
+    /// The factor's name (`friendly_name`).
+    public var friendlyName: String?
+    /// The number, as the request gave it (`phone`).
+    public var phone: String
+
+    /// Creates an enrolment.
+    public init(id: UUID, friendlyName: String?, phone: String) {
+        self.id = id
+        self.type = "phone"
+        self.friendlyName = friendlyName
+        self.phone = phone
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, type, phone
+        case friendlyName = "friendly_name"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeLowercased(id, forKey: .id)
+        try c.encode(type, forKey: .type)
+        // Always a string, "" for none, as GoTrue writes it (supabase-py requires it).
+        try c.encode(friendlyName ?? "", forKey: .friendlyName)
+        try c.encode(phone, forKey: .phone)
+    }
+}
+
+/// `POST /factors/{id}/challenge`'s body: where a phone factor's code goes.
+public struct ChallengeFactorRequest: Codable, Sendable, Equatable {
+    /// `sms` (the default) or `whatsapp` (`channel`); other factor types ignore it.
+    public var channel: String?
+
+    /// Creates a request.
+    public init(channel: String? = nil) { self.channel = channel }
 }
 
 /// What `POST /factors` answers for a TOTP factor: its id and what the authenticator app needs.
@@ -73,7 +119,8 @@ public struct TOTPEnrollment: Codable, Sendable, Equatable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encodeLowercased(id, forKey: .id)
         try c.encode(type, forKey: .type)
-        try c.encodeIfPresent(friendlyName, forKey: .friendlyName)
+        // Always a string, "" for none, as GoTrue writes it (supabase-py requires it).
+        try c.encode(friendlyName ?? "", forKey: .friendlyName)
         try c.encode(totp, forKey: .totp)
     }
 }

@@ -79,11 +79,13 @@ public struct Factor: Codable, Sendable, Equatable {
     public var updatedAt: Date
     /// When the factor was last challenged, if ever (`last_challenged_at`).
     public var lastChallengedAt: Date?
+    /// A phone factor's number, masked but for its last four digits (`phone`).
+    public var phone: String?
 
     /// Creates a factor.
     public init(
         id: UUID, friendlyName: String?, factorType: FactorType, status: FactorStatus, createdAt: Date, updatedAt: Date,
-        lastChallengedAt: Date? = nil
+        lastChallengedAt: Date? = nil, phone: String? = nil
     ) {
         self.id = id
         self.friendlyName = friendlyName
@@ -92,10 +94,11 @@ public struct Factor: Codable, Sendable, Equatable {
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.lastChallengedAt = lastChallengedAt
+        self.phone = phone
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, status
+        case id, status, phone
         case friendlyName = "friendly_name"
         case factorType = "factor_type"
         case createdAt = "created_at"
@@ -112,5 +115,6 @@ public struct Factor: Codable, Sendable, Equatable {
         try c.encode(createdAt, forKey: .createdAt)
         try c.encode(updatedAt, forKey: .updatedAt)
         try c.encodeIfPresent(lastChallengedAt, forKey: .lastChallengedAt)
+        try c.encodeIfPresent(phone, forKey: .phone)
     }
 }

@@ -329,4 +329,36 @@ import Testing
         }
         #expect(error.isMFAVerificationFailed)
     }
+
+    /// Phone factors (#39): the enrolment posts the number, the challenge its channel, and the
+    /// lists and errors name them.
+    @Test func aPhoneFactorIsEnrolledChallengedOverItsChannelAndListed() async throws {
+        let transport = MockTransport()
+        let path = "/factors/3a7c6f0e-2b1d-4e5f-8a9b-0c1d2e3f4a5b"
+        await transport.respond(
+            to: "POST", path: "/factors",
+            json: #"{"id":"3a7c6f0e-2b1d-4e5f-8a9b-0c1d2e3f4a5b","type":"phone","friendly_name":"","phone":"+44 7700 900123"}"#)
+        await transport.respond(
+            to: "POST", path: path + "/challenge",
+            json: #"{"id":"9f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a","type":"phone","expires_at":1767225960}"#)
+        let auth = try await Fixtures.client(transport: transport, stored: try Fixtures.session(access: "access-phone"))
+        let enrolled = try await auth.mfa.enrollPhone("+44 7700 900123")
+        #expect(enrolled.id == Self.factorID && enrolled.type == "phone" && enrolled.phone == "+44 7700 900123")
+        let challenge = try await auth.mfa.challenge(factorID: enrolled.id, channel: .whatsapp)
+        #expect(challenge.id == Self.challengeID && challenge.type == "phone")
+        _ = try await auth.mfa.challenge(factorID: enrolled.id)
+        let requests = await transport.requests
+        #expect(requests[0].json == ["factor_type": "phone", "phone": "+44 7700 900123"])
+        #expect(requests[1].json == ["channel": "whatsapp"])
+        #expect(requests[2].json == [:])
+
+        let phone =
+            #"{"id":"\#(Self.factorID.uuidString.lowercased())","friendly_name":"","factor_type":"phone","status":"verified","phone":"+••••••••0123","created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z"}"#
+        let factors = try WireJSON.makeDecoder().decode(
+            [Factor].self, from: Data("[\(phone),\(Self.factorJSON(id: Self.challengeID, status: "verified"))]".utf8))
+        let list = FactorList(all: factors)
+        #expect(list.phone.map(\.phone) == ["+••••••••0123"] && list.totp.map(\.id) == [Self.challengeID])
+        #expect(LatchkeyError(code: .mfaVerifiedFactorExists, message: "").isMFAVerifiedFactorExists)
+        #expect(LatchkeyError(code: .mfaPhoneVerifyNotEnabled, message: "").isMFAPhoneDisabled)
+    }
 }

@@ -130,6 +130,17 @@ _ = level
 @MainActor
 func readmeSnippet6(auth: AuthClient, email: String, password: String, newPassword: String, typedCode: String, code: String, url: URL) async throws {
 // README block begins
+let phone = try await auth.mfa.enrollPhone("+44 7700 900123")
+let challenge = try await auth.mfa.challenge(factorID: phone.id, channel: .sms)   // sends the code
+try await auth.mfa.verify(factorID: phone.id, challengeID: challenge.id, code: typedCode)
+// README block ends
+_ = phone
+_ = challenge
+}
+
+@MainActor
+func readmeSnippet7(auth: AuthClient, email: String, password: String, newPassword: String, typedCode: String, code: String, url: URL) async throws {
+// README block begins
 for await change in auth.authStateChanges {      // initialSession, signedIn, signedOut, tokenRefreshed, userUpdated
     route(to: change.session == nil ? .welcome : .home)
 }
@@ -143,7 +154,7 @@ _ = user
 }
 
 @MainActor
-func readmeSnippet7(email: String, password: String, newPassword: String, typedCode: String, code: String, url: URL) async throws {
+func readmeSnippet8(email: String, password: String, newPassword: String, typedCode: String, code: String, url: URL) async throws {
 // README block begins
 let transport = MockTransport()
 await transport.respond(to: "POST", path: "/token", status: 400,

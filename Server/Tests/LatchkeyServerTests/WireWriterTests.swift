@@ -54,7 +54,8 @@ import Testing
                 : [
                     Factor(
                         id: UUID(), friendlyName: Bool.random(using: &g) ? text() : nil, factorType: .totp,
-                        status: .verified, createdAt: Date(), updatedAt: Date(), lastChallengedAt: date(&g))
+                        status: .verified, createdAt: Date(), updatedAt: Date(), lastChallengedAt: date(&g),
+                        phone: Bool.random(using: &g) ? "+••••••••4567" : nil)
                 ],
             createdAt: Date(timeIntervalSince1970: 1_700_000_000.5), updatedAt: Date())
         user.emailConfirmedAt = date(&g)

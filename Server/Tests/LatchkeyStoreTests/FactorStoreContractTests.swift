@@ -246,4 +246,78 @@ import Testing
             #expect(actions == [.factorUnenrolled, .mfaVerified])
         }
     }
+
+    /// Phone factors (#39): the number and a challenge's code hash kept, a new enrolment for a
+    /// number replacing the unverified ones, a challenge with a code replacing the factor's
+    /// others, and a second verified factor for one number refused as a duplicate.
+    @Test func phoneFactorsKeepTheirNumberTheirNewestCodeAndOneVerifiedFactorPerNumber() async throws {
+        try await Self.eachStore { store in
+            let ada = try await Self.account(store)
+            func phoneFactor(_ name: String) -> FactorRecord {
+                FactorRecord(
+                    id: UUID(), userID: ada.user.id, friendlyName: name, factorType: "phone", sealedSecret: "", createdAt: Self.now,
+                    updatedAt: Self.now, phone: "447700900123")
+            }
+            let first = phoneFactor("first")
+            #expect(try await store.createFactor(first, limit: 10, audit: []))
+            let second = phoneFactor("second")
+            #expect(try await store.createFactor(second, limit: 10, audit: []))
+            let stored = try await store.factors(userID: ada.user.id)
+            #expect(stored.map(\.id) == [second.id] && stored.first?.phone == "447700900123" && stored.first?.factorType == "phone")
+
+            func challenge(_ hash: String) -> FactorChallengeRecord {
+                FactorChallengeRecord(
+                    id: UUID(), factorID: second.id, ip: "192.0.2.1", createdAt: Self.now, expiresAt: Self.now.addingTimeInterval(300),
+                    codeHash: hash)
+            }
+            let old = challenge("aa"), new = challenge("bb")
+            try await store.createChallenge(old)
+            try await store.createChallenge(new)
+            let state = try await store.factorVerification(
+                factorID: second.id, userID: ada.user.id, challengeID: new.id, sessionID: ada.session.id)
+            #expect(state.challenge?.codeHash == "bb")
+            let gone = try await store.factorVerification(
+                factorID: second.id, userID: ada.user.id, challengeID: old.id, sessionID: ada.session.id)
+            #expect(gone.challenge == nil)
+            #expect(try await store.recordFactorVerification(try Self.acceptance(state, ada)))
+
+            // A twin for the number, stored unverified beside it (as a racing enrolment could), may not verify.
+            let twin = phoneFactor("twin")
+            if let memory = store as? InMemoryStore {
+                memory.add(twin)
+            } else {
+                let sql = try #require(store as? SQLAuthStore)
+                try await sql.database.transaction { db in
+                    _ = try await db.query(
+                        "INSERT INTO mfa_factors (id, user_id, friendly_name, factor_type, status, sealed_secret, failed_attempts, "
+                            + "created_at, updated_at, phone) VALUES (?, ?, 'twin', 'phone', 'unverified', '', 0, ?, ?, '447700900123')",
+                        [SQLValue(twin.id), SQLValue(ada.user.id), SQLValue(Self.now), SQLValue(Self.now)])
+                }
+            }
+            var verified = twin
+            verified.status = .verified
+            await #expect(throws: StoreError.self) {
+                try await store.recordFactorVerification(FactorWrite(seen: twin, factor: verified, audit: []))
+            }
+            #expect(try await store.factors(userID: ada.user.id).filter { $0.status == .verified }.map(\.id) == [second.id])
+        }
+    }
+
+    /// A challenge stored on a precondition: the factor's last challenge as read.
+    @Test func aChallengeOnAStaleReadWritesNothing() async throws {
+        try await Self.eachStore { store in
+            let ada = try await Self.account(store)
+            let factor = Self.factor(ada.user.id)
+            #expect(try await store.createFactor(factor, limit: 10, audit: []))
+            func challenge(at date: Date) -> FactorChallengeRecord {
+                FactorChallengeRecord(
+                    id: UUID(), factorID: factor.id, ip: nil, createdAt: date, expiresAt: date.addingTimeInterval(300), codeHash: "cc")
+            }
+            #expect(try await store.createChallenge(challenge(at: Self.now), ifLastChallengedAt: nil))
+            #expect(try await !store.createChallenge(challenge(at: Self.now.addingTimeInterval(1)), ifLastChallengedAt: nil))
+            let later = Self.now.addingTimeInterval(2)
+            #expect(try await store.createChallenge(challenge(at: later), ifLastChallengedAt: Self.now))
+            #expect(try await store.factors(userID: ada.user.id).first?.lastChallengedAt == later)
+        }
+    }
 }

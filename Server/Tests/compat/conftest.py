@@ -42,6 +42,10 @@ SERVER_ENV = {
     "GOTRUE_SITE_URL": "http://localhost:3000",
     "GOTRUE_RATE_LIMIT_EMAIL_SENT": "1000",
     "GOTRUE_SMTP_MAX_FREQUENCY": "1ns",
+    # Phone factors (#39), off unless turned on as on GoTrue; codes land in the dev mailbox.
+    "GOTRUE_MFA_PHONE_ENROLL_ENABLED": "true",
+    "GOTRUE_MFA_PHONE_VERIFY_ENABLED": "true",
+    "GOTRUE_MFA_PHONE_MAX_FREQUENCY": "1s",
 }
 
 

@@ -41,6 +41,9 @@ ENV = {
     "LATCHKEY_RATE_LIMIT_PASSKEY": "100000",
     # Passkeys on, so the fuzzer reaches the ceremonies (off, every /passkeys route is a 404).
     "GOTRUE_PASSKEY_ENABLED": "true",
+    # Phone factors on (#39), so the fuzzer enrols and challenges them (codes go to the dev mailbox).
+    "GOTRUE_MFA_PHONE_ENROLL_ENABLED": "true",
+    "GOTRUE_MFA_PHONE_VERIFY_ENABLED": "true",
 }
 
 

@@ -365,6 +365,52 @@ def test_secure_email_change_through_both_addresses(latchkey_server, confirmed_u
 # --------------------------------------------------------------------------- MFA
 
 
+def test_phone_mfa_with_supabase_py(latchkey_server, confirmed_user, make_client):
+    """supabase-py's phone factor calls (#39): enrol, challenge by SMS and WhatsApp (the codes in the
+    dev mailbox, as no SMS provider is set), verify to aal2 with GoTrue's `mfa/phone` method, the
+    newest code only, a wrong one refused with GoTrue's code, one verified factor per number."""
+    import random
+    client = confirmed_user.client
+    number = "4477009" + "".join(random.choice("0123456789") for _ in range(5))
+    enrolled = client.mfa.enroll({"factor_type": "phone", "phone": "+" + number})
+    assert enrolled.type == "phone" and enrolled.phone == "+" + number and enrolled.friendly_name == ""
+    [factor] = client.mfa.list_factors().all
+    assert factor.factor_type == "phone" and factor.status == "unverified"
+    assert factor.phone.endswith(number[-4:]) and number[:-4] not in factor.phone, "the list shows the number masked"
+
+    seen = latchkey_server.message_ids(number)
+    first = client.mfa.challenge({"factor_id": enrolled.id, "channel": "whatsapp"})
+    first_code = latchkey_server.latest_code(number, exclude=seen)
+    assert latchkey_server.mailbox(number)[0]["subject"] == "WhatsApp"
+    time.sleep(1.1)  # GOTRUE_MFA_PHONE_MAX_FREQUENCY
+    seen = latchkey_server.message_ids(number)
+    second = client.mfa.challenge({"factor_id": enrolled.id})
+    code = latchkey_server.latest_code(number, exclude=seen)
+    # The first challenge went with its code when the second was sent.
+    try:
+        client.mfa.verify({"factor_id": enrolled.id, "challenge_id": first.id, "code": first_code})
+        raise AssertionError("an earlier challenge's code was accepted")
+    except Exception as error:
+        assert getattr(error, "code", None) == "mfa_challenge_expired", error
+    wrong = "000000" if code != "000000" else "111111"
+    try:
+        client.mfa.verify({"factor_id": enrolled.id, "challenge_id": second.id, "code": wrong})
+        raise AssertionError("a wrong code was accepted")
+    except Exception as error:
+        assert getattr(error, "code", None) == "mfa_verification_failed", error
+    client.mfa.verify({"factor_id": enrolled.id, "challenge_id": second.id, "code": code})
+    level = client.mfa.get_authenticator_assurance_level()
+    assert level.current_level == "aal2"
+    assert [m.method for m in level.current_authentication_methods][-1] == "mfa/phone"
+    assert [f.status for f in client.mfa.list_factors().all] == ["verified"]
+    try:
+        client.mfa.enroll({"factor_type": "phone", "phone": "+" + number})
+        raise AssertionError("a second factor for a verified number was enrolled")
+    except Exception as error:
+        assert getattr(error, "code", None) == "mfa_verified_factor_exists", error
+    assert client.mfa.unenroll({"factor_id": enrolled.id}).id == enrolled.id
+
+
 def test_totp_mfa_with_an_authenticator_library(latchkey_server, confirmed_user, make_client):
     """supabase-py's `mfa` API end to end, with codes from pyotp as an authenticator app makes them."""
     import pyotp

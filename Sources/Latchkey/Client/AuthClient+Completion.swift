@@ -202,9 +202,19 @@ extension MFA {
         completeOnMain(completion) { try await self.enroll(friendlyName: friendlyName, issuer: issuer) }
     }
 
-    /// Completion-handler form of ``challenge(factorID:)``.
-    public func challenge(factorID: UUID, completion: @escaping @MainActor @Sendable (Result<FactorChallenge, any Error>) -> Void) {
-        completeOnMain(completion) { try await self.challenge(factorID: factorID) }
+    /// Completion-handler form of ``enrollPhone(_:friendlyName:)``.
+    public func enrollPhone(
+        _ phoneNumber: String, friendlyName: String? = nil,
+        completion: @escaping @MainActor @Sendable (Result<PhoneEnrollment, any Error>) -> Void
+    ) {
+        completeOnMain(completion) { try await self.enrollPhone(phoneNumber, friendlyName: friendlyName) }
+    }
+
+    /// Completion-handler form of ``challenge(factorID:channel:)``.
+    public func challenge(
+        factorID: UUID, channel: SMSChannel? = nil, completion: @escaping @MainActor @Sendable (Result<FactorChallenge, any Error>) -> Void
+    ) {
+        completeOnMain(completion) { try await self.challenge(factorID: factorID, channel: channel) }
     }
 
     /// Completion-handler form of ``verify(factorID:challengeID:code:)``.

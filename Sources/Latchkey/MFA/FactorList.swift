@@ -9,10 +9,13 @@ public struct FactorList: Sendable, Equatable {
     public var all: [Factor]
     /// The verified TOTP factors: the ones a user can verify a code with.
     public var totp: [Factor]
+    /// The verified phone factors (``Factor/phone`` shows each number masked).
+    public var phone: [Factor]
 
     /// Sorts `all` into the lists.
     public init(all: [Factor]) {
         self.all = all
         self.totp = all.filter { $0.factorType == .totp && $0.status == .verified }
+        self.phone = all.filter { $0.factorType == .phone && $0.status == .verified }
     }
 }

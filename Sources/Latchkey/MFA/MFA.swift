@@ -1,6 +1,7 @@
 import Foundation
 
-/// Multi-factor authentication with an authenticator app (TOTP), reached as ``AuthClient/mfa``.
+/// Multi-factor authentication with an authenticator app (TOTP) or a phone (codes by SMS or
+/// WhatsApp), reached as ``AuthClient/mfa``.
 ///
 /// Enrolling: the signed-in user scans a QR code, then proves the app works by typing a code.
 ///
@@ -27,6 +28,16 @@ import Foundation
 /// }
 /// ```
 ///
+/// A phone factor gets its code by message: enrol the number, then challenge (which sends the code)
+/// and verify what the user types.
+///
+/// ```swift
+/// let phone = try await auth.mfa.enrollPhone("+44 7700 900123")
+/// let challenge = try await auth.mfa.challenge(factorID: phone.id, channel: .sms)
+/// // The user types the code from the message:
+/// try await auth.mfa.verify(factorID: phone.id, challengeID: challenge.id, code: typedCode)
+/// ```
+///
 /// A verified code upgrades the session to ``AAL/aal2``: the server answers with a new session,
 /// which replaces the stored one and is announced as ``AuthEvent/mfaChallengeVerified``.
 public struct MFA: Sendable {
@@ -51,12 +62,30 @@ public struct MFA: Sendable {
             as: TOTPEnrollment.self)
     }
 
+    /// Starts enrolling a phone factor for the signed-in user: codes go to `phoneNumber` (E.164,
+    /// such as `+44 7700 900123`) by SMS or WhatsApp. The factor stays unverified until a code
+    /// sent to it is verified. The server must allow phone factors (GoTrue's
+    /// `GOTRUE_MFA_PHONE_ENROLL_ENABLED`).
+    ///
+    /// Throws ``LatchkeyError/isMFAVerifiedFactorExists`` when a verified factor has this number,
+    /// ``LatchkeyError/isInsufficientAAL`` as ``enroll(friendlyName:issuer:)`` does, and a
+    /// validation error for a number that is not E.164.
+    public func enrollPhone(_ phoneNumber: String, friendlyName: String? = nil) async throws -> PhoneEnrollment {
+        try await client.sendAuthorized(
+            "POST", "factors",
+            body: EnrollFactorRequest(factorType: FactorType.phone.rawValue, friendlyName: friendlyName, phone: phoneNumber),
+            as: PhoneEnrollment.self)
+    }
+
     /// Creates a challenge for a factor: the code to verify next must answer it before it
-    /// expires (``FactorChallenge/expiresAt``).
+    /// expires (``FactorChallenge/expiresAt``). For a phone factor this sends the code, over
+    /// `channel` (SMS by default); only the newest challenge's code counts, and the server
+    /// allows one per minute per factor (``LatchkeyError/isRateLimited`` sooner).
     ///
     /// Throws ``LatchkeyError/isMFAFactorNotFound`` when the user has no such factor.
-    public func challenge(factorID: UUID) async throws -> FactorChallenge {
-        try await client.sendAuthorized("POST", Self.path(factorID, "challenge"), body: EmptyBody(), as: FactorChallenge.self)
+    public func challenge(factorID: UUID, channel: SMSChannel? = nil) async throws -> FactorChallenge {
+        try await client.sendAuthorized(
+            "POST", Self.path(factorID, "challenge"), body: ChallengeFactorRequest(channel: channel?.rawValue), as: FactorChallenge.self)
     }
 
     /// Verifies a code from the authenticator app against a challenge. On success the server
@@ -76,8 +105,9 @@ public struct MFA: Sendable {
         return session
     }
 
-    /// Creates a challenge and verifies `code` against it at once: what an app usually wants,
-    /// since a TOTP code needs no message sent first. See ``verify(factorID:challengeID:code:)``.
+    /// Creates a challenge and verifies `code` against it at once: what an app usually wants
+    /// for TOTP, since its code needs no message sent first (a phone factor's does: use
+    /// ``challenge(factorID:channel:)``, then ``verify(factorID:challengeID:code:)``). See ``verify(factorID:challengeID:code:)``.
     @discardableResult
     public func challengeAndVerify(factorID: UUID, code: String) async throws -> Session {
         let challenge = try await challenge(factorID: factorID)
@@ -100,7 +130,7 @@ public struct MFA: Sendable {
     }
 
     /// The signed-in user's factors, fetched from the server (which also refreshes
-    /// ``AuthClient/currentUser``): all of them, and the verified TOTP ones.
+    /// ``AuthClient/currentUser``): all of them, and the verified TOTP and phone ones.
     public func listFactors() async throws -> FactorList {
         FactorList(all: try await client.user().factors ?? [])
     }
@@ -122,9 +152,6 @@ public struct MFA: Sendable {
         let factor = "factors/" + factorID.uuidString.lowercased()
         return action.map { factor + "/" + $0 } ?? factor
     }
-
-    /// `{}`: the body of a TOTP challenge.
-    struct EmptyBody: Encodable, Sendable {}
 }
 
 extension AuthClient {

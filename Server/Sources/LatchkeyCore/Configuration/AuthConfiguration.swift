@@ -290,6 +290,8 @@ public struct MFASettings: Sendable {
     public var maxAttempts: Int
     /// Seconds a locked factor stays locked (`LATCHKEY_MFA_LOCKOUT`).
     public var lockout: Int
+    /// Phone factors: codes by SMS or WhatsApp (`GOTRUE_MFA_PHONE_*`).
+    public var phone = PhoneFactorSettings()
 
     public init(
         totpEnrollEnabled: Bool = true, totpVerifyEnabled: Bool = true, maxEnrolledFactors: Int = 10, challengeExpiry: Int = 300,
@@ -301,5 +303,29 @@ public struct MFASettings: Sendable {
         self.challengeExpiry = challengeExpiry
         self.maxAttempts = maxAttempts
         self.lockout = lockout
+    }
+}
+
+/// Phone factors (`GOTRUE_MFA_PHONE_*`): off unless the operator turns them on, as on GoTrue.
+public struct PhoneFactorSettings: Sendable {
+    /// Whether users may enrol phone factors (`GOTRUE_MFA_PHONE_ENROLL_ENABLED`).
+    public var enrollEnabled: Bool
+    /// Whether phone factors may be challenged and verified (`GOTRUE_MFA_PHONE_VERIFY_ENABLED`).
+    public var verifyEnabled: Bool
+    /// Digits in a code (`GOTRUE_MFA_PHONE_OTP_LENGTH`, 6–10).
+    public var length: Int
+    /// Seconds between two challenges of one factor (`GOTRUE_MFA_PHONE_MAX_FREQUENCY`).
+    public var sendFrequency: Int
+    /// The message, with `{{code}}` (GoTrue's `{{ .Code }}` read as it) (`GOTRUE_MFA_PHONE_TEMPLATE`);
+    /// `nil`: GoTrue's "Your code is {{code}}".
+    public var template: String?
+
+    public init(enrollEnabled: Bool = false, verifyEnabled: Bool = false, length: Int = 6, sendFrequency: Int = 60, template: String? = nil)
+    {
+        self.enrollEnabled = enrollEnabled
+        self.verifyEnabled = verifyEnabled
+        self.length = length
+        self.sendFrequency = sendFrequency
+        self.template = template
     }
 }

@@ -86,6 +86,14 @@ public struct EmailComposer: Sendable {
         return templates.render(.sms, values).text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// A phone factor's code, by SMS or WhatsApp.
+    public func mfaSMS(to phone: String, user: UserRecord, code: String, validMinutes: Int) -> String {
+        let values = TemplateValues(
+            appName: appName, recipient: phone, code: code, siteURL: siteURL, userEmail: user.email, userPhone: phone,
+            userMetadata: user.userMetadata, expiresInMinutes: validMinutes)
+        return templates.render(.mfaSMS, values).text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// HTML-escapes text.
     public static func escape(_ text: String) -> String {
         var result = ""

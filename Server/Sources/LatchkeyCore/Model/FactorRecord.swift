@@ -23,11 +23,13 @@ public struct FactorRecord: Sendable, Equatable {
     public var createdAt: Date
     public var updatedAt: Date
     public var lastChallengedAt: Date?
+    /// A phone factor's number (E.164 digits without `+`); `nil` for other types.
+    public var phone: String?
 
     public init(
         id: UUID, userID: UUID, friendlyName: String?, factorType: String = "totp", status: Status = .unverified, sealedSecret: String,
         lastUsedStep: Int64? = nil, failedAttempts: Int = 0, lockedUntil: Date? = nil, createdAt: Date, updatedAt: Date,
-        lastChallengedAt: Date? = nil
+        lastChallengedAt: Date? = nil, phone: String? = nil
     ) {
         self.id = id
         self.userID = userID
@@ -41,14 +43,23 @@ public struct FactorRecord: Sendable, Equatable {
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.lastChallengedAt = lastChallengedAt
+        self.phone = phone
     }
 
-    /// The factor as the API shows it.
+    /// The `amr` method a verification of this factor adds to its session: `totp`, or GoTrue's
+    /// `mfa/phone`.
+    public var amrMethod: String { factorType == "phone" ? "mfa/phone" : "totp" }
+
+    /// Every `amr` method a factor adds: removing a verified factor takes them off `aal2` sessions.
+    public static let amrMethods: Set<String> = ["totp", "mfa/phone"]
+
+    /// The factor as the API shows it: a phone factor's number masked but for its last four
+    /// digits.
     public var wire: Factor {
         Factor(
             id: id, friendlyName: friendlyName, factorType: FactorType(rawValue: factorType),
             status: FactorStatus(rawValue: status.rawValue), createdAt: createdAt, updatedAt: updatedAt,
-            lastChallengedAt: lastChallengedAt)
+            lastChallengedAt: lastChallengedAt, phone: phone.map(Codes.masked(phone:)))
     }
 }
 
@@ -60,12 +71,15 @@ public struct FactorChallengeRecord: Sendable, Equatable {
     public var ip: String?
     public var createdAt: Date
     public var expiresAt: Date
+    /// A phone factor's challenge: the hash of the code sent (``OneTimeSecrets/codeHash(_:userID:)``).
+    public var codeHash: String?
 
-    public init(id: UUID, factorID: UUID, ip: String?, createdAt: Date, expiresAt: Date) {
+    public init(id: UUID, factorID: UUID, ip: String?, createdAt: Date, expiresAt: Date, codeHash: String? = nil) {
         self.id = id
         self.factorID = factorID
         self.ip = ip
         self.createdAt = createdAt
         self.expiresAt = expiresAt
+        self.codeHash = codeHash
     }
 }

@@ -26,16 +26,21 @@ public struct SMSMessage: Sendable {
     /// `sms` or `whatsapp`.
     public var channel: String
     public var code: String
-    /// What the code is for.
-    public var kind: OneTimeTokenKind
+    /// What the code is for, as the `send-sms` hook's `sms_type` says it: a code's kind
+    /// (`sms`, `phone_change`), or `mfa` for a phone factor's (GoTrue's).
+    public var purpose: String
     public var user: UserRecord?
 
     public init(phone: String, body: String, channel: String, code: String, kind: OneTimeTokenKind, user: UserRecord?) {
+        self.init(phone: phone, body: body, channel: channel, code: code, purpose: kind.rawValue, user: user)
+    }
+
+    public init(phone: String, body: String, channel: String, code: String, purpose: String, user: UserRecord?) {
         self.phone = phone
         self.body = body
         self.channel = channel
         self.code = code
-        self.kind = kind
+        self.purpose = purpose
         self.user = user
     }
 }

@@ -30,6 +30,8 @@ public enum MessageKind: String, Sendable, CaseIterable {
     case existingAccount = "existing_account"
     /// A code by SMS (text part only).
     case sms
+    /// A phone factor's code by SMS or WhatsApp (text part only; GoTrue's `GOTRUE_MFA_PHONE_TEMPLATE`).
+    case mfaSMS = "mfa_sms"
 
     /// The `type` its link carries to `GET /verify`.
     /// GoTrue's `email_action_type` for the `send-email` hook.
@@ -49,6 +51,7 @@ public enum MessageKind: String, Sendable, CaseIterable {
         case .identityUnlinked: "identity_unlinked_notification"
         case .existingAccount: "existing_account_notification"
         case .sms: "sms"
+        case .mfaSMS: "mfa"
         }
     }
 
@@ -59,12 +62,12 @@ public enum MessageKind: String, Sendable, CaseIterable {
         case .emailChange, .emailChangeCurrent: "email_change"
         case .invite: "invite"
         case .recovery: "recovery"
-        case .reauthentication, .passwordChanged, .emailChanged, .existingAccount, .sms, .factorEnrolled, .factorUnenrolled,
+        case .reauthentication, .passwordChanged, .emailChanged, .existingAccount, .sms, .mfaSMS, .factorEnrolled, .factorUnenrolled,
             .identityLinked, .identityUnlinked:
             "email"
         }
     }
 
     /// Whether this kind is an SMS (one text template, no subject or HTML).
-    public var isSMS: Bool { self == .sms }
+    public var isSMS: Bool { self == .sms || self == .mfaSMS }
 }

@@ -286,8 +286,8 @@ private func composeUseCases(
             signerBackups: SignerBackups(
                 store: store, serverSecret: serverSecret, gate: SecondFactorGate(factors: store), time: time, random: random),
             mfa: MFA(
-                store: store, serverSecret: serverSecret, limiter: parts.limiter, settings: MFA.Settings(auth),
-                answers: parts.records.answers, notices: parts.records.notices, time: time, random: random)),
+                store: store, serverSecret: serverSecret, limiter: parts.limiter, settings: MFA.Settings(auth), records: parts.records,
+                sms: parts.codes.sms)),
         admin: AdminUseCases(
             users: AdminUsers(
                 store: store, passwords: parts.passwords, codes: parts.codes, records: parts.records, settings: AdminUsers.Settings(auth),

@@ -91,7 +91,8 @@ extension ServerConfiguration {
         }
         if auth.mfa.maxAttempts > 5 {
             weak(
-                "mfa-max-attempts", cap(auth.mfa.maxAttempts), "a TOTP code can be guessed as often as the MFA rate limit allows",
+                "mfa-max-attempts", cap(auth.mfa.maxAttempts),
+                "a TOTP or phone factor's code can be guessed as often as the MFA rate limit allows",
                 "LATCHKEY_MFA_MAX_ATTEMPTS=5")
         }
         return found

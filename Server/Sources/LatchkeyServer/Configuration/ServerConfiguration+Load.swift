@@ -105,7 +105,7 @@ extension ServerConfiguration {
         let templates: MessageTemplates
         do {
             templates = try MessageTemplates.load(
-                directory: reader[\.templatesDir], subjects: subjects, sms: reader[\.smsTemplate])
+                directory: reader[\.templatesDir], subjects: subjects, sms: reader[\.smsTemplate], mfaSMS: reader[\.mfaPhoneTemplate])
         } catch let error as TemplateError {
             throw ConfigurationError(error.description)
         }
@@ -216,6 +216,7 @@ extension ServerConfiguration {
                 challengeExpiry: try reader[\.mfaChallengeExpiry],
                 maxAttempts: AttemptCap.configured(try reader[\.mfaMaxAttempts]),
                 lockout: try reader[\.mfaLockout]))
+        auth.mfa.phone = try Self.phoneFactorSettings(reader)
         auth.anonymousUsers = try reader[\.anonymousUsers]
         auth.external = try Self.externalSettings(reader, externalURL: externalURL)
         auth.passkeys = try Self.passkeySettings(reader, externalURL: externalURL, appName: auth.appName)
@@ -322,5 +323,18 @@ extension ServerConfiguration {
         return CaptchaSettings(
             provider: provider, secret: secret, timeout: .seconds(timeout == 0 ? 10 : timeout), verifyURL: verifyURL,
             siteKey: reader[\.captchaSiteKey])
+    }
+}
+
+extension ServerConfiguration {
+    /// Phone factors (`GOTRUE_MFA_PHONE_*`), with GoTrue's corrections: a length outside 6–10 and
+    /// a frequency of 0 are their defaults.
+    static func phoneFactorSettings(_ reader: SettingReader) throws -> PhoneFactorSettings {
+        var length = try reader[\.mfaPhoneOTPLength]
+        if !(6...10).contains(length) { length = Setting.mfaPhoneOTPLength.defaultValue }
+        let frequency = try reader[\.mfaPhoneMaxFrequency]
+        return PhoneFactorSettings(
+            enrollEnabled: try reader[\.mfaPhoneEnrollEnabled], verifyEnabled: try reader[\.mfaPhoneVerifyEnabled], length: length,
+            sendFrequency: frequency == 0 ? Setting.mfaPhoneMaxFrequency.defaultValue : frequency)
     }
 }

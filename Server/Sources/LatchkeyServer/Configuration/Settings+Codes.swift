@@ -23,12 +23,6 @@ extension Setting {
         rateLimitToken,
         rateLimitVerify,
         rateLimitMFA,
-        mfaTOTPEnrollEnabled,
-        mfaTOTPVerifyEnabled,
-        mfaMaxEnrolledFactors,
-        mfaChallengeExpiry,
-        mfaMaxAttempts,
-        mfaLockout,
         rateLimitOTP,
         rateLimitOTPPerHour,
         userMetadataMaxBytes,
@@ -159,29 +153,6 @@ extension Setting {
     static let rateLimitMFA = count(
         "rate-limit-mfa", ["LATCHKEY_RATE_LIMIT_MFA", "GOTRUE_MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY"], default: 15,
         summary: "MFA challenges and verifications per client IP per minute.")
-
-    static let mfaTOTPEnrollEnabled = flag(
-        "mfa-totp-enroll-enabled", ["LATCHKEY_MFA_TOTP_ENROLL_ENABLED", "GOTRUE_MFA_TOTP_ENROLL_ENABLED"], default: true,
-        summary: "Users may enrol TOTP authenticator apps as a second factor.")
-
-    static let mfaTOTPVerifyEnabled = flag(
-        "mfa-totp-verify-enabled", ["LATCHKEY_MFA_TOTP_VERIFY_ENABLED", "GOTRUE_MFA_TOTP_VERIFY_ENABLED"], default: true,
-        summary: "TOTP codes may be verified (raising a session to `aal2`).")
-
-    static let mfaMaxEnrolledFactors = count(
-        "mfa-max-enrolled-factors", ["LATCHKEY_MFA_MAX_ENROLLED_FACTORS", "GOTRUE_MFA_MAX_ENROLLED_FACTORS"], default: 10, in: 1...100,
-        summary: "Second factors a user may have, verified or not.")
-
-    static let mfaChallengeExpiry = seconds(
-        "mfa-challenge-expiry", ["LATCHKEY_MFA_CHALLENGE_EXPIRY", "GOTRUE_MFA_CHALLENGE_EXPIRY_DURATION"], default: 300, in: 1...,
-        summary: "Seconds an MFA challenge stays open.")
-
-    static let mfaMaxAttempts = count(
-        "mfa-max-attempts", ["LATCHKEY_MFA_MAX_ATTEMPTS"], default: 5, in: 0...1000, goTrue: 0,
-        summary: "Wrong TOTP codes in a row after which the factor locks (0: never, as GoTrue).")
-
-    static let mfaLockout = seconds(
-        "mfa-lockout", ["LATCHKEY_MFA_LOCKOUT"], default: 900, summary: "Seconds a factor stays locked after too many wrong codes.")
 
     static let rateLimitOTP = count(
         "rate-limit-otp", ["LATCHKEY_RATE_LIMIT_OTP", "GOTRUE_RATE_LIMIT_OTP"], default: 30,

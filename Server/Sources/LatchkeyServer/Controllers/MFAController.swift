@@ -4,20 +4,24 @@ import Hummingbird
 import LatchkeyAPI
 import LatchkeyCore
 
-/// GoTrue's TOTP second factor: enrol, challenge, verify (raising the session to `aal2`) and
-/// unenrol.
+/// GoTrue's second factors, TOTP and phone: enrol, challenge, verify (raising the session to
+/// `aal2`) and unenrol.
 struct MFAController {
     let mfa: MFA
 
     func register(_ routes: inout RouteRegistrar) {
         routes.signedIn(.post, "/factors") { request, context in
             let body = try await request.decodeJSON(EnrollFactorRequest.self, context: context)
+            if body.factorType == "phone" {
+                return try JSONResponse.make(try await mfa.enrollPhone(body, principal: context.principal), noStore: true)
+            }
             return try JSONResponse.make(try await mfa.enroll(body, principal: context.principal), noStore: true)
         }
-        routes.signedIn(.post, "/factors/:id/challenge") { _, context in
-            // The body (`channel`, `webauthn`) matters for other factor types only.
+        routes.signedIn(.post, "/factors/:id/challenge") { request, context in
+            // `channel` matters to phone factors only; no body is GoTrue's empty one.
+            let body = try await request.decodeJSON(ChallengeFactorRequest.self, context: context, allowingEmpty: true)
             let challenge = try await mfa.challenge(
-                id: context.parameters.get("id") ?? "", principal: context.principal, client: context.client)
+                id: context.parameters.get("id") ?? "", body, principal: context.principal, client: context.client)
             return try JSONResponse.make(challenge, noStore: true)
         }
         routes.signedIn(.post, "/factors/:id/verify") { request, context in

@@ -19,7 +19,8 @@ enum APIErrorResponder {
         case .weakPassword, .samePassword, .signupDisabled, .otpDisabled, .userAlreadyExists, .emailExists,
             .anonymousProviderDisabled, .phoneProviderDisabled, .emailProviderDisabled, .featureDisabled, .phoneExists,
             .reauthenticationNotValid, .mfaFactorNameConflict, .tooManyEnrolledMFAFactors, .mfaChallengeExpired,
-            .mfaVerificationFailed, .mfaIPAddressMismatch, .mfaTOTPEnrollNotEnabled, .mfaTOTPVerifyNotEnabled, .invalidPIN,
+            .mfaVerificationFailed, .mfaIPAddressMismatch, .mfaTOTPEnrollNotEnabled, .mfaTOTPVerifyNotEnabled, .mfaPhoneEnrollNotEnabled,
+            .mfaPhoneVerifyNotEnabled, .mfaVerifiedFactorExists, .invalidPIN,
             .providerEmailNeedsVerification, .identityAlreadyExists, .singleIdentityNotDeletable, .tooManyPasskeys,
             .webauthnCredentialExists, .web3ProviderDisabled:
             return .unprocessableContent

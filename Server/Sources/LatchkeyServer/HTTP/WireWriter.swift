@@ -121,6 +121,7 @@ struct WireWriter {
         key("id")
         uuid(factor.id)
         date("last_challenged_at", factor.lastChallengedAt)
+        guard optionalString("phone", factor.phone) else { return false }
         key("status")
         guard string(factor.status.rawValue) else { return false }
         date("updated_at", factor.updatedAt)

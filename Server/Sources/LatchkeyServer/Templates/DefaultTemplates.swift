@@ -91,6 +91,8 @@ enum DefaultTemplates {
                     """)
         case .sms:
             Source(subject: "", text: "Your {{application.name}} code is {{code}}. It expires in {{expires_in_minutes}} minutes.", html: "")
+        case .mfaSMS:
+            Source(subject: "", text: "Your {{application.name}} verification code is {{code}}.", html: "")
         }
     }
 

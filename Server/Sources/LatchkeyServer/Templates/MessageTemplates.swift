@@ -33,9 +33,11 @@ public struct MessageTemplates: MessageRenderer {
     }()
 
     /// The defaults with overrides: files from `directory`, then `subjects` and `sms` (GoTrue's
-    /// `GOTRUE_MAILER_SUBJECTS_*` and `GOTRUE_SMS_TEMPLATE`). Throws ``TemplateError`` naming the
+    /// `GOTRUE_MAILER_SUBJECTS_*`, `GOTRUE_SMS_TEMPLATE` and `GOTRUE_MFA_PHONE_TEMPLATE`). Throws ``TemplateError`` naming the
     /// file or setting that is unknown or does not parse.
-    public static func load(directory: String?, subjects: [MessageKind: String] = [:], sms: String? = nil) throws -> MessageTemplates {
+    public static func load(
+        directory: String?, subjects: [MessageKind: String] = [:], sms: String? = nil, mfaSMS: String? = nil
+    ) throws -> MessageTemplates {
         var templates = defaults
         if let directory {
             let files: [String]
@@ -64,6 +66,7 @@ public struct MessageTemplates: MessageRenderer {
             try templates.set(kind, part: "subject", source: subject, origin: "the \(kind.rawValue) subject")
         }
         if let sms { try templates.set(.sms, part: "text", source: sms, origin: "the SMS template") }
+        if let mfaSMS { try templates.set(.mfaSMS, part: "text", source: mfaSMS, origin: "the phone factor's template") }
         return templates
     }
 

@@ -401,5 +401,15 @@ enum Migrations {
                 )
                 """
             ]),
+        Migration(
+            version: 20, name: "phone factors: a factor's number, a challenge's code (hashed), one verified factor per number",
+            statements: [
+                "ALTER TABLE mfa_factors ADD COLUMN phone TEXT",
+                "ALTER TABLE mfa_challenges ADD COLUMN code_hash TEXT",
+                """
+                CREATE UNIQUE INDEX mfa_factors_verified_phone_key ON mfa_factors (user_id, phone) \
+                WHERE status = 'verified' AND phone IS NOT NULL
+                """,
+            ]),
     ]
 }

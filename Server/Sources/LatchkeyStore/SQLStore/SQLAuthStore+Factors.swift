@@ -4,7 +4,7 @@ import LatchkeyCore
 extension SQLAuthStore {
     static let factorColumns = """
         id, user_id, friendly_name, factor_type, status, sealed_secret, last_used_step, failed_attempts, locked_until, \
-        created_at, updated_at, last_challenged_at
+        created_at, updated_at, last_challenged_at, phone
         """
 
     static func factor(from row: SQLRow) -> FactorRecord? {
@@ -15,20 +15,26 @@ extension SQLAuthStore {
             id: id, userID: userID, friendlyName: row.string("friendly_name"), factorType: row.string("factor_type") ?? "totp",
             status: status, sealedSecret: row.string("sealed_secret") ?? "", lastUsedStep: row.int("last_used_step"),
             failedAttempts: Int(row.int("failed_attempts") ?? 0), lockedUntil: row.date("locked_until"), createdAt: created,
-            updatedAt: updated, lastChallengedAt: row.date("last_challenged_at"))
+            updatedAt: updated, lastChallengedAt: row.date("last_challenged_at"), phone: row.string("phone"))
     }
 
     public func createFactor(_ factor: FactorRecord, limit: Int, audit: [AuditEvent]) async throws -> Bool {
         try await translating {
             try await database.transaction { db in
+                if let phone = factor.phone {
+                    // A phone factor replaces the user's unverified ones for its number (their challenges go with them).
+                    try await db.query(
+                        "DELETE FROM mfa_factors WHERE user_id = ? AND phone = ? AND status = 'unverified'",
+                        [SQLValue(factor.userID), .text(phone)])
+                }
                 guard try await Self.count("mfa_factors", userID: factor.userID, db) < limit else { return false }
                 try await db.query(
-                    "INSERT INTO mfa_factors (\(Self.factorColumns)) VALUES (\(Self.placeholders(12)))",
+                    "INSERT INTO mfa_factors (\(Self.factorColumns)) VALUES (\(Self.placeholders(13)))",
                     [
                         SQLValue(factor.id), SQLValue(factor.userID), SQLValue(factor.friendlyName), .text(factor.factorType),
                         .text(factor.status.rawValue), .text(factor.sealedSecret), factor.lastUsedStep.map(SQLValue.init) ?? .null,
                         SQLValue(factor.failedAttempts), SQLValue(factor.lockedUntil), SQLValue(factor.createdAt),
-                        SQLValue(factor.updatedAt), SQLValue(factor.lastChallengedAt),
+                        SQLValue(factor.updatedAt), SQLValue(factor.lastChallengedAt), SQLValue(factor.phone),
                     ])
                 try await Self.insert(audit, db)
                 return true
@@ -59,7 +65,7 @@ extension SQLAuthStore {
                         "SELECT \(Self.sessionColumns) FROM sessions WHERE user_id = ? AND aal = 'aal2'", [SQLValue(userID)]
                     ).compactMap(Self.session)
                     for var session in sessions {
-                        session.amr.removeAll { $0.method == "totp" }
+                        session.amr.removeAll { FactorRecord.amrMethods.contains($0.method) }
                         try await db.query(
                             "UPDATE sessions SET aal = 'aal1', amr = ? WHERE id = ?",
                             [.text(Self.encodeAMR(session.amr)), SQLValue(session.id)])
@@ -75,13 +81,38 @@ extension SQLAuthStore {
     public func createChallenge(_ challenge: FactorChallengeRecord) async throws {
         try await database.transaction { db in
             try await db.query(
-                "INSERT INTO mfa_challenges (id, factor_id, ip, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
-                [
-                    SQLValue(challenge.id), SQLValue(challenge.factorID), SQLValue(challenge.ip), SQLValue(challenge.createdAt),
-                    SQLValue(challenge.expiresAt),
-                ])
-            try await db.query(
                 "UPDATE mfa_factors SET last_challenged_at = ? WHERE id = ?", [SQLValue(challenge.createdAt), SQLValue(challenge.factorID)])
+            try await Self.insert(challenge, db)
+        }
+    }
+
+    /// Stores `challenge`; one with a code (a phone factor's) is its factor's newest: the earlier
+    /// codes stop counting.
+    static func insert(_ challenge: FactorChallengeRecord, _ db: any SQLExecutor) async throws {
+        if challenge.codeHash != nil {
+            try await db.query("DELETE FROM mfa_challenges WHERE factor_id = ?", [SQLValue(challenge.factorID)])
+        }
+        try await db.query(
+            "INSERT INTO mfa_challenges (id, factor_id, ip, created_at, expires_at, code_hash) VALUES (?, ?, ?, ?, ?, ?)",
+            [
+                SQLValue(challenge.id), SQLValue(challenge.factorID), SQLValue(challenge.ip), SQLValue(challenge.createdAt),
+                SQLValue(challenge.expiresAt), SQLValue(challenge.codeHash),
+            ])
+    }
+
+    public func createChallenge(_ challenge: FactorChallengeRecord, ifLastChallengedAt seen: Date?) async throws -> Bool {
+        do {
+            return try await database.transaction { db in
+                // The precondition first: the factor as the cooldown read it (a racing challenge moved it on).
+                let claimed = try await db.query(
+                    "UPDATE mfa_factors SET last_challenged_at = ? WHERE id = ? AND COALESCE(last_challenged_at, -1) = ? RETURNING id",
+                    [SQLValue(challenge.createdAt), SQLValue(challenge.factorID), seen.map(SQLValue.init) ?? .int(-1)])
+                guard !claimed.isEmpty else { return false }
+                try await Self.insert(challenge, db)
+                return true
+            }
+        } catch let error as StoreError where error.isConflict {
+            return false
         }
     }
 
@@ -93,12 +124,13 @@ extension SQLAuthStore {
                 "SELECT \(Self.factorColumns) FROM mfa_factors WHERE id = ? AND user_id = ?", [SQLValue(factorID), SQLValue(userID)]
             ).first.flatMap(Self.factor)
             let challenge = try await db.query(
-                "SELECT id, factor_id, ip, created_at, expires_at FROM mfa_challenges WHERE id = ? AND factor_id = ?",
+                "SELECT id, factor_id, ip, created_at, expires_at, code_hash FROM mfa_challenges WHERE id = ? AND factor_id = ?",
                 [SQLValue(challengeID), SQLValue(factorID)]
             ).first.flatMap { row -> FactorChallengeRecord? in
                 guard let created = row.date("created_at"), let expires = row.date("expires_at") else { return nil }
                 return FactorChallengeRecord(
-                    id: challengeID, factorID: factorID, ip: row.string("ip"), createdAt: created, expiresAt: expires)
+                    id: challengeID, factorID: factorID, ip: row.string("ip"), createdAt: created, expiresAt: expires,
+                    codeHash: row.string("code_hash"))
             }
             let session = try await db.query(
                 "SELECT \(Self.sessionColumns) FROM sessions WHERE id = ? AND user_id = ?", [SQLValue(sessionID), SQLValue(userID)]
@@ -108,6 +140,11 @@ extension SQLAuthStore {
     }
 
     public func recordFactorVerification(_ write: FactorWrite) async throws -> Bool {
+        // A second verified factor for one number breaks `mfa_factors_verified_phone_key`: a duplicate.
+        try await translating { try await applyFactorVerification(write) }
+    }
+
+    private func applyFactorVerification(_ write: FactorWrite) async throws -> Bool {
         do {
             return try await database.transaction { db in
                 let seen = write.seen

@@ -11,7 +11,7 @@ extension Codes {
     }
 
     /// `+1 *** *** 4567`-style: the country prefix guess and the last four digits.
-    static func masked(phone: String) -> String {
+    public static func masked(phone: String) -> String {
         "+" + String(repeating: "•", count: max(0, phone.count - 4)) + phone.suffix(4)
     }
 

@@ -21,7 +21,7 @@ public struct HookSMSSender: SMSSender {
     public func send(_ message: SMSMessage) async throws -> String {
         let user = message.user.map { Hooks.json($0.wire(identities: [])) } ?? .object(["phone": .string(message.phone)])
         let sms: JSONValue = .object([
-            "otp": .string(message.code), "phone": .string(message.phone), "sms_type": .string(message.kind.rawValue),
+            "otp": .string(message.code), "phone": .string(message.phone), "sms_type": .string(message.purpose),
         ])
         _ = try await hooks.invoke(.sendSMS, ["user": user, "sms": sms], userID: message.user?.id)
         return "hook-\(hooks.random.uuid().uuidString.lowercased())"

@@ -6,10 +6,16 @@ import Foundation
 /// read is still so (a racing verification or refresh makes it read and decide again).
 public protocol FactorStore: FactorReading, UserReading, AuditWriting {
     /// Stores a factor unless the user has `limit` factors already (`false` then), recording
-    /// `audit`. Throws ``StoreError/duplicate(_:)`` when the user has a factor of that name.
+    /// `audit`. A phone factor first replaces the user's unverified factors for its number (and
+    /// their challenges). Throws ``StoreError/duplicate(_:)`` when the user has a factor of that
+    /// name.
     func createFactor(_ factor: FactorRecord, limit: Int, audit: [AuditEvent]) async throws -> Bool
-    /// Stores a challenge and notes when its factor was challenged.
+    /// Stores a challenge and notes when its factor was challenged. A challenge with a code (a
+    /// phone factor's) replaces the factor's other challenges: only the newest code counts.
     func createChallenge(_ challenge: FactorChallengeRecord) async throws
+    /// ``createChallenge(_:)`` only while the factor was last challenged at `seen` (a cooldown
+    /// was decided on it): `false`, and nothing written, when another challenge came first.
+    func createChallenge(_ challenge: FactorChallengeRecord, ifLastChallengedAt seen: Date?) async throws -> Bool
     /// The user's factor, the factor's challenge and the user's session, read together.
     func factorVerification(factorID: UUID, userID: UUID, challengeID: UUID, sessionID: UUID) async throws
         -> FactorVerificationState
@@ -17,6 +23,8 @@ public protocol FactorStore: FactorReading, UserReading, AuditWriting {
     /// last used step, failed attempts and lock of `write.seen` and, for a right code, the
     /// challenge is still open and the session still has the level and refresh counter of
     /// `acceptance.seenSession`. `false` when one of these changed, and nothing is written.
+    /// Throws ``StoreError/duplicate(_:)`` when it would verify a second phone factor for a
+    /// number the user has a verified factor for.
     func recordFactorVerification(_ write: FactorWrite) async throws -> Bool
     /// Deletes a challenge of the factor (it expired): a challenge is good for one try at most.
     func spendChallenge(id: UUID, factorID: UUID) async throws

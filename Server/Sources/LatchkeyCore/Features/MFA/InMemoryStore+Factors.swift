@@ -4,6 +4,13 @@ import Synchronization
 extension InMemoryStore: FactorStore {
     public func createFactor(_ factor: FactorRecord, limit: Int, audit events: [AuditEvent]) async throws -> Bool {
         try state.withLock { state in
+            // A phone factor replaces the user's unverified ones for its number.
+            if let phone = factor.phone {
+                state.factors = state.factors.filter {
+                    $0.value.userID != factor.userID || $0.value.phone != phone || $0.value.status == .verified
+                }
+                state.challenges = state.challenges.filter { state.factors[$0.value.factorID] != nil }
+            }
             let own = state.factors.values.filter { $0.userID == factor.userID }
             guard own.count < limit else { return false }
             if let name = factor.friendlyName, own.contains(where: { $0.friendlyName == name }) {
@@ -16,9 +23,14 @@ extension InMemoryStore: FactorStore {
     }
 
     public func createChallenge(_ challenge: FactorChallengeRecord) async throws {
+        state.withLock { $0.insert(challenge) }
+    }
+
+    public func createChallenge(_ challenge: FactorChallengeRecord, ifLastChallengedAt seen: Date?) async throws -> Bool {
         state.withLock { state in
-            state.challenges[challenge.id] = challenge
-            state.factors[challenge.factorID]?.lastChallengedAt = challenge.createdAt
+            guard let factor = state.factors[challenge.factorID], factor.lastChallengedAt == seen else { return false }
+            state.insert(challenge)
+            return true
         }
     }
 
@@ -34,9 +46,15 @@ extension InMemoryStore: FactorStore {
     }
 
     public func recordFactorVerification(_ write: FactorWrite) async throws -> Bool {
-        state.withLock { state in
+        try state.withLock { state in
             guard let stored = state.factors[write.seen.id], stored.userID == write.seen.userID, stored.decidesLike(write.seen) else {
                 return false
+            }
+            // One verified factor per number (the SQL stores' unique index).
+            if write.factor.status == .verified, stored.status != .verified, let phone = stored.phone,
+                state.factors.values.contains(where: { $0.userID == stored.userID && $0.phone == phone && $0.status == .verified })
+            {
+                throw StoreError.duplicate("mfa_factors_verified_phone_key")
             }
             if let acceptance = write.acceptance {
                 guard state.accept(acceptance, for: stored) else { return false }
@@ -69,7 +87,7 @@ extension InMemoryStore: FactorStore {
             if downgradingSessions {
                 for (key, var session) in state.sessions where session.userID == userID && session.aal == "aal2" {
                     session.aal = "aal1"
-                    session.amr.removeAll { $0.method == "totp" }
+                    session.amr.removeAll { FactorRecord.amrMethods.contains($0.method) }
                     state.sessions[key] = session
                 }
             }
@@ -81,6 +99,14 @@ extension InMemoryStore: FactorStore {
 }
 
 extension InMemoryStore.State {
+    /// Stores `challenge` and notes when its factor was challenged; one carrying a code (a phone
+    /// factor's) is its factor's newest: earlier ones go.
+    mutating func insert(_ challenge: FactorChallengeRecord) {
+        if challenge.codeHash != nil { challenges = challenges.filter { $0.value.factorID != challenge.factorID } }
+        challenges[challenge.id] = challenge
+        factors[challenge.factorID]?.lastChallengedAt = challenge.createdAt
+    }
+
     /// Spends the accepted challenge and raises the session it was answered in, while that
     /// session is as it was read; `false` (nothing changed) otherwise.
     mutating func accept(_ acceptance: FactorAcceptance, for factor: FactorRecord) -> Bool {

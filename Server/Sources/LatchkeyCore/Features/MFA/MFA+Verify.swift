@@ -12,8 +12,9 @@ extension MFA {
         case reject(AuthError, spendChallenge: Bool)
     }
 
-    /// `POST /factors/{id}/verify`: a code for an open challenge. The right code (±1 time step,
-    /// each step's code once) verifies the factor and raises the session to `aal2`, moving its
+    /// `POST /factors/{id}/verify`: a code for an open challenge. The right code (for TOTP ±1
+    /// time step, each step's code once; for a phone factor the code sent for this challenge,
+    /// the factor's newest) verifies the factor and raises the session to `aal2`, moving its
     /// refresh counter on by two so that no earlier refresh token mints an `aal2` session. The
     /// first verification of a factor also ends the user's other `aal1` sessions (GoTrue does
     /// the same): a session opened with a stolen password does not outlive the second factor.
@@ -30,13 +31,12 @@ extension MFA {
     {
         try principal.user.refuseIfAnonymous()
         try await limiter.hit("ip:mfa:\(client.limitKey)", settings.perIP)
-        try requireVerification()
         guard let factorID = UUID(uuidString: raw) else { throw Self.notFound }
         guard let rawChallenge = request.challengeID, let challengeID = UUID(uuidString: rawChallenge) else {
             throw AuthError.validation("challenge_id must be the id of a challenge")
         }
         guard let code = request.code, !code.isEmpty, code.unicodeScalars.count <= 16 else {
-            throw AuthError.validation("code must be the 6-digit code from the authenticator app")
+            throw AuthError.validation("code must be the code from the authenticator app or the message")
         }
         guard let current = principal.session else { throw AuthError.sessionNotFound }
         let user = principal.user
@@ -52,7 +52,14 @@ extension MFA {
                 if spend { try await store.spendChallenge(id: challengeID, factorID: factorID) }
                 throw error
             case .accept(let write):
-                guard try await store.recordFactorVerification(write), let acceptance = write.acceptance else { continue }
+                let recorded: Bool
+                do {
+                    recorded = try await store.recordFactorVerification(write)
+                } catch let error as StoreError where error.isDuplicate {
+                    // Another factor for this number was verified first: one verified factor per number.
+                    throw Self.verifiedPhoneExists
+                }
+                guard recorded, let acceptance = write.acceptance else { continue }
                 if !acceptance.outbox.isEmpty { notices.notify() }
                 return try await answers.answer(user: user, session: acceptance.session)
             case .refuse(let write, let error):
@@ -60,7 +67,9 @@ extension MFA {
                 // The account-wide count that wrong passwords feed too (checklist D3).
                 if let failureKey, try await limiter.record(failureKey, settings.accountFailures) == settings.accountFailures.count {
                     try await store.appendAudit([
-                        events.event(.lockout, user: user, details: ["kind": "account", "via": "totp"], client: client)
+                        events.event(
+                            .lockout, user: user, details: ["kind": "account", "via": .string(state.factor?.factorType ?? "totp")],
+                            client: client)
                     ])
                 }
                 throw error
@@ -92,6 +101,7 @@ extension MFA {
         code: String, challengeID: UUID, _ state: FactorVerificationState, user: UserRecord, client: ClientInfo, now: Date
     ) -> Decision {
         guard let factor = state.factor else { return .reject(Self.notFound, spendChallenge: false) }
+        if let disabled = verificationRefusal(of: factor) { return .reject(disabled, spendChallenge: false) }
         guard let session = state.session else { return .reject(.sessionNotFound, spendChallenge: false) }
         guard let challenge = state.challenge else {
             return .reject(AuthError(.mfaChallengeExpired, "MFA challenge not found or already used"), spendChallenge: false)
@@ -108,26 +118,27 @@ extension MFA {
             return .reject(AuthError(.mfaIPAddressMismatch, "Challenge and verify IP addresses mismatch"), spendChallenge: false)
         }
         if let locked = factor.lockedUntil, locked > now { return .reject(Self.locked(until: locked, now: now), spendChallenge: false) }
-        guard let secret = try? box.open(factor.sealedSecret, context: factor.id.uuidString.lowercased()) else {
-            return .reject(AuthError(.unexpectedFailure, "The factor's secret cannot be read"), spendChallenge: false)
-        }
         var updated = factor
         updated.updatedAt = now
         let factorID: JSONValue = .string(factor.id.uuidString.lowercased())
-        if let step = TOTP(secret: secret).matchingStep(code, at: now), step > (factor.lastUsedStep ?? .min) {
-            updated.lastUsedStep = step
+        let kind: JSONValue = factor.factorType == "phone" ? "phone" : "totp"
+        switch check(code, factor: factor, challenge: challenge, userID: user.id, now: now) {
+        case .unreadable:
+            return .reject(AuthError(.unexpectedFailure, "The factor's secret cannot be read"), spendChallenge: false)
+        case .right(let step):
+            updated.lastUsedStep = step ?? factor.lastUsedStep
             updated.failedAttempts = 0
             updated.lockedUntil = nil
             updated.status = .verified
             var raised = session
             raised.aal = "aal2"
             // One entry per method, as GoTrue keeps them: a later verification moves its time on.
-            raised.amr.removeAll { $0.method == "totp" }
-            raised.amr.append(AuthenticationMethod(method: "totp", timestamp: Int(now.timeIntervalSince1970)))
+            raised.amr.removeAll { $0.method == factor.amrMethod }
+            raised.amr.append(AuthenticationMethod(method: factor.amrMethod, timestamp: Int(now.timeIntervalSince1970)))
             raised.refreshCounter += 2
             raised.refreshedAt = now
             raised.updatedAt = now
-            var audit = [events.event(.mfaVerified, user: user, details: ["factor_id": factorID], client: client)]
+            var audit = [events.event(.mfaVerified, user: user, details: ["factor_id": factorID, "type": kind], client: client)]
             var mail: [OutboxRecord] = []
             if factor.status == .unverified {
                 audit.insert(events.event(.factorVerified, user: user, details: ["factor_id": factorID], client: client), at: 0)
@@ -138,22 +149,46 @@ extension MFA {
                 challengeID: challengeID, seenSession: session, session: raised, outbox: mail,
                 endingOtherAAL1Sessions: factor.status == .unverified)
             return .accept(FactorWrite(seen: factor, factor: updated, audit: audit, acceptance: acceptance))
+        case .wrong:
+            break
         }
         updated.failedAttempts += 1
         let remaining = max(0, settings.factors.maxAttempts - updated.failedAttempts)
-        var details: [String: JSONValue] = ["kind": "totp", "factor_id": factorID]
+        var details: [String: JSONValue] = ["kind": kind, "factor_id": factorID]
         details["attempts_remaining"] = AttemptCap.told(remaining).map { .number(Double($0)) }
         var audit = [events.event(.codeFailed, user: user, details: details, client: client)]
-        var error = AuthError(.mfaVerificationFailed, "Invalid TOTP code entered")
+        var error = AuthError(
+            .mfaVerificationFailed, factor.factorType == "phone" ? "Invalid MFA Phone code entered" : "Invalid TOTP code entered")
         error.attemptsRemaining = AttemptCap.told(remaining)
         if remaining == 0 {
             let until = now.addingTimeInterval(Double(settings.factors.lockout))
             updated.lockedUntil = until
             updated.failedAttempts = 0
-            audit.append(events.event(.lockout, user: user, details: ["kind": "totp", "factor_id": factorID], client: client))
+            audit.append(events.event(.lockout, user: user, details: ["kind": kind, "factor_id": factorID], client: client))
             error = Self.locked(until: until, now: now)
         }
         return .refuse(FactorWrite(seen: factor, factor: updated, audit: audit), error)
+    }
+
+    /// How a code compares with what a factor and its challenge expect.
+    enum CodeCheck {
+        /// The right code; for TOTP, the time step it belongs to.
+        case right(step: Int64?)
+        case wrong
+        /// The factor's secret does not open (a server secret changed under it).
+        case unreadable
+    }
+
+    /// A phone factor's code is the one sent for this challenge (its hash, compared in constant
+    /// time); a TOTP code is the secret's for the time step, ±1, not used before.
+    func check(_ code: String, factor: FactorRecord, challenge: FactorChallengeRecord, userID: UUID, now: Date) -> CodeCheck {
+        if factor.factorType == "phone" {
+            guard let hash = challenge.codeHash else { return .wrong }
+            return OneTimeSecrets.codeMatches(code, userID: userID, storedHash: hash) ? .right(step: nil) : .wrong
+        }
+        guard let secret = try? box.open(factor.sealedSecret, context: factor.id.uuidString.lowercased()) else { return .unreadable }
+        guard let step = TOTP(secret: secret).matchingStep(code, at: now), step > (factor.lastUsedStep ?? .min) else { return .wrong }
+        return .right(step: step)
     }
 
     /// The key of the per-account failure count that password sign-ins use.

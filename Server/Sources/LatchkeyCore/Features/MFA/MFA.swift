@@ -1,8 +1,8 @@
 import Foundation
 import LatchkeyAPI
 
-/// GoTrue's TOTP second factor (`/factors`): enrol, challenge, verify (raising the session to
-/// `aal2`) and unenrol, and the operator's view of a user's factors.
+/// GoTrue's second factors (`/factors`), TOTP and phone: enrol, challenge, verify (raising the
+/// session to `aal2`) and unenrol, and the operator's view of a user's factors.
 public struct MFA: Sendable {
     /// What the factor routes are configured with.
     public struct Settings: Sendable {
@@ -13,12 +13,20 @@ public struct MFA: Sendable {
         public var accountFailures: RateLimit
         /// The issuer authenticator apps show when the request names none: the site's host.
         public var defaultIssuer: String
+        /// The SMS budgets phone sign-in codes are held to, per number and in total.
+        public var smsPerNumber: RateLimit
+        public var smsSent: RateLimit
 
-        public init(factors: MFASettings, perIP: RateLimit, accountFailures: RateLimit, defaultIssuer: String) {
+        public init(
+            factors: MFASettings, perIP: RateLimit, accountFailures: RateLimit, defaultIssuer: String, smsPerNumber: RateLimit = .off,
+            smsSent: RateLimit = .off
+        ) {
             self.factors = factors
             self.perIP = perIP
             self.accountFailures = accountFailures
             self.defaultIssuer = defaultIssuer
+            self.smsPerNumber = smsPerNumber
+            self.smsSent = smsSent
         }
 
         /// The settings of `configuration`.
@@ -26,7 +34,8 @@ public struct MFA: Sendable {
             self.init(
                 factors: configuration.mfa, perIP: configuration.rateLimits.mfaPerIP,
                 accountFailures: configuration.rateLimits.signInFailuresPerAccount,
-                defaultIssuer: URL(string: configuration.siteURL)?.host ?? configuration.appName)
+                defaultIssuer: URL(string: configuration.siteURL)?.host ?? configuration.appName,
+                smsPerNumber: configuration.rateLimits.smsPerNumber, smsSent: configuration.rateLimits.smsSent)
         }
     }
 
@@ -38,32 +47,33 @@ public struct MFA: Sendable {
     let box: SecretBox
     let limiter: RateLimiter
     let settings: Settings
-    let answers: SessionAnswers
-    let notices: Notices
-    let time: any TimeSource
-    let random: any RandomSource
+    let records: Records
+    /// Sends phone factors' codes (the `send-sms` hook included).
+    let sms: any SMSSender
 
     /// - Parameter serverSecret: TOTP secrets are sealed under a key derived from it.
     public init(
-        store: any FactorStore, serverSecret: [UInt8], limiter: RateLimiter, settings: Settings, answers: SessionAnswers,
-        notices: Notices, time: any TimeSource, random: any RandomSource
+        store: any FactorStore, serverSecret: [UInt8], limiter: RateLimiter, settings: Settings, records: Records, sms: any SMSSender
     ) {
         self.store = store
         self.box = Self.secretBox(serverSecret: serverSecret)
         self.limiter = limiter
         self.settings = settings
-        self.answers = answers
-        self.notices = notices
-        self.time = time
-        self.random = random
+        self.records = records
+        self.sms = sms
     }
+
+    var answers: SessionAnswers { records.answers }
+    var notices: Notices { records.notices }
+    var time: any TimeSource { records.time }
+    var random: any RandomSource { records.random }
 
     /// The box that seals TOTP secrets.
     static func secretBox(serverSecret: [UInt8]) -> SecretBox {
         SecretBox(serverSecret: serverSecret, purpose: "latchkey totp secret v1")
     }
 
-    var events: AuditEvents { AuditEvents(time: time, random: random) }
+    var events: AuditEvents { records.events }
 
     /// `POST /factors`: a new, unverified TOTP factor with a 160-bit secret, its `otpauth://`
     /// URI and an SVG QR code of it. A user who already has a verified factor needs an `aal2`
@@ -74,7 +84,7 @@ public struct MFA: Sendable {
             throw AuthError(.mfaTOTPEnrollNotEnabled, "MFA enroll is disabled for TOTP")
         }
         guard let type = request.factorType, type == "totp" else {
-            throw AuthError.validation("factor_type must be totp (phone and webauthn factors are not served)")
+            throw AuthError.validation("factor_type must be totp or phone (webauthn factors are not served yet)")
         }
         let name = request.friendlyName.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
         if let name, name.unicodeScalars.count > 100 { throw AuthError.validation("friendly_name must be at most 100 characters") }
@@ -105,14 +115,19 @@ public struct MFA: Sendable {
     }
 
     /// `POST /factors/{id}/challenge`: a challenge to verify a code against, from this address,
-    /// before it expires.
-    public func challenge(id raw: String, principal: Principal, client: ClientInfo) async throws -> FactorChallenge {
+    /// before it expires. A phone factor's challenge sends its code (``challengePhone(_:channel:principal:client:now:)``).
+    public func challenge(
+        id raw: String, _ request: ChallengeFactorRequest = .init(), principal: Principal, client: ClientInfo
+    ) async throws -> FactorChallenge {
         try principal.user.refuseIfAnonymous()
         try await limiter.hit("ip:mfa:\(client.limitKey)", settings.perIP)
-        try requireVerification()
         let factor = try await ownFactor(raw, of: principal.user)
+        try requireVerification(of: factor)
         let now = time.now()
         if let locked = factor.lockedUntil, locked > now { throw Self.locked(until: locked, now: now) }
+        if factor.factorType == "phone" {
+            return try await challengePhone(factor, channel: request.channel, principal: principal, client: client, now: now)
+        }
         let challenge = FactorChallengeRecord(
             id: random.uuid(), factorID: factor.id, ip: client.ip, createdAt: now,
             expiresAt: now.addingTimeInterval(Double(settings.factors.challengeExpiry)))
@@ -173,9 +188,19 @@ public struct MFA: Sendable {
         return factor
     }
 
-    func requireVerification() throws {
-        guard settings.factors.totpVerifyEnabled else {
-            throw AuthError(.mfaTOTPVerifyNotEnabled, "MFA verification is disabled for TOTP")
+    /// GoTrue's switches: a factor of a type whose verification is off is neither challenged
+    /// nor verified.
+    func requireVerification(of factor: FactorRecord) throws {
+        if let refusal = verificationRefusal(of: factor) { throw refusal }
+    }
+
+    /// Why `factor` may not be challenged or verified now, if it may not.
+    func verificationRefusal(of factor: FactorRecord) -> AuthError? {
+        switch factor.factorType {
+        case "phone":
+            settings.factors.phone.verifyEnabled ? nil : AuthError(.mfaPhoneVerifyNotEnabled, "MFA verification is disabled for Phone")
+        default:
+            settings.factors.totpVerifyEnabled ? nil : AuthError(.mfaTOTPVerifyNotEnabled, "MFA verification is disabled for TOTP")
         }
     }
 

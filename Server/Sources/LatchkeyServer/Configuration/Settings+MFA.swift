@@ -1,0 +1,70 @@
+import Foundation
+
+extension Setting {
+    /// Second factors (`GOTRUE_MFA_*`): TOTP and phone factors, their caps and locks.
+    static let mfa: [any SettingDeclaration] = [
+        mfaTOTPEnrollEnabled,
+        mfaTOTPVerifyEnabled,
+        mfaMaxEnrolledFactors,
+        mfaChallengeExpiry,
+        mfaMaxAttempts,
+        mfaLockout,
+        mfaPhoneEnrollEnabled,
+        mfaPhoneVerifyEnabled,
+        mfaPhoneOTPLength,
+        mfaPhoneMaxFrequency,
+        mfaPhoneTemplate,
+    ]
+}
+
+extension Setting {
+    static let mfaTOTPEnrollEnabled = flag(
+        "mfa-totp-enroll-enabled", ["LATCHKEY_MFA_TOTP_ENROLL_ENABLED", "GOTRUE_MFA_TOTP_ENROLL_ENABLED"], default: true,
+        summary: "Users may enrol TOTP authenticator apps as a second factor.")
+
+    static let mfaTOTPVerifyEnabled = flag(
+        "mfa-totp-verify-enabled", ["LATCHKEY_MFA_TOTP_VERIFY_ENABLED", "GOTRUE_MFA_TOTP_VERIFY_ENABLED"], default: true,
+        summary: "TOTP codes may be verified (raising a session to `aal2`).")
+
+    static let mfaMaxEnrolledFactors = count(
+        "mfa-max-enrolled-factors", ["LATCHKEY_MFA_MAX_ENROLLED_FACTORS", "GOTRUE_MFA_MAX_ENROLLED_FACTORS"], default: 10, in: 1...100,
+        summary: "Second factors a user may have, verified or not.")
+
+    static let mfaChallengeExpiry = seconds(
+        "mfa-challenge-expiry", ["LATCHKEY_MFA_CHALLENGE_EXPIRY", "GOTRUE_MFA_CHALLENGE_EXPIRY_DURATION"], default: 300, in: 1...,
+        summary: "Seconds an MFA challenge stays open.")
+
+    static let mfaMaxAttempts = count(
+        "mfa-max-attempts", ["LATCHKEY_MFA_MAX_ATTEMPTS"], default: 5, in: 0...1000, goTrue: 0,
+        summary: "Wrong TOTP codes in a row after which the factor locks (0: never, as GoTrue).")
+
+    static let mfaLockout = seconds(
+        "mfa-lockout", ["LATCHKEY_MFA_LOCKOUT"], default: 900, summary: "Seconds a factor stays locked after too many wrong codes.")
+
+    static let mfaPhoneEnrollEnabled = flag(
+        "mfa-phone-enroll-enabled", ["LATCHKEY_MFA_PHONE_ENROLL_ENABLED", "GOTRUE_MFA_PHONE_ENROLL_ENABLED"], default: false,
+        summary:
+            "Let users enrol phone factors (`factor_type: phone` with an E.164 `phone`): codes by SMS or WhatsApp through the SMS provider or the `send-sms` hook (`sms_type: mfa`). Off: `422 mfa_phone_enroll_not_enabled`, as GoTrue."
+    )
+
+    static let mfaPhoneVerifyEnabled = flag(
+        "mfa-phone-verify-enabled", ["LATCHKEY_MFA_PHONE_VERIFY_ENABLED", "GOTRUE_MFA_PHONE_VERIFY_ENABLED"], default: false,
+        summary:
+            "Let phone factors be challenged and verified (raising a session to `aal2`, `amr` `mfa/phone`). Off: `422 mfa_phone_verify_not_enabled`."
+    )
+
+    static let mfaPhoneOTPLength = count(
+        "mfa-phone-otp-length", ["LATCHKEY_MFA_PHONE_OTP_LENGTH", "GOTRUE_MFA_PHONE_OTP_LENGTH"], default: 6,
+        summary: "Digits in a phone factor's code (6–10; another value is 6, as GoTrue).")
+
+    static let mfaPhoneMaxFrequency = seconds(
+        "mfa-phone-max-frequency", ["LATCHKEY_MFA_PHONE_MAX_FREQUENCY", "GOTRUE_MFA_PHONE_MAX_FREQUENCY"], default: 60,
+        summary: "Seconds between two challenges of one phone factor (`429 over_sms_send_rate_limit` sooner; 0 is 60, as GoTrue).")
+
+    static let mfaPhoneTemplate = text(
+        "mfa-phone-template", ["LATCHKEY_MFA_PHONE_TEMPLATE", "GOTRUE_MFA_PHONE_TEMPLATE"],
+        shown: "Your <app-name> verification code is {{code}}.",
+        summary:
+            "A phone factor's message: Mustache with `{{code}}`, or GoTrue's `{{ .Code }}`; also `templates-dir`'s `mfa_sms.text.mustache`."
+    )
+}
