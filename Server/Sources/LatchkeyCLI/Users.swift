@@ -11,8 +11,8 @@ struct Users: AsyncParsableCommand {
         abstract:
             "List, show, create, update, ban, delete, invite users, make sign-in links and delete stale anonymous users (works with the server stopped).",
         subcommands: [
-            List.self, Show.self, Create.self, Update.self, Ban.self, Unban.self, Delete.self, Invite.self, Link.self, Seed.self,
-            CleanupAnonymous.self,
+            List.self, Show.self, Create.self, Update.self, Ban.self, Unban.self, ResetMFA.self, Delete.self, Invite.self, Link.self,
+            Seed.self, CleanupAnonymous.self,
         ])
 
     struct Output: ParsableArguments {
@@ -130,6 +130,24 @@ struct Users: AsyncParsableCommand {
                 let updated = try await useCases.admin.users.update(id: found.id.uuidString, AdminUserAttributes(banDuration: "none"))
                 if output.json { return try Users.printJSON(updated) }
                 print("Unbanned \(Users.label(updated))")
+            }
+        }
+    }
+
+    struct ResetMFA: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "reset-mfa", abstract: "Remove every second factor of a user and sign the user out everywhere (a lost phone).")
+        @OptionGroup var output: Output
+        @Argument(help: "The user's id, email address or phone number.") var user: String
+
+        func run() async throws {
+            try await Users.withUseCases(output.data) { useCases in
+                let found = try await Users.find(user, useCases)
+                let removed = try await useCases.account.mfa.resetFactors(ofUser: found.id.uuidString)
+                if output.json { return try Users.printJSON(removed) }
+                print(
+                    "Removed \(removed.count) second factor\(removed.count == 1 ? "" : "s") of \(Users.label(found)); signed out everywhere"
+                )
             }
         }
     }

@@ -385,4 +385,34 @@ import Testing
             #expect(log.first?.payload.actorUsername == "service_role" && log.first?.userID == id)
         }
     }
+
+    /// A lost phone: the operator resets every factor, and the user's sessions end with them.
+    @Test func operatorsResetEveryFactorAndSignTheUserOut() async throws {
+        try await TestServer().run { client, app async throws in
+            let admin = try await AdminUserTests.serviceRole(app)
+            let session = try await client.signUpConfirmed("reset@example.com", app: app)
+            let bystander = try await client.signUpConfirmed("bystander@example.com", app: app)
+            let (first, _, _) = try await Self.enroll(client, session)
+            let second = try await client.send(
+                .post, "/factors", json: #"{"factor_type":"totp","friendly_name":"second"}"#, bearer: session.accessToken)
+            #expect(second.status == .ok)
+            let id = session.user.id.uuidString.lowercased()
+            #expect(try await client.send(.delete, "/admin/users/\(id)/factors", bearer: session.accessToken).status == .forbidden)
+            let reset = try await client.send(.delete, "/admin/users/\(id)/factors", bearer: admin)
+            #expect(reset.status == .ok)
+            let removed = try reset.decode([Factor].self).map { $0.id.uuidString.lowercased() }
+            #expect(removed.count == 2 && removed.contains(first))
+            // Signed out everywhere: the refresh token no longer refreshes; the bystander is untouched.
+            let refreshed = try await client.send(
+                .post, "/token?grant_type=refresh_token", json: #"{"refresh_token":"\#(session.refreshToken)"}"#)
+            #expect(refreshed.status == .badRequest)
+            #expect(try await client.send(.get, "/user", bearer: bystander.accessToken).status == .ok)
+            #expect(try await client.send(.get, "/admin/users/\(id)/factors", bearer: admin).decode([Factor].self).isEmpty)
+            let again = try await client.send(.delete, "/admin/users/\(id)/factors", bearer: admin)
+            #expect(again.status == .notFound && again.errorCode == "mfa_factor_not_found")
+            #expect(try await client.send(.delete, "/admin/users/\(UUID().uuidString)/factors", bearer: admin).status == .notFound)
+            let logouts = try await AuditLogTests.log(client, admin, query: "&action=logout")
+            #expect(logouts.contains { $0.userID == id && $0.payload.actorUsername == "service_role" })
+        }
+    }
 }

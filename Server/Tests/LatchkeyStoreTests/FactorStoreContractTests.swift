@@ -320,4 +320,38 @@ import Testing
             #expect(try await store.factors(userID: ada.user.id).first?.lastChallengedAt == later)
         }
     }
+
+    /// An operator's reset: every factor, challenge, session and device key of the user goes in one
+    /// write with its events and notice; another user's are untouched; none is a no-op.
+    @Test func aResetRemovesEveryFactorAndSessionOfTheUserOnly() async throws {
+        try await Self.eachStore { store in
+            let ada = try await Self.account(store)
+            let bob = try await Self.account(store)
+            _ = try await Self.challenged(store, ada)
+            #expect(try await store.createFactor(Self.factor(ada.user.id, name: "second"), limit: 10, audit: []))
+            #expect(try await store.createFactor(Self.factor(bob.user.id), limit: 10, audit: []))
+            let outbox = OutboxRecord(recipient: "ada@example.com", payload: "sealed", nextAttemptAt: Self.now, createdAt: Self.now)
+            let removed = try await store.resetFactors(userID: ada.user.id) { deleted in
+                deleted.map { _ in Self.event(.factorUnenrolled, ada.user.id) }
+            } outbox: { _ in
+                [outbox]
+            }
+            #expect(removed.count == 2)
+            #expect(try await store.factors(userID: ada.user.id).isEmpty)
+            #expect(try await store.factors(userID: bob.user.id).count == 1)
+            #expect(try await Self.session(store, ada.session.id) == nil)
+            #expect(try await Self.session(store, ada.other.id) == nil)
+            #expect(try await Self.session(store, bob.session.id) != nil)
+            #expect(try await Self.deviceKeys(store, ada.user.id).isEmpty)
+            #expect(try await Self.deviceKeys(store, bob.user.id).count == 2)
+            #expect(try await Self.auditActions(store, ada.user.id) == [.factorUnenrolled, .factorUnenrolled])
+            #expect(
+                try await store.resetFactors(userID: ada.user.id) { _ in
+                    [Self.event(.logout, ada.user.id)]
+                } outbox: { _ in
+                    []
+                }.isEmpty)
+            #expect(try await Self.auditActions(store, ada.user.id).count == 2)
+        }
+    }
 }

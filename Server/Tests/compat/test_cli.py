@@ -167,6 +167,20 @@ def test_users_commands_work_beside_a_running_server(latchkey_server):
     assert shown.returncode == 0, shown.stderr
     assert json.loads(shown.stdout)["email"] == email
 
+    # A lost phone (#39): the CLI removes every second factor and signs the user out everywhere.
+    import httpx
+    code = latchkey_server.latest_code(email)
+    session = client.verify_otp({"email": email, "token": code, "type": "signup"}).session
+    bearer = {"Authorization": f"Bearer {session.access_token}"}
+    for kind in [{"factor_type": "totp"}, {"factor_type": "phone", "phone": "+4477009" + str(uuid.uuid4().int)[:5]}]:
+        assert httpx.post(f"{latchkey_server.url}/factors", json=kind, headers=bearer, trust_env=False).status_code == 200
+    reset = run_cli("users", "reset-mfa", "--data-dir", str(latchkey_server.data_dir), email, "--json")
+    assert reset.returncode == 0, reset.stderr
+    assert sorted(f["factor_type"] for f in json.loads(reset.stdout)) == ["phone", "totp"]
+    assert httpx.get(f"{latchkey_server.url}/user", headers=bearer, trust_env=False).status_code in (401, 403)
+    again = run_cli("users", "reset-mfa", "--data-dir", str(latchkey_server.data_dir), email)
+    assert again.returncode != 0 and "mfa_factor_not_found" in again.stderr, again.stderr
+
 
 def test_keys_list_shows_the_keys_the_server_publishes(latchkey_server):
     import httpx

@@ -176,6 +176,15 @@ def test_the_consoles_actions_reach_the_user(server, app):
                       json={"challenge_id": options["challenge_id"], "credential": device.create(options)})
     assert made.status_code == 200, made.text
     assert "The factor is removed" in act("remove-factor", factor=factor["id"]).text
+    # A reset takes every factor, and signs the user out everywhere (#39).
+    for name in ["one", "two"]:
+        assert httpx.post(f"{server}/factors", json={"factor_type": "totp", "friendly_name": name}, headers=bearer,
+                          trust_env=False).status_code == 200
+    assert "Every second factor is removed" in act("reset-factors").text
+    assert httpx.get(f"{server}/user", headers=bearer, trust_env=False).status_code in (401, 403)
+    session = httpx.post(f"{server}/token", params={"grant_type": "password"}, json={"email": email, "password": password},
+                         trust_env=False).json()
+    bearer = {"Authorization": f"Bearer {session['access_token']}"}
     assert "The passkey is removed" in act("remove-passkey", passkey=made.json()["id"]).text
     assert not user().get("factors")
     assert httpx.get(f"{server}/passkeys", headers=bearer, trust_env=False).json() == []

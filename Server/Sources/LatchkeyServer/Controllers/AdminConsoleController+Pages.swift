@@ -72,6 +72,7 @@ extension AdminConsoleController {
                     "type": $0.factorType.rawValue, "status": $0.status.rawValue,
                 ]
             },
+            "has_factors": !(user.factors ?? []).isEmpty,
             "passkeys": passkeys.map {
                 [
                     "id": $0.id.uuidString.lowercased(), "user_id": userID, "name": $0.friendlyName ?? "Passkey",

@@ -46,7 +46,8 @@ struct AdminConsoleController {
     /// What an action's page says when it is back (`?done=`).
     static let done: [String: String] = [
         "signed-out": "Signed out everywhere: every session and device key ended.", "banned": "Banned for 24 hours.",
-        "unbanned": "The ban is lifted.", "factor": "The factor is removed.", "passkey": "The passkey is removed.",
+        "unbanned": "The ban is lifted.", "factor": "The factor is removed.",
+        "factors-reset": "Every second factor is removed, and the user is signed out everywhere.", "passkey": "The passkey is removed.",
         "resent": "A new confirmation is on its way.", "deleted": "The user is deleted.",
     ]
 
@@ -126,6 +127,13 @@ struct AdminConsoleController {
                 { console, fields in
                     _ = try await console.useCases.mfa.delete(factorID: fields["factor"] ?? "", ofUser: fields["id"] ?? "")
                     return "factor"
+                }
+            ),
+            (
+                "reset-factors",
+                { console, fields in
+                    _ = try await console.useCases.mfa.resetFactors(ofUser: fields["id"] ?? "")
+                    return "factors-reset"
                 }
             ),
             (

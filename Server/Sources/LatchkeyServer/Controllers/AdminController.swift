@@ -65,6 +65,10 @@ struct AdminController {
         routes.asOperator(.get, "/admin/users/:id/factors") { _, context in
             try JSONResponse.make(try await mfa.factors(ofUser: context.parameters.get("id") ?? ""), noStore: true)
         }
+        // Latchkey's: every factor at once, and the user's sessions with them (a lost phone).
+        routes.asOperator(.delete, "/admin/users/:id/factors") { _, context in
+            try JSONResponse.make(try await mfa.resetFactors(ofUser: context.parameters.get("id") ?? ""), noStore: true)
+        }
         routes.asOperator(.delete, "/admin/users/:id/factors/:fid") { _, context in
             let factor = try await mfa.delete(
                 factorID: context.parameters.get("fid") ?? "", ofUser: context.parameters.get("id") ?? "")

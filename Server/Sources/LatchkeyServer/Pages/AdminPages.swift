@@ -49,6 +49,7 @@ enum AdminPages {
         {{^factors}}<p class="muted">None.</p>{{/factors}}
         {{#factors}}<div class="row"><span>{{name}} ({{type}}, {{status}})</span>
         <form method="post" action="remove-factor">{{{csrf_field}}}<input type="hidden" name="id" value="{{user_id}}"><input type="hidden" name="factor" value="{{id}}"><button type="submit" class="link">Remove</button></form></div>{{/factors}}
+        {{#has_factors}}<form method="post" action="reset-factors">{{{csrf_field}}}<input type="hidden" name="id" value="{{id}}"><button type="submit" class="secondary" id="reset-factors">Reset second factors (signs the user out everywhere)</button></form>{{/has_factors}}
         <h2>Passkeys</h2>
         {{^passkeys}}<p class="muted">None.</p>{{/passkeys}}
         {{#passkeys}}<div class="row"><span>{{name}}, added {{created}}{{#synced}}, synced{{/synced}}</span>

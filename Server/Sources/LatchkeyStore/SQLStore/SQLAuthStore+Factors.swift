@@ -78,6 +78,23 @@ extension SQLAuthStore {
         }
     }
 
+    public func resetFactors(
+        userID: UUID, audit: @escaping @Sendable ([FactorRecord]) -> [AuditEvent],
+        outbox: @escaping @Sendable ([FactorRecord]) throws -> [OutboxRecord]
+    ) async throws -> [FactorRecord] {
+        try await database.transaction { db in
+            // What is deleted is what the events and the notice are written from, in this write.
+            let deleted = try await db.query(
+                "DELETE FROM mfa_factors WHERE user_id = ? RETURNING \(Self.factorColumns)", [SQLValue(userID)]
+            ).compactMap(Self.factor).sorted { ($0.createdAt, $0.id.uuidString) < ($1.createdAt, $1.id.uuidString) }
+            guard !deleted.isEmpty else { return [] }
+            try await Self.deleteSessions(userID: userID, except: nil, db)
+            try await insertOutbox(try outbox(deleted), db)
+            try await Self.insert(audit(deleted), db)
+            return deleted
+        }
+    }
+
     public func createChallenge(_ challenge: FactorChallengeRecord) async throws {
         try await database.transaction { db in
             try await db.query(

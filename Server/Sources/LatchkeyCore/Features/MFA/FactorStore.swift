@@ -34,6 +34,13 @@ public protocol FactorStore: FactorReading, UserReading, AuditWriting {
     func deleteFactor(
         id: UUID, userID: UUID, downgradingSessions: Bool, audit: [AuditEvent], outbox: [OutboxRecord]
     ) async throws -> FactorRecord?
+    /// An operator's reset: deletes every factor of the user (and their challenges) and every
+    /// session and device key of the user, records `audit(deleted)` and queues `outbox(deleted)`,
+    /// all in one write. The factors deleted (none: nothing is written).
+    func resetFactors(
+        userID: UUID, audit: @escaping @Sendable ([FactorRecord]) -> [AuditEvent],
+        outbox: @escaping @Sendable ([FactorRecord]) throws -> [OutboxRecord]
+    ) async throws -> [FactorRecord]
 }
 
 /// What a verification reads: each `nil` when it does not exist (or is not the user's).

@@ -98,6 +98,28 @@ extension InMemoryStore: FactorStore {
     }
 }
 
+extension InMemoryStore {
+    public func resetFactors(
+        userID: UUID, audit: @escaping @Sendable ([FactorRecord]) -> [AuditEvent],
+        outbox: @escaping @Sendable ([FactorRecord]) throws -> [OutboxRecord]
+    ) async throws -> [FactorRecord] {
+        try state.withLock { state in
+            let deleted = state.factors.values.filter { $0.userID == userID }.sorted {
+                ($0.createdAt, $0.id.uuidString) < ($1.createdAt, $1.id.uuidString)
+            }
+            guard !deleted.isEmpty else { return [] }
+            let mail = try outbox(deleted)
+            for factor in deleted { state.factors[factor.id] = nil }
+            state.challenges = state.challenges.filter { challenge in !deleted.contains { $0.id == challenge.value.factorID } }
+            state.sessions = state.sessions.filter { $0.value.userID != userID }
+            state.deviceKeys.removeAll { $0.userID == userID }
+            state.outbox += mail
+            state.events += audit(deleted)
+            return deleted
+        }
+    }
+}
+
 extension InMemoryStore.State {
     /// Stores `challenge` and notes when its factor was challenged; one carrying a code (a phone
     /// factor's) is its factor's newest: earlier ones go.

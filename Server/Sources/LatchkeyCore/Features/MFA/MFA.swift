@@ -161,6 +161,27 @@ public struct MFA: Sendable {
         return factor.wire
     }
 
+    /// `DELETE /admin/users/{id}/factors` (Latchkey's): an operator resets a user's second
+    /// factors (a lost phone, a suspected takeover): every factor goes, and with them every
+    /// session and device key of the user, in one write, audited (`factor_unenrolled` for each,
+    /// `logout` for the sessions) and told to the user when a verified factor went. The factors
+    /// removed; none is `404 mfa_factor_not_found` and changes nothing.
+    public func resetFactors(ofUser raw: String) async throws -> [Factor] {
+        let user = try await existingUser(raw)
+        let events = self.events
+        let notices = self.notices
+        let removed = try await store.resetFactors(userID: user.id) { deleted in
+            deleted.map {
+                events.event(.factorUnenrolled, user: user, details: ["factor_id": .string($0.id.uuidString.lowercased()), "reset": true])
+            } + [events.event(.logout, user: user, details: ["scope": "global", "reason": "factors_reset"])]
+        } outbox: { deleted in
+            deleted.contains { $0.status == .verified } ? try notices.notice(.factorUnenrolled, to: user) : []
+        }
+        guard !removed.isEmpty else { throw Self.notFound }
+        if removed.contains(where: { $0.status == .verified }) { notices.notify() }
+        return removed.map(\.wire)
+    }
+
     /// Deletes the factor. Removing a verified one also brings every `aal2` session of the user
     /// back to `aal1` (GoTrue's `DowngradeSessionsToAAL1`): sessions do not record which factor
     /// raised them, so none keeps a level the removed factor may have given it.
