@@ -9,7 +9,7 @@ import Latchkey
 #endif
 
 /// `latchkey login`: signs in from the terminal with the SDK, by emailed code or password, then
-/// with the authenticator app when the account has a second factor.
+/// with the authenticator app, or a code sent to the phone, when the account has a second factor.
 struct Login: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Sign in from the terminal with an emailed code (or --password), using the Swift SDK.")
@@ -38,19 +38,39 @@ struct Login: AsyncParsableCommand {
         return try await auth.signIn(email: email, password: secret)
     }
 
-    /// Asks for a code from the authenticator app when the account has a verified factor.
+    /// Asks for a second factor's code when the account has a verified factor: the authenticator
+    /// app's, else one sent to the phone factor's number (an empty line sends a new one).
     func stepUp(_ auth: AuthClient, after session: Session) async throws -> Session {
         let level = try await auth.mfa.assuranceLevel()
-        guard level.current == .aal1, level.next == .aal2, let factor = try await auth.mfa.listFactors().totp.first else {
-            return session
+        guard level.current == .aal1, level.next == .aal2 else { return session }
+        let factors = try await auth.mfa.listFactors()
+        if let factor = factors.totp.first {
+            print("This account has a second factor (\(factor.friendlyName ?? "an authenticator app")).")
+            while true {
+                let code = Terminal.readLine(prompt: "Authenticator code: ")
+                do {
+                    return try await auth.mfa.challengeAndVerify(factorID: factor.id, code: code)
+                } catch let error as LatchkeyError where error.isMFAVerificationFailed {
+                    print("That code is not right. Try again.")
+                }
+            }
         }
-        print("This account has a second factor (\(factor.friendlyName ?? "an authenticator app")).")
+        guard let phone = factors.phone.first else { return session }
+        var challenge = try await auth.mfa.challenge(factorID: phone.id)
+        print("A code was sent to \(phone.phone ?? "the account's phone"). Press Enter on an empty line for a new code.")
         while true {
-            let code = Terminal.readLine(prompt: "Authenticator code: ")
+            let code = Terminal.readLine(prompt: "Code: ")
             do {
-                return try await auth.mfa.challengeAndVerify(factorID: factor.id, code: code)
+                if code.isEmpty {
+                    challenge = try await auth.mfa.challenge(factorID: phone.id)
+                    print("A new code was sent.")
+                    continue
+                }
+                return try await auth.mfa.verify(factorID: phone.id, challengeID: challenge.id, code: code)
             } catch let error as LatchkeyError where error.isMFAVerificationFailed {
                 print("That code is not right. Try again.")
+            } catch let error as LatchkeyError where error.isRateLimited {
+                print("\(error.message) Try again then.")
             }
         }
     }

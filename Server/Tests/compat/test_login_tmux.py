@@ -104,3 +104,37 @@ def test_login_asks_for_the_authenticator_code_when_the_account_has_one(latchkey
         assert "Session expires at" in screen
     finally:
         pane.close()
+
+
+def test_login_sends_a_code_to_the_phone_factor(latchkey_server):
+    """#39: an account whose second factor is a phone gets its code by SMS (here the dev mailbox)."""
+    import random
+
+    email = f"tmux-phone-{uuid.uuid4().hex[:8]}@example.com"
+    password = "tmux secret passphrase " + uuid.uuid4().hex[:6]
+    number = "4477009" + "".join(random.choice("0123456789") for _ in range(5))
+    client = supabase_auth.SyncGoTrueClient(url=latchkey_server.url, auto_refresh_token=False, persist_session=False)
+    client.sign_up({"email": email, "password": password})
+    client.verify_otp({"email": email, "token": latchkey_server.latest_code(email), "type": "signup"})
+    factor = client.mfa.enroll({"factor_type": "phone", "phone": "+" + number})
+    seen = latchkey_server.message_ids(number)
+    challenge = client.mfa.challenge({"factor_id": factor.id})
+    client.mfa.verify({"factor_id": factor.id, "challenge_id": challenge.id,
+                       "code": latchkey_server.latest_code(number, exclude=seen)})
+    time.sleep(1.1)  # the suite's GOTRUE_MFA_PHONE_MAX_FREQUENCY
+
+    seen = latchkey_server.message_ids(number)
+    pane = Pane([str(binary_path()), "login", "--email", email, "--url", latchkey_server.url, "--password"])
+    try:
+        pane.wait_for("Password:")
+        pane.type(password)
+        pane.wait_for(f"A code was sent to +")
+        code = latchkey_server.latest_code(number, exclude=seen)
+        pane.type("000000" if code != "000000" else "111111")
+        pane.wait_for("That code is not right")
+        pane.type(code)
+        screen = pane.wait_for(f"Signed in as {email} with a second factor")
+        assert number[:-4] not in screen, "the number is shown masked"
+    finally:
+        pane.close()
+

@@ -69,7 +69,7 @@ extension AdminConsoleController {
             "factors": (user.factors ?? []).map {
                 [
                     "id": $0.id.uuidString.lowercased(), "user_id": userID, "name": $0.friendlyName ?? "Unnamed",
-                    "type": $0.factorType.rawValue, "status": $0.status.rawValue,
+                    "type": $0.factorType.rawValue + ($0.phone.map { " " + $0 } ?? ""), "status": $0.status.rawValue,
                 ]
             },
             "has_factors": !(user.factors ?? []).isEmpty,
