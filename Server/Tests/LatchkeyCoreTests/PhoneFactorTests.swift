@@ -33,7 +33,10 @@ import Testing
         let session: SessionRecord
         static let client = ClientInfo(ip: "192.0.2.1")
 
-        init(phone: PhoneFactorSettings = PhoneFactorSettings(enrollEnabled: true, verifyEnabled: true), refusing: Bool = false) {
+        init(
+            phone: PhoneFactorSettings = PhoneFactorSettings(enrollEnabled: true, verifyEnabled: true), refusing: Bool = false,
+            maxVerified: Int = 10
+        ) {
             let now = time.now()
             sms = RecordingSMS(refusing: refusing)
             user = UserRecord(
@@ -44,6 +47,7 @@ import Testing
             store.add(session)
             var factors = MFASettings()
             factors.phone = phone
+            factors.maxVerifiedFactors = maxVerified
             let random = SeededRandomSource(seed: 9)
             mfa = MFA(
                 store: store, serverSecret: TestSessionParts.serverSecret, limiter: RateLimiter(store: store, time: time),
@@ -210,5 +214,17 @@ import Testing
         #expect(outcomes.filter { $0 }.count == 1)
         #expect(f.sms.sent.withLock(\.count) == 1)
         #expect(f.store.state.withLock { $0.challenges.count } == 1)
+    }
+
+    /// GoTrue's `GOTRUE_MFA_MAX_VERIFIED_FACTORS`: with that many verified factors, no other enrols.
+    @Test func theVerifiedFactorCapHoldsForEveryType() async throws {
+        var phone = PhoneFactorSettings(enrollEnabled: true, verifyEnabled: true)
+        phone.sendFrequency = 1
+        let f = Fixture(phone: phone, maxVerified: 1)
+        let enrolled = try await f.enroll()
+        let (challenge, code) = try await f.challenge(enrolled.id)
+        _ = try await f.verify(enrolled.id, challenge, code)
+        #expect(await f.error { try await f.enroll("+447700900999") }?.code == .tooManyEnrolledMFAFactors)
+        #expect(await f.error { try await f.mfa.enroll(EnrollFactorRequest(), principal: f.principal) }?.code == .tooManyEnrolledMFAFactors)
     }
 }

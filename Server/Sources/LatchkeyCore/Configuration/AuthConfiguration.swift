@@ -284,6 +284,8 @@ public struct MFASettings: Sendable {
     public var totpVerifyEnabled: Bool
     /// Factors a user may have, verified or not (`GOTRUE_MFA_MAX_ENROLLED_FACTORS`).
     public var maxEnrolledFactors: Int
+    /// Verified factors a user may have before enrolling another (`GOTRUE_MFA_MAX_VERIFIED_FACTORS`).
+    public var maxVerifiedFactors = 10
     /// Seconds a challenge stays open (`GOTRUE_MFA_CHALLENGE_EXPIRY_DURATION`).
     public var challengeExpiry: Int
     /// Wrong codes in a row after which a factor locks (`LATCHKEY_MFA_MAX_ATTEMPTS`).

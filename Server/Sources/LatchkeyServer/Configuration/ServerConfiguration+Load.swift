@@ -217,6 +217,7 @@ extension ServerConfiguration {
                 maxAttempts: AttemptCap.configured(try reader[\.mfaMaxAttempts]),
                 lockout: try reader[\.mfaLockout]))
         auth.mfa.phone = try Self.phoneFactorSettings(reader)
+        auth.mfa.maxVerifiedFactors = try reader[\.mfaMaxVerifiedFactors]
         auth.anonymousUsers = try reader[\.anonymousUsers]
         auth.external = try Self.externalSettings(reader, externalURL: externalURL)
         auth.passkeys = try Self.passkeySettings(reader, externalURL: externalURL, appName: auth.appName)

@@ -6,6 +6,7 @@ extension Setting {
         mfaTOTPEnrollEnabled,
         mfaTOTPVerifyEnabled,
         mfaMaxEnrolledFactors,
+        mfaMaxVerifiedFactors,
         mfaChallengeExpiry,
         mfaMaxAttempts,
         mfaLockout,
@@ -25,6 +26,11 @@ extension Setting {
     static let mfaTOTPVerifyEnabled = flag(
         "mfa-totp-verify-enabled", ["LATCHKEY_MFA_TOTP_VERIFY_ENABLED", "GOTRUE_MFA_TOTP_VERIFY_ENABLED"], default: true,
         summary: "TOTP codes may be verified (raising a session to `aal2`).")
+
+    static let mfaMaxVerifiedFactors = count(
+        "mfa-max-verified-factors", ["LATCHKEY_MFA_MAX_VERIFIED_FACTORS", "GOTRUE_MFA_MAX_VERIFIED_FACTORS"], default: 10, in: 1...100,
+        summary:
+            "Verified second factors a user may have: with this many, enrolling another is `422 too_many_enrolled_mfa_factors`, as GoTrue.")
 
     static let mfaMaxEnrolledFactors = count(
         "mfa-max-enrolled-factors", ["LATCHKEY_MFA_MAX_ENROLLED_FACTORS", "GOTRUE_MFA_MAX_ENROLLED_FACTORS"], default: 10, in: 1...100,

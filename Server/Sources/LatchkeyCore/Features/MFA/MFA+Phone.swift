@@ -28,9 +28,7 @@ extension MFA {
         if factors.contains(where: { $0.factorType == "phone" && $0.phone == phone && $0.status == .verified }) {
             throw Self.verifiedPhoneExists
         }
-        if factors.contains(where: { $0.status == .verified }), principal.session?.aal != "aal2" {
-            throw AuthError(.insufficientAAL, "AAL2 required to enroll a new factor")
-        }
+        try requireRoomForAnother(factors, principal: principal)
         let now = time.now()
         let id = random.uuid()
         let factor = FactorRecord(

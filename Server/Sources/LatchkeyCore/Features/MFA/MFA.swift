@@ -90,9 +90,7 @@ public struct MFA: Sendable {
         if let name, name.unicodeScalars.count > 100 { throw AuthError.validation("friendly_name must be at most 100 characters") }
         let issuer = try issuer(request.issuer)
         let user = principal.user
-        if try await store.factors(userID: user.id).contains(where: { $0.status == .verified }), principal.session?.aal != "aal2" {
-            throw AuthError(.insufficientAAL, "AAL2 required to enroll a new factor")
-        }
+        try requireRoomForAnother(try await store.factors(userID: user.id), principal: principal)
         let now = time.now()
         let totp = TOTP(secret: random.bytes(20))
         let id = random.uuid()
@@ -207,6 +205,16 @@ public struct MFA: Sendable {
             throw Self.notFound
         }
         return factor
+    }
+
+    /// GoTrue's rules for another factor: fewer verified factors than the cap, and with a verified
+    /// one, an `aal2` session.
+    func requireRoomForAnother(_ factors: [FactorRecord], principal: Principal) throws {
+        let verified = factors.filter { $0.status == .verified }.count
+        if verified >= settings.factors.maxVerifiedFactors {
+            throw AuthError(.tooManyEnrolledMFAFactors, "Maximum number of verified factors reached, unenroll to continue")
+        }
+        if verified > 0, principal.session?.aal != "aal2" { throw AuthError(.insufficientAAL, "AAL2 required to enroll a new factor") }
     }
 
     /// GoTrue's switches: a factor of a type whose verification is off is neither challenged
