@@ -128,6 +128,7 @@ def test_every_hook_is_called_as_gotrue_calls_it(tmp_path, receiver):
     }
     env = {"GOTRUE_JWT_SECRET": SECRET, "GOTRUE_SMTP_MAX_FREQUENCY": "0", "LATCHKEY_PASSWORD_SCRYPT_LOG_N": "10",
            "GOTRUE_EXTERNAL_PHONE_ENABLED": "true", "GOTRUE_SMS_MAX_FREQUENCY": "0",
+           "GOTRUE_MFA_PHONE_ENROLL_ENABLED": "true", "GOTRUE_MFA_PHONE_VERIFY_ENABLED": "true",
            **hook_env(receiver, BEFORE_USER_CREATED="/before", CUSTOM_ACCESS_TOKEN="/claims",
                       PASSWORD_VERIFICATION_ATTEMPT="/password", MFA_VERIFICATION_ATTEMPT="/mfa", SEND_EMAIL="/email",
                       SEND_SMS="/sms")}
@@ -203,6 +204,19 @@ def test_every_hook_is_called_as_gotrue_calls_it(tmp_path, receiver):
         assert sms["sms"]["phone"] == phone and sms["sms"]["otp"].isdigit() and sms["metadata"]["name"] == "send-sms"
         by_phone = client.post("/verify", json={"type": "sms", "phone": phone, "token": sms["sms"]["otp"]})
         assert by_phone.status_code == 200 and claims(by_phone.json()["access_token"])["tier"] == "gold"
+
+        # A phone factor's code goes through send-sms too, as GoTrue's `mfa` type (#39), and its
+        # verification through mfa-verification.
+        bearer = {"Authorization": f"Bearer {by_phone.json()['access_token']}"}
+        factor = client.post("/factors", json={"factor_type": "phone", "phone": "+" + phone}, headers=bearer).json()
+        challenge = client.post(f"/factors/{factor['id']}/challenge", json={"channel": "sms"}, headers=bearer)
+        assert challenge.status_code == 200, challenge.text
+        sms = receiver.payloads("/sms")[-1]
+        assert sms["sms"]["sms_type"] == "mfa" and sms["sms"]["phone"] == phone and sms["sms"]["otp"].isdigit()
+        verified = client.post(f"/factors/{factor['id']}/verify", headers=bearer,
+                               json={"challenge_id": challenge.json()["id"], "code": sms["sms"]["otp"]})
+        assert verified.status_code == 200 and claims(verified.json()["access_token"])["aal"] == "aal2", verified.text
+        assert receiver.payloads("/mfa")[-1]["factor_type"] == "phone" and receiver.payloads("/mfa")[-1]["valid"] is True
 
         # A hook that changes who the token is for fails the sign-in with GoTrue's 500 (the session
         # it would have answered is discarded: HooksTests).
