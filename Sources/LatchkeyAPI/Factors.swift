@@ -193,3 +193,35 @@ public struct UnenrolledFactor: Codable, Sendable, Equatable {
         try compatibility.encode(id.uuidString.lowercased(), forKey: .factorID)
     }
 }
+
+/// `POST /recovery-codes`'s answer (Latchkey's): ten single-use codes, shown this once.
+public struct RecoveryCodes: Codable, Sendable, Equatable {
+    /// The codes, `xxxxx-xxxxx` (`codes`); spaces, dashes and case do not matter when one is typed.
+    public var codes: [String]
+
+    /// Creates the answer.
+    public init(codes: [String]) { self.codes = codes }
+}
+
+/// `GET /recovery-codes`'s answer: how many of the user's codes are left.
+public struct RecoveryCodeStatus: Codable, Sendable, Equatable {
+    /// Codes not yet used (`remaining`).
+    public var remaining: Int
+    /// Codes in the set (`total`); 0 when the user never made any.
+    public var total: Int
+
+    /// Creates the answer.
+    public init(remaining: Int, total: Int) {
+        self.remaining = remaining
+        self.total = total
+    }
+}
+
+/// `POST /recovery-codes/verify`: a recovery code in place of the second factor.
+public struct VerifyRecoveryCodeRequest: Codable, Sendable, Equatable {
+    /// One of the user's recovery codes (`code`).
+    public var code: String?
+
+    /// Creates a request.
+    public init(code: String?) { self.code = code }
+}

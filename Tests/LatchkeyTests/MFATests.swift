@@ -361,4 +361,24 @@ import Testing
         #expect(LatchkeyError(code: .mfaVerifiedFactorExists, message: "").isMFAVerifiedFactorExists)
         #expect(LatchkeyError(code: .mfaPhoneVerifyNotEnabled, message: "").isMFAPhoneDisabled)
     }
+
+    /// Recovery codes: made, counted, and one used in place of the factor stores the aal2 session.
+    @Test func recoveryCodesAreMadeCountedAndUsed() async throws {
+        let transport = MockTransport()
+        await transport.respond(to: "POST", path: "/recovery-codes", json: #"{"codes":["abcde-fghjk","mnpqr-stuvw"]}"#)
+        await transport.respond(to: "GET", path: "/recovery-codes", json: #"{"remaining":1,"total":2}"#)
+        let aal2 = try Self.aal2Token()
+        await transport.respond(
+            to: "POST", path: "/recovery-codes/verify", json: Self.sessionJSON(access: aal2, refresh: "refresh-recovered", factors: []))
+        let auth = try await Fixtures.client(transport: transport, stored: try Fixtures.session(access: "access-codes"))
+        #expect(try await auth.mfa.generateRecoveryCodes().codes == ["abcde-fghjk", "mnpqr-stuvw"])
+        #expect(try await auth.mfa.recoveryCodeStatus() == RecoveryCodeStatus(remaining: 1, total: 2))
+        let session = try await auth.mfa.verifyRecoveryCode("abcde-fghjk")
+        #expect(session.refreshToken == "refresh-recovered")
+        #expect(await auth.currentSession?.refreshToken == "refresh-recovered")
+        let requests = await transport.requests
+        #expect(requests.map(\.path) == ["/recovery-codes", "/recovery-codes", "/recovery-codes/verify"])
+        #expect(requests[2].json == ["code": "abcde-fghjk"])
+        #expect(requests.allSatisfy { $0.headers["Authorization"] == "Bearer access-codes" })
+    }
 }

@@ -141,6 +141,15 @@ _ = challenge
 @MainActor
 func readmeSnippet7(auth: AuthClient, email: String, password: String, newPassword: String, typedCode: String, code: String, url: URL) async throws {
 // README block begins
+let codes = try await auth.mfa.generateRecoveryCodes().codes   // show them once: ten "xxxxx-xxxxx"
+try await auth.mfa.verifyRecoveryCode(typedCode)               // in place of the factor: now aal2
+// README block ends
+_ = codes
+}
+
+@MainActor
+func readmeSnippet8(auth: AuthClient, email: String, password: String, newPassword: String, typedCode: String, code: String, url: URL) async throws {
+// README block begins
 for await change in auth.authStateChanges {      // initialSession, signedIn, signedOut, tokenRefreshed, userUpdated
     route(to: change.session == nil ? .welcome : .home)
 }
@@ -154,7 +163,7 @@ _ = user
 }
 
 @MainActor
-func readmeSnippet8(email: String, password: String, newPassword: String, typedCode: String, code: String, url: URL) async throws {
+func readmeSnippet9(email: String, password: String, newPassword: String, typedCode: String, code: String, url: URL) async throws {
 // README block begins
 let transport = MockTransport()
 await transport.respond(to: "POST", path: "/token", status: 400,

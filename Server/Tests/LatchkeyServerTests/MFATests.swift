@@ -415,4 +415,47 @@ import Testing
             #expect(logouts.contains { $0.userID == id && $0.payload.actorUsername == "service_role" })
         }
     }
+
+    /// Recovery codes over HTTP (#39): made at aal2, counted, one signs a new sign-in in at aal2
+    /// and is spent; a user token without a factor gets a clear error.
+    @Test func recoveryCodesStandInForTheFactor() async throws {
+        try await TestServer().run { client, app async throws in
+            let session = try await client.signUpConfirmed("codes@example.com", app: app)
+            let refused = try await client.send(.post, "/recovery-codes", json: "{}", bearer: session.accessToken)
+            #expect(refused.status == .notFound && refused.errorCode == "mfa_factor_not_found")
+            let (factor, totp, _) = try await Self.enroll(client, session)
+            let verified = try await Self.verify(client, session, factor: factor, code: totp.code(step: totp.step(at: Date())))
+            let aal2 = try verified.decode(Session.self)
+            let made = try await client.send(.post, "/recovery-codes", json: "{}", bearer: aal2.accessToken)
+            #expect(made.status == .ok && made.headers[.cacheControl]?.contains("no-store") == true)
+            let codes = try made.decode(RecoveryCodes.self).codes
+            #expect(codes.count == 10)
+            let status = try await client.send(.get, "/recovery-codes", bearer: aal2.accessToken).decode(RecoveryCodeStatus.self)
+            #expect(status == RecoveryCodeStatus(remaining: 10, total: 10))
+            // A new sign-in (aal1) uses a code in place of the authenticator app.
+            let signIn = try await client.send(
+                .post, "/token?grant_type=password", json: #"{"email":"codes@example.com","password":"correct horse battery staple"}"#)
+            let aal1 = try signIn.decode(Session.self)
+            #expect(try await client.send(.post, "/recovery-codes", json: "{}", bearer: aal1.accessToken).errorCode == "insufficient_aal")
+            let used = try await client.send(
+                .post, "/recovery-codes/verify", json: #"{"code":"\#(codes[0])"}"#, bearer: aal1.accessToken)
+            #expect(used.status == .ok)
+            let raised = try used.decode(Session.self)
+            let claims = try #require(raised.accessToken.split(separator: ".").dropFirst().first)
+            let payload = try #require(
+                Data(
+                    base64Encoded: String(claims).replacingOccurrences(of: "-", with: "+")
+                        .replacingOccurrences(of: "_", with: "/").padding(toLength: (claims.count + 3) / 4 * 4, withPad: "=", startingAt: 0)
+                ))
+            let text = String(decoding: payload, as: UTF8.self)
+            // (The payload's JSON may write the slash escaped.)
+            #expect(text.contains(#""aal":"aal2""#) && text.replacingOccurrences(of: "\\/", with: "/").contains("mfa/recovery"))
+            let reused = try await client.send(.post, "/recovery-codes/verify", json: #"{"code":"\#(codes[0])"}"#, bearer: aal1.accessToken)
+            #expect(reused.status == .unprocessableContent && reused.errorCode == "mfa_verification_failed")
+            for bad in [#"{}"#, #"{"code":5}"#, "not json"] {
+                #expect(try await client.send(.post, "/recovery-codes/verify", json: bad, bearer: aal1.accessToken).status == .badRequest)
+            }
+            #expect(try await client.send(.post, "/recovery-codes/verify", json: #"{"code":"x"}"#).status == .unauthorized)
+        }
+    }
 }

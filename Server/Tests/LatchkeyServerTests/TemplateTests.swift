@@ -24,7 +24,8 @@ import Testing
             #expect(!mail.subject.isEmpty, "\(kind)")
             #expect(mail.html.hasPrefix("<!doctype html>"), "\(kind)")
             switch kind {
-            case .passwordChanged, .emailChanged, .existingAccount, .factorEnrolled, .factorUnenrolled, .identityLinked, .identityUnlinked:
+            case .passwordChanged, .emailChanged, .existingAccount, .factorEnrolled, .factorUnenrolled, .recoveryCodeUsed, .identityLinked,
+                .identityUnlinked:
                 #expect(!mail.text.contains("123456"), "\(kind)")
             case .reauthentication:
                 #expect(mail.text.contains("is 123456."))

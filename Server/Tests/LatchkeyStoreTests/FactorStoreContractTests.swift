@@ -354,4 +354,50 @@ import Testing
             #expect(try await Self.auditActions(store, ada.user.id).count == 2)
         }
     }
+
+    /// Recovery codes: a set replaced whole, a code spent with the session it raises, both on
+    /// their preconditions, and gone with the user's factors on a reset.
+    @Test func recoveryCodesAreReplacedWholeAndSpentOnce() async throws {
+        try await Self.eachStore { store in
+            let ada = try await Self.account(store)
+            func code(_ hash: String) -> RecoveryCodeRecord {
+                RecoveryCodeRecord(id: UUID(), userID: ada.user.id, codeHash: hash, createdAt: Self.now)
+            }
+            let first = [code("a1"), code("a2")]
+            try await store.replaceRecoveryCodes(userID: ada.user.id, with: first, audit: [Self.event(.factorEnrolled, ada.user.id)])
+            let second = [code("b1"), code("b2"), code("b3")]
+            try await store.replaceRecoveryCodes(userID: ada.user.id, with: second, audit: [])
+            let state = try await store.recoveryCodeState(userID: ada.user.id, sessionID: ada.session.id)
+            #expect(Set(state.codes.map(\.codeHash)) == ["b1", "b2", "b3"] && state.session?.id == ada.session.id)
+            var raised = try #require(state.session)
+            raised.aal = "aal2"
+            raised.refreshCounter += 2
+            let spend = RecoveryCodeSpend(
+                codeID: second[1].id, userID: ada.user.id, usedAt: Self.now, seenSession: try #require(state.session), session: raised,
+                audit: [Self.event(.mfaVerified, ada.user.id)], outbox: [])
+            #expect(try await store.spendRecoveryCode(spend))
+            // Spent: a second use writes nothing; an old set's code is not there to spend.
+            #expect(try await !store.spendRecoveryCode(spend))
+            var stale = spend
+            stale.codeID = first[0].id
+            #expect(try await !store.spendRecoveryCode(stale))
+            // A fresh code on a session that moved on: nothing written, the code still unspent.
+            var moved = spend
+            moved.codeID = second[2].id
+            #expect(try await !store.spendRecoveryCode(moved))
+            let after = try await store.recoveryCodeState(userID: ada.user.id, sessionID: ada.session.id)
+            #expect(after.codes.filter { $0.usedAt != nil }.map(\.id) == [second[1].id])
+            #expect(after.session?.aal == "aal2" && after.session?.refreshCounter == 2)
+            let actions = try await Self.auditActions(store, ada.user.id)
+            #expect(actions.filter { $0 == .mfaVerified }.count == 1 && actions.filter { $0 == .factorEnrolled }.count == 1)
+            // A reset takes the codes with the factors.
+            #expect(try await store.createFactor(Self.factor(ada.user.id), limit: 10, audit: []))
+            _ = try await store.resetFactors(userID: ada.user.id) { _ in
+                []
+            } outbox: { _ in
+                []
+            }
+            #expect(try await store.recoveryCodeState(userID: ada.user.id, sessionID: ada.session.id).codes.isEmpty)
+        }
+    }
 }

@@ -236,6 +236,16 @@ extension MFA {
         completeOnMain(completion) { try await self.unenroll(factorID: factorID) }
     }
 
+    /// Completion-handler form of ``generateRecoveryCodes()``.
+    public func generateRecoveryCodes(completion: @escaping @MainActor @Sendable (Result<RecoveryCodes, any Error>) -> Void) {
+        completeOnMain(completion) { try await self.generateRecoveryCodes() }
+    }
+
+    /// Completion-handler form of ``verifyRecoveryCode(_:)``.
+    public func verifyRecoveryCode(_ code: String, completion: @escaping @MainActor @Sendable (Result<Session, any Error>) -> Void) {
+        completeOnMain(completion) { try await self.verifyRecoveryCode(code) }
+    }
+
     /// Completion-handler form of ``listFactors()``.
     public func listFactors(completion: @escaping @MainActor @Sendable (Result<FactorList, any Error>) -> Void) {
         completeOnMain(completion) { try await self.listFactors() }

@@ -114,6 +114,33 @@ public struct MFA: Sendable {
         return try await verify(factorID: factorID, challengeID: challenge.id, code: code)
     }
 
+    /// Makes ten single-use recovery codes for when the second factor is lost (Latchkey's), replacing
+    /// any earlier set. Show them once and ask the user to keep them; only their hashes are kept.
+    /// Needs a verified factor and an ``AAL/aal2`` session (``LatchkeyError/isInsufficientAAL``).
+    public func generateRecoveryCodes() async throws -> RecoveryCodes {
+        try await client.sendAuthorized("POST", "recovery-codes", body: EmptyBody(), as: RecoveryCodes.self)
+    }
+
+    /// How many of the user's recovery codes are left.
+    public func recoveryCodeStatus() async throws -> RecoveryCodeStatus {
+        try await client.sendAuthorized("GET", "recovery-codes", body: nil, as: RecoveryCodeStatus.self)
+    }
+
+    /// Uses a recovery code in place of the second factor: the code is spent, and the server
+    /// answers with a new ``AAL/aal2`` session, stored and announced as
+    /// ``AuthEvent/mfaChallengeVerified``; the owner is emailed. A wrong or spent code throws
+    /// ``LatchkeyError/isMFAVerificationFailed``.
+    @discardableResult
+    public func verifyRecoveryCode(_ code: String) async throws -> Session {
+        let session = try await client.sendAuthorized(
+            "POST", "recovery-codes/verify", body: VerifyRecoveryCodeRequest(code: code), as: Session.self)
+        await client.setSession(session, event: .mfaChallengeVerified)
+        return session
+    }
+
+    /// `{}`: a body with nothing to say.
+    struct EmptyBody: Encodable, Sendable {}
+
     /// Removes a factor, then refreshes the session so that its level, ``AuthClient/currentUser``
     /// and its factors (and so ``assuranceLevel()``) follow: removing a verified factor brings
     /// the user's sessions back to ``AAL/aal1`` on the server.

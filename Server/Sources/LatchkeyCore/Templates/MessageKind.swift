@@ -22,6 +22,8 @@ public enum MessageKind: String, Sendable, CaseIterable {
     case factorEnrolled = "mfa_factor_enrolled"
     /// Tells the user a second factor was removed from their account.
     case factorUnenrolled = "mfa_factor_unenrolled"
+    /// Tells the user a recovery code was used in place of their second factor.
+    case recoveryCodeUsed = "recovery_code_used"
     /// Tells the user a provider's identity was linked to their account (a new way in).
     case identityLinked = "identity_linked"
     /// Tells the user a provider's identity was unlinked from their account.
@@ -47,6 +49,7 @@ public enum MessageKind: String, Sendable, CaseIterable {
         case .emailChanged: "email_changed_notification"
         case .factorEnrolled: "mfa_factor_enrolled_notification"
         case .factorUnenrolled: "mfa_factor_unenrolled_notification"
+        case .recoveryCodeUsed: "recovery_code_used_notification"
         case .identityLinked: "identity_linked_notification"
         case .identityUnlinked: "identity_unlinked_notification"
         case .existingAccount: "existing_account_notification"
@@ -63,6 +66,7 @@ public enum MessageKind: String, Sendable, CaseIterable {
         case .invite: "invite"
         case .recovery: "recovery"
         case .reauthentication, .passwordChanged, .emailChanged, .existingAccount, .sms, .mfaSMS, .factorEnrolled, .factorUnenrolled,
+            .recoveryCodeUsed,
             .identityLinked, .identityUnlinked:
             "email"
         }

@@ -30,6 +30,18 @@ struct MFAController {
                 id: context.parameters.get("id") ?? "", body, principal: context.principal, client: context.client)
             return try JSONResponse.make(session, noStore: true)
         }
+        // Latchkey's recovery codes: made at aal2, each good once in place of a factor's code.
+        routes.signedIn(.post, "/recovery-codes") { _, context in
+            try JSONResponse.make(try await mfa.generateRecoveryCodes(principal: context.principal), noStore: true)
+        }
+        routes.signedIn(.get, "/recovery-codes") { _, context in
+            try JSONResponse.make(try await mfa.recoveryCodeStatus(principal: context.principal), noStore: true)
+        }
+        routes.signedIn(.post, "/recovery-codes/verify") { request, context in
+            let body = try await request.decodeJSON(VerifyRecoveryCodeRequest.self, context: context)
+            let session = try await mfa.verifyRecoveryCode(body, principal: context.principal, client: context.client)
+            return try JSONResponse.make(session, noStore: true)
+        }
         routes.signedIn(.delete, "/factors/:id") { _, context in
             try JSONResponse.make(try await mfa.unenroll(id: context.parameters.get("id") ?? "", principal: context.principal))
         }

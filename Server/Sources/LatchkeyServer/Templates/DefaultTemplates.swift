@@ -58,14 +58,21 @@ enum DefaultTemplates {
             notice(
                 subject: "A second factor was added to your account",
                 body: """
-                    An authenticator app was added to your {{application.name}} account as a second factor: signing in now asks for its code.
+                    A second factor was added to your {{application.name}} account: signing in now asks for its code.
+                    If you did not do this, reset your password and contact the app's support at once.
+                    """)
+        case .recoveryCodeUsed:
+            notice(
+                subject: "A recovery code was used",
+                body: """
+                    A recovery code was used in place of the second factor to sign in to your {{application.name}} account. Each code works once.
                     If you did not do this, reset your password and contact the app's support at once.
                     """)
         case .factorUnenrolled:
             notice(
                 subject: "A second factor was removed from your account",
                 body: """
-                    An authenticator app was removed from the second factors of your {{application.name}} account.
+                    A second factor was removed from your {{application.name}} account.
                     If you did not do this, reset your password and contact the app's support at once.
                     """)
         case .identityLinked:

@@ -411,5 +411,19 @@ enum Migrations {
                 WHERE status = 'verified' AND phone IS NOT NULL
                 """,
             ]),
+        Migration(
+            version: 21, name: "recovery codes: single use, stored hashed, a set per user",
+            statements: [
+                """
+                CREATE TABLE recovery_codes (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                    code_hash TEXT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    used_at BIGINT
+                )
+                """,
+                "CREATE INDEX recovery_codes_user_idx ON recovery_codes (user_id)",
+            ]),
     ]
 }

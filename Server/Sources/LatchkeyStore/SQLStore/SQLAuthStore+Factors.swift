@@ -89,6 +89,7 @@ extension SQLAuthStore {
             ).compactMap(Self.factor).sorted { ($0.createdAt, $0.id.uuidString) < ($1.createdAt, $1.id.uuidString) }
             guard !deleted.isEmpty else { return [] }
             try await Self.deleteSessions(userID: userID, except: nil, db)
+            try await db.query("DELETE FROM recovery_codes WHERE user_id = ?", [SQLValue(userID)])
             try await insertOutbox(try outbox(deleted), db)
             try await Self.insert(audit(deleted), db)
             return deleted
@@ -198,7 +199,18 @@ extension SQLAuthStore {
             [SQLValue(acceptance.challengeID), SQLValue(factorID)])
         guard !spent.isEmpty else { throw StoreError.conflict("challenge \(acceptance.challengeID) was spent") }
         let seen = acceptance.seenSession
-        let session = acceptance.session
+        try await Self.raise(seen, to: acceptance.session, userID: userID, db)
+        if acceptance.endingOtherAAL1Sessions {
+            try await db.query(
+                "DELETE FROM sessions WHERE user_id = ? AND id <> ? AND aal <> 'aal2'", [SQLValue(userID), SQLValue(seen.id)])
+            try await Self.deleteDeviceKeys(userID: userID, exceptOfSession: seen.id, db)
+        }
+        try await insertOutbox(acceptance.outbox, db)
+    }
+
+    /// Writes the session's new level, methods and refresh counter while it still has the level
+    /// and counter of `seen`; a ``StoreError/conflict(_:)`` otherwise, rolling the write back.
+    static func raise(_ seen: SessionRecord, to session: SessionRecord, userID: UUID, _ db: any SQLExecutor) async throws {
         let raised = try await db.query(
             """
             UPDATE sessions SET aal = ?, amr = ?, refresh_counter = ?, refreshed_at = ?, updated_at = ? \
@@ -209,12 +221,6 @@ extension SQLAuthStore {
                 SQLValue(session.updatedAt), SQLValue(seen.id), SQLValue(userID), .text(seen.aal), SQLValue(seen.refreshCounter),
             ])
         guard !raised.isEmpty else { throw StoreError.conflict("session \(seen.id) changed since it was read") }
-        if acceptance.endingOtherAAL1Sessions {
-            try await db.query(
-                "DELETE FROM sessions WHERE user_id = ? AND id <> ? AND aal <> 'aal2'", [SQLValue(userID), SQLValue(seen.id)])
-            try await Self.deleteDeviceKeys(userID: userID, exceptOfSession: seen.id, db)
-        }
-        try await insertOutbox(acceptance.outbox, db)
     }
 
     public func spendChallenge(id: UUID, factorID: UUID) async throws {

@@ -4,7 +4,7 @@ import Foundation
 /// conditional write per verification. The use case reads the factor, its challenge and the
 /// session, decides, and hands the store the outcome; the store applies it only while what was
 /// read is still so (a racing verification or refresh makes it read and decide again).
-public protocol FactorStore: FactorReading, UserReading, AuditWriting {
+public protocol FactorStore: FactorReading, UserReading, AuditWriting, RecoveryCodeStore {
     /// Stores a factor unless the user has `limit` factors already (`false` then), recording
     /// `audit`. A phone factor first replaces the user's unverified factors for its number (and
     /// their challenges). Throws ``StoreError/duplicate(_:)`` when the user has a factor of that
@@ -34,8 +34,8 @@ public protocol FactorStore: FactorReading, UserReading, AuditWriting {
     func deleteFactor(
         id: UUID, userID: UUID, downgradingSessions: Bool, audit: [AuditEvent], outbox: [OutboxRecord]
     ) async throws -> FactorRecord?
-    /// An operator's reset: deletes every factor of the user (and their challenges) and every
-    /// session and device key of the user, records `audit(deleted)` and queues `outbox(deleted)`,
+    /// An operator's reset: deletes every factor of the user (and their challenges), the user's
+    /// recovery codes, and every session and device key of the user, records `audit(deleted)` and queues `outbox(deleted)`,
     /// all in one write. The factors deleted (none: nothing is written).
     func resetFactors(
         userID: UUID, audit: @escaping @Sendable ([FactorRecord]) -> [AuditEvent],

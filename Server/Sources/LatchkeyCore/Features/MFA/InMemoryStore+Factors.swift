@@ -113,6 +113,7 @@ extension InMemoryStore {
             state.challenges = state.challenges.filter { challenge in !deleted.contains { $0.id == challenge.value.factorID } }
             state.sessions = state.sessions.filter { $0.value.userID != userID }
             state.deviceKeys.removeAll { $0.userID == userID }
+            state.recoveryCodes.removeAll { $0.userID == userID }
             state.outbox += mail
             state.events += audit(deleted)
             return deleted
@@ -129,26 +130,31 @@ extension InMemoryStore.State {
         factors[challenge.factorID]?.lastChallengedAt = challenge.createdAt
     }
 
+    /// Writes the session's new level, methods and refresh counter while it still has the level
+    /// and counter of `seen`; `false` (nothing changed) otherwise.
+    mutating func raise(_ seen: SessionRecord, to session: SessionRecord, userID: UUID) -> Bool {
+        guard var raised = sessions[seen.id], raised.userID == userID, raised.aal == seen.aal, raised.refreshCounter == seen.refreshCounter
+        else { return false }
+        raised.aal = session.aal
+        raised.amr = session.amr
+        raised.refreshCounter = session.refreshCounter
+        raised.refreshedAt = session.refreshedAt
+        raised.updatedAt = session.updatedAt
+        sessions[seen.id] = raised
+        return true
+    }
+
     /// Spends the accepted challenge and raises the session it was answered in, while that
     /// session is as it was read; `false` (nothing changed) otherwise.
     mutating func accept(_ acceptance: FactorAcceptance, for factor: FactorRecord) -> Bool {
         let seen = acceptance.seenSession
-        guard challenges[acceptance.challengeID]?.factorID == factor.id,
-            let session = sessions[seen.id], session.userID == factor.userID, session.aal == seen.aal,
-            session.refreshCounter == seen.refreshCounter
+        guard challenges[acceptance.challengeID]?.factorID == factor.id, raise(seen, to: acceptance.session, userID: factor.userID)
         else { return false }
         challenges[acceptance.challengeID] = nil
         if acceptance.endingOtherAAL1Sessions {
             sessions = sessions.filter { $0.value.userID != factor.userID || $0.key == seen.id || $0.value.aal == "aal2" }
             deviceKeys.removeAll { $0.userID == factor.userID && $0.sessionID != seen.id }
         }
-        var raised = session
-        raised.aal = acceptance.session.aal
-        raised.amr = acceptance.session.amr
-        raised.refreshCounter = acceptance.session.refreshCounter
-        raised.refreshedAt = acceptance.session.refreshedAt
-        raised.updatedAt = acceptance.session.updatedAt
-        sessions[seen.id] = raised
         outbox += acceptance.outbox
         return true
     }

@@ -35,6 +35,7 @@ public final class InMemoryStore: Sendable {
         var mailbox: [StoredEmail] = []
         var factors: [UUID: FactorRecord] = [:]
         var challenges: [UUID: FactorChallengeRecord] = [:]
+        var recoveryCodes: [RecoveryCodeRecord] = []
         var deviceKeys: [DeviceKeyRecord] = []
         /// The `jti`s redeemed per device key, with when each may be forgotten.
         var assertions: [UUID: [String: Date]] = [:]
@@ -190,6 +191,7 @@ extension InMemoryStore.State {
         let factorIDs = Set(factors.values.filter { $0.userID == id }.map(\.id))
         factors = factors.filter { !factorIDs.contains($0.key) }
         challenges = challenges.filter { !factorIDs.contains($0.value.factorID) }
+        recoveryCodes.removeAll { $0.userID == id }
         let keyIDs = Set(deviceKeys.filter { $0.userID == id }.map(\.id))
         deviceKeys.removeAll { keyIDs.contains($0.id) }
         assertions = assertions.filter { !keyIDs.contains($0.key) }
