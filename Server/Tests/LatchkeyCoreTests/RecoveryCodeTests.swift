@@ -51,8 +51,8 @@ import Testing
         let codes = try await f.mfa.generateRecoveryCodes(principal: f.principal).codes
         let signIn = Self.newSignIn(f)
         let outbox = f.store.state.withLock { $0.outbox.count }
-        // Typed as people type: capitals and spaces in place of the dash.
-        let typed = codes[3].uppercased().replacingOccurrences(of: "-", with: " ")
+        // Typed or pasted as people do: capitals, a typographic hyphen, a tab and a newline.
+        let typed = "\t" + codes[3].uppercased().replacingOccurrences(of: "-", with: "\u{2010}") + "\n"
         _ = try await f.mfa.verifyRecoveryCode(VerifyRecoveryCodeRequest(code: typed), principal: signIn, client: Fixture.client)
         let sessionID = try #require(signIn.session?.id)
         let raised = try #require(f.store.session(id: sessionID))

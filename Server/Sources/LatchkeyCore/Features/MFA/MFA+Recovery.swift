@@ -110,10 +110,12 @@ extension MFA {
         return String(letters[0..<5]) + "-" + String(letters[5..<10])
     }
 
-    /// A code as typed, with spaces and dashes dropped and in lower case; `nil` when it is not ten
-    /// of the alphabet's letters.
+    /// A code as typed or pasted, with white space and dashes of any kind (a PDF's `‐`, a tab)
+    /// dropped and in lower case; `nil` when it is not ten of the alphabet's letters.
     static func normalized(_ raw: String) -> String? {
-        let letters = raw.lowercased().filter { $0 != "-" && $0 != " " }
+        let letters = raw.lowercased().filter { character in
+            !character.isWhitespace && !character.unicodeScalars.allSatisfy { $0.properties.generalCategory == .dashPunctuation }
+        }
         guard letters.count == 10, letters.allSatisfy(recoveryAlphabet.contains) else { return nil }
         return letters
     }
