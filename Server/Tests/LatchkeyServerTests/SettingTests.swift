@@ -17,8 +17,8 @@ import Testing
     @Test func aDefaultOutsideItsRangeDoesNotReadBack() {
         let port = Setting.count("port", ["PORT"], default: 70000, in: 0...65535, summary: "")
         #expect(!port.defaultsReadBack)
-        let shownWrong = Setting.limit("rate-limit-x", [], default: 30, per: 3600, goTrue: .off, summary: "")
-        #expect(shownWrong.defaultsReadBack)
+        let offForGoTrue = Setting.limit("rate-limit-x", [], default: 30, per: 3600, goTrue: .off, summary: "")
+        #expect(offForGoTrue.defaultsReadBack)
         let badGoTrue = Setting.count("mfa-max-attempts", [], default: 5, in: 0...1000, goTrue: 5000, summary: "")
         #expect(!badGoTrue.defaultsReadBack)
     }

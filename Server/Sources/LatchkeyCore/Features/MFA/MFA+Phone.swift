@@ -52,9 +52,8 @@ extension MFA {
     /// budgets per number and in total. A code the provider refuses is spent at once, so it is
     /// never left usable.
     func challengePhone(
-        _ factor: FactorRecord, channel raw: String?, principal: Principal, client: ClientInfo, now: Date
+        _ factor: FactorRecord, channel: String, principal: Principal, client: ClientInfo, now: Date
     ) async throws -> FactorChallenge {
-        let channel = try Codes.channel(raw)
         guard let phone = factor.phone else { throw Self.notFound }
         let phoneSettings = settings.factors.phone
         if let last = factor.lastChallengedAt {

@@ -119,12 +119,14 @@ public struct MFA: Sendable {
     ) async throws -> FactorChallenge {
         try principal.user.refuseIfAnonymous()
         try await limiter.hit("ip:mfa:\(client.limitKey)", settings.perIP)
+        // `sms` (also for none) or `whatsapp`, checked for every type so the body means one thing.
+        let channel = try Codes.channel(request.channel)
         let factor = try await ownFactor(raw, of: principal.user)
         try requireVerification(of: factor)
         let now = time.now()
         if let locked = factor.lockedUntil, locked > now { throw Self.locked(until: locked, now: now) }
         if factor.factorType == "phone" {
-            return try await challengePhone(factor, channel: request.channel, principal: principal, client: client, now: now)
+            return try await challengePhone(factor, channel: channel, principal: principal, client: client, now: now)
         }
         let challenge = FactorChallengeRecord(
             id: random.uuid(), factorID: factor.id, ip: client.ip, createdAt: now,
