@@ -247,6 +247,7 @@ let package = Package(
                 "LatchkeyServer",
                 "LatchkeyCore",
                 "LatchkeyStore",
+                "LatchkeyWebAuthn",
                 .product(name: "Latchkey", package: "Latchkey"),
                 .product(name: "LatchkeyAPI", package: "Latchkey"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -131,6 +131,13 @@ public struct LatchkeyError: Error, Sendable, Equatable, LocalizedError, CustomS
     public var isMFAVerifiedFactorExists: Bool { code == .mfaVerifiedFactorExists }
     /// The server does not allow phone factors (their enrolment, or their challenges and codes).
     public var isMFAPhoneDisabled: Bool { code == .mfaPhoneEnrollNotEnabled || code == .mfaPhoneVerifyNotEnabled }
+    /// The server does not allow WebAuthn factors (their enrolment, or their challenges).
+    public var isMFAWebAuthnDisabled: Bool { code == .mfaWebAuthnEnrollNotEnabled || code == .mfaWebAuthnVerifyNotEnabled }
+    /// The key is registered already (to another factor, or as a passkey of another account).
+    public var isWebAuthnCredentialExists: Bool { code == .webauthnCredentialExists }
+    /// No second factor is waiting: the session is not halfway (``AuthModel/Phase/needsSecondFactor(_:)``),
+    /// or nothing was challenged yet.
+    public var isNoSecondFactorPending: Bool { code == .noSecondFactorPending }
     /// The embedded signer has no key yet, or not on this device (Openfort's
     /// `embeddedSignerNotConfigured`).
     public var isSignerNotConfigured: Bool { code == .signerNotConfigured }
@@ -170,6 +177,8 @@ extension ErrorCode {
     public static let phoneNumberInvalid: ErrorCode = "phone_number_invalid"
     /// SDK: a ``CodeRequired`` decoded by the app was submitted before ``AuthClient/resume(_:)``.
     public static let codeStateDetached: ErrorCode = "code_state_detached"
+    /// SDK: a second-factor call came with no second factor waiting for it.
+    public static let noSecondFactorPending: ErrorCode = "no_second_factor_pending"
     /// SDK: the embedded signer is not configured (or not on this device).
     public static let signerNotConfigured: ErrorCode = "signer_not_configured"
     /// SDK: the recovery password does not open the signer backup.

@@ -193,6 +193,10 @@ extension ErrorCode {
     public static let mfaPhoneEnrollNotEnabled: ErrorCode = "mfa_phone_enroll_not_enabled"
     /// Phone factors may not be challenged or verified on this server (HTTP 422).
     public static let mfaPhoneVerifyNotEnabled: ErrorCode = "mfa_phone_verify_not_enabled"
+    /// WebAuthn factors may not be enrolled on this server (HTTP 422).
+    public static let mfaWebAuthnEnrollNotEnabled: ErrorCode = "mfa_webauthn_enroll_not_enabled"
+    /// WebAuthn factors may not be challenged or verified on this server (HTTP 422).
+    public static let mfaWebAuthnVerifyNotEnabled: ErrorCode = "mfa_webauthn_verify_not_enabled"
     /// The user has a verified phone factor for this number already (HTTP 422).
     public static let mfaVerifiedFactorExists: ErrorCode = "mfa_verified_factor_exists"
 }

@@ -38,6 +38,6 @@ public struct FactorType: OpenStringValue {
     public static let totp: FactorType = "totp"
     /// Codes by SMS or WhatsApp to a number of the user's.
     public static let phone: FactorType = "phone"
-    /// A security key or passkey (GoTrue; not served by Latchkey yet).
+    /// A security key or passkey, as a second factor.
     public static let webauthn: FactorType = "webauthn"
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// `POST /factors`: enrol a second factor (GoTrue's `EnrollFactorParams`).
 public struct EnrollFactorRequest: Codable, Sendable, Equatable {
-    /// `totp` or `phone` (`factor_type`).
+    /// `totp`, `phone` or `webauthn` (`factor_type`).
     public var factorType: String?
     /// A name for the factor, unique among the user's factors (`friendly_name`).
     public var friendlyName: String?
@@ -64,9 +64,14 @@ public struct PhoneEnrollment: Codable, Sendable, Equatable {
 public struct ChallengeFactorRequest: Codable, Sendable, Equatable {
     /// `sms` (the default) or `whatsapp` (`channel`); other factor types ignore it.
     public var channel: String?
+    /// What supabase-js says of the relying party for a WebAuthn factor (`webauthn`): not read.
+    public var webauthn: WebAuthnRelyingPartyHint?
 
     /// Creates a request.
-    public init(channel: String? = nil) { self.channel = channel }
+    public init(channel: String? = nil, webauthn: WebAuthnRelyingPartyHint? = nil) {
+        self.channel = channel
+        self.webauthn = webauthn
+    }
 }
 
 /// What `POST /factors` answers for a TOTP factor: its id and what the authenticator app needs.
@@ -133,16 +138,19 @@ public struct FactorChallenge: Codable, Sendable, Equatable {
     public var type: String
     /// When the challenge expires, in Unix seconds (`expires_at`).
     public var expiresAt: Int
+    /// A WebAuthn factor's options for the authenticator (`webauthn`).
+    public var webauthn: WebAuthnFactorChallenge?
 
     /// Creates a challenge.
-    public init(id: UUID, type: String, expiresAt: Int) {
+    public init(id: UUID, type: String, expiresAt: Int, webauthn: WebAuthnFactorChallenge? = nil) {
         self.id = id
         self.type = type
         self.expiresAt = expiresAt
+        self.webauthn = webauthn
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, type
+        case id, type, webauthn
         case expiresAt = "expires_at"
     }
 
@@ -151,24 +159,29 @@ public struct FactorChallenge: Codable, Sendable, Equatable {
         try c.encodeLowercased(id, forKey: .id)
         try c.encode(type, forKey: .type)
         try c.encode(expiresAt, forKey: .expiresAt)
+        try c.encodeIfPresent(webauthn, forKey: .webauthn)
     }
 }
 
-/// `POST /factors/{id}/verify`: the challenge and the code from the authenticator app.
+/// `POST /factors/{id}/verify`: the challenge and the code from the authenticator app or the
+/// message, or a WebAuthn factor's credential.
 public struct VerifyFactorRequest: Codable, Sendable, Equatable {
     /// The challenge's id (`challenge_id`).
     public var challengeID: String?
-    /// The 6-digit code (`code`).
+    /// The code (`code`): TOTP and phone factors.
     public var code: String?
+    /// The authenticator's answer (`webauthn`): WebAuthn factors.
+    public var webauthn: WebAuthnFactorResponse?
 
     /// Creates a request.
-    public init(challengeID: String?, code: String?) {
+    public init(challengeID: String?, code: String?, webauthn: WebAuthnFactorResponse? = nil) {
         self.challengeID = challengeID
         self.code = code
+        self.webauthn = webauthn
     }
 
     enum CodingKeys: String, CodingKey {
-        case code
+        case code, webauthn
         case challengeID = "challenge_id"
     }
 }

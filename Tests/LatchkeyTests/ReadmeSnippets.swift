@@ -150,6 +150,19 @@ _ = codes
 @MainActor
 func readmeSnippet8(auth: AuthClient, email: String, password: String, newPassword: String, typedCode: String, code: String, url: URL) async throws {
 // README block begins
+let model = AuthModel(client: auth)
+if let factor = model.secondFactors.first {     // apps first, then security keys, then phones
+    try await model.challenge(factor: factor)   // a phone factor's code is sent now
+    try await model.verify(code: typedCode)     // or verifyRecoveryCode(_:); the phase is then .signedIn
+}
+// A security key instead (Apple platforms): try await model.verifyWithSecurityKey()
+// README block ends
+_ = model
+}
+
+@MainActor
+func readmeSnippet9(auth: AuthClient, email: String, password: String, newPassword: String, typedCode: String, code: String, url: URL) async throws {
+// README block begins
 for await change in auth.authStateChanges {      // initialSession, signedIn, signedOut, tokenRefreshed, userUpdated
     route(to: change.session == nil ? .welcome : .home)
 }
@@ -163,7 +176,7 @@ _ = user
 }
 
 @MainActor
-func readmeSnippet9(email: String, password: String, newPassword: String, typedCode: String, code: String, url: URL) async throws {
+func readmeSnippet10(email: String, password: String, newPassword: String, typedCode: String, code: String, url: URL) async throws {
 // README block begins
 let transport = MockTransport()
 await transport.respond(to: "POST", path: "/token", status: 400,

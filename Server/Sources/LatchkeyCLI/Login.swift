@@ -39,7 +39,9 @@ struct Login: AsyncParsableCommand {
     }
 
     /// Asks for a second factor's code when the account has a verified factor: the authenticator
-    /// app's, else one sent to the phone factor's number (an empty line sends a new one).
+    /// app's, else one sent to the phone factor's number (an empty line sends a new one). A
+    /// recovery code (letters and digits) is taken at either prompt, and is the way in for an
+    /// account whose only factor is a security key, which a terminal cannot use.
     func stepUp(_ auth: AuthClient, after session: Session) async throws -> Session {
         let level = try await auth.mfa.assuranceLevel()
         guard level.current == .aal1, level.next == .aal2 else { return session }
@@ -47,15 +49,27 @@ struct Login: AsyncParsableCommand {
         if let factor = factors.totp.first {
             print("This account has a second factor (\(factor.friendlyName ?? "an authenticator app")).")
             while true {
-                let code = Terminal.readLine(prompt: "Authenticator code: ")
+                let code = Terminal.readLine(prompt: "Authenticator code (or a recovery code): ")
                 do {
+                    if Self.isRecoveryCode(code) { return try await auth.mfa.verifyRecoveryCode(code) }
                     return try await auth.mfa.challengeAndVerify(factorID: factor.id, code: code)
                 } catch let error as LatchkeyError where error.isMFAVerificationFailed {
                     print("That code is not right. Try again.")
                 }
             }
         }
-        guard let phone = factors.phone.first else { return session }
+        guard let phone = factors.phone.first else {
+            guard !factors.webauthn.isEmpty else { return session }
+            print("This account's second factor is a security key, which a terminal cannot use: enter one of your recovery codes.")
+            while true {
+                let code = Terminal.readLine(prompt: "Recovery code: ")
+                do {
+                    return try await auth.mfa.verifyRecoveryCode(code)
+                } catch let error as LatchkeyError where error.isMFAVerificationFailed {
+                    print("That code is not right. Try again.")
+                }
+            }
+        }
         var challenge = try await auth.mfa.challenge(factorID: phone.id)
         print("A code was sent to \(phone.phone ?? "the account's phone"). Press Enter on an empty line for a new code.")
         while true {
@@ -66,6 +80,7 @@ struct Login: AsyncParsableCommand {
                     print("A new code was sent.")
                     continue
                 }
+                if Self.isRecoveryCode(code) { return try await auth.mfa.verifyRecoveryCode(code) }
                 return try await auth.mfa.verify(factorID: phone.id, challengeID: challenge.id, code: code)
             } catch let error as LatchkeyError where error.isMFAVerificationFailed {
                 print("That code is not right. Try again.")
@@ -94,6 +109,11 @@ struct Login: AsyncParsableCommand {
                 print("That code is not right\(left). Try again.")
             }
         }
+    }
+
+    /// A recovery code (`xxxxx-xxxxx`, letters among its characters), not a factor's digits.
+    static func isRecoveryCode(_ text: String) -> Bool {
+        text.contains { $0.isLetter }
     }
 }
 

@@ -95,7 +95,7 @@ def test_login_asks_for_the_authenticator_code_when_the_account_has_one(latchkey
         pane.wait_for("Password:")
         pane.type(password)
         pane.wait_for("This account has a second factor (Work phone).")
-        pane.wait_for("Authenticator code:")
+        pane.wait_for("Authenticator code (or a recovery code):")
         pane.type("000000" if totp.now() != "000000" else "111111")
         pane.wait_for("That code is not right")
         # The code just used is spent: the next step's code is within the window.
@@ -138,3 +138,59 @@ def test_login_sends_a_code_to_the_phone_factor(latchkey_server):
     finally:
         pane.close()
 
+
+
+def test_login_takes_a_recovery_code_and_is_the_way_in_for_a_security_key(tmp_path):
+    """#39: at the authenticator prompt a recovery code is taken too; an account whose only factor
+    is a security key (which a terminal cannot use) is asked for one."""
+    import httpx
+
+    from test_cli import _start_server
+    from test_mfa_webauthn import ENV, enrolled, signed_up
+    from webauthn_authenticator import Authenticator
+
+    process, url, log = _start_server(tmp_path, env=ENV)
+    try:
+        email, password, token = signed_up(url)
+        _, aal2 = enrolled(url, token, Authenticator())
+        made = httpx.post(f"{url}/recovery-codes", json={}, headers={"Authorization": f"Bearer {aal2}"}, trust_env=False)
+        assert made.status_code == 200, made.text
+        codes = made.json()["codes"]
+
+        pane = Pane([str(binary_path()), "login", "--email", email, "--url", url, "--password"])
+        try:
+            pane.wait_for("Password:")
+            pane.type(password)
+            pane.wait_for("a security key, which a terminal cannot use")
+            pane.wait_for("Recovery code:")
+            pane.type("zzzzz-zzzzz")
+            pane.wait_for("That code is not right")
+            pane.type(codes[0])
+            pane.wait_for(f"Signed in as {email} with a second factor")
+        finally:
+            pane.close()
+
+        # With an authenticator app as well, its prompt takes a recovery code.
+        app = httpx.post(f"{url}/factors", json={"factor_type": "totp", "friendly_name": "App"},
+                         headers={"Authorization": f"Bearer {aal2}"}, trust_env=False)
+        assert app.status_code == 200, app.text
+        import pyotp
+        opened = httpx.post(f"{url}/factors/{app.json()['id']}/challenge", json={},
+                            headers={"Authorization": f"Bearer {aal2}"}, trust_env=False).json()
+        verified = httpx.post(f"{url}/factors/{app.json()['id']}/verify",
+                              json={"challenge_id": opened["id"], "code": pyotp.TOTP(app.json()["totp"]["secret"]).now()},
+                              headers={"Authorization": f"Bearer {aal2}"}, trust_env=False)
+        assert verified.status_code == 200, verified.text
+        pane = Pane([str(binary_path()), "login", "--email", email, "--url", url, "--password"])
+        try:
+            pane.wait_for("Password:")
+            pane.type(password)
+            pane.wait_for("Authenticator code (or a recovery code):")
+            pane.type(codes[1].upper())
+            pane.wait_for(f"Signed in as {email} with a second factor")
+        finally:
+            pane.close()
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+        log.close()

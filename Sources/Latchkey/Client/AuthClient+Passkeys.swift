@@ -78,19 +78,28 @@ extension AuthClient {
 extension PasskeyOptionsResponse {
     /// The relying party id, challenge, user id and display name the options carry, as bytes
     /// where WebAuthn has bytes: what a platform authenticator API takes.
-    public var ceremony: PasskeyCeremony? {
+    public var ceremony: PasskeyCeremony? { PasskeyCeremony(options: options) }
+}
+
+extension PasskeyCeremony {
+    /// The ceremony of WebAuthn creation or request options (`PublicKeyCredentialCreationOptions`
+    /// or `…RequestOptions` JSON); `nil` without a readable challenge.
+    init?(options: JSONValue) {
         guard let options = options.objectValue, let text = options["challenge"]?.stringValue, let challenge = Base64URL.decode(text)
         else { return nil }
         let user = options["user"]?.objectValue
-        return PasskeyCeremony(
+        func ids(_ key: String) -> [Data] {
+            (options[key]?.arrayValue ?? []).compactMap {
+                $0.objectValue?["id"]?.stringValue.flatMap { Base64URL.decode($0) }.map { Data($0) }
+            }
+        }
+        self.init(
             relyingPartyID: options["rpId"]?.stringValue ?? options["rp"]?.objectValue?["id"]?.stringValue ?? "",
             challenge: Data(challenge), userID: user?["id"]?.stringValue.flatMap { Base64URL.decode($0) }.map { Data($0) },
-            userName: user?["name"]?.stringValue,
-            excludedCredentialIDs: (options["excludeCredentials"]?.arrayValue ?? []).compactMap {
-                $0.objectValue?["id"]?.stringValue.flatMap { Base64URL.decode($0) }.map { Data($0) }
-            },
+            userName: user?["name"]?.stringValue, excludedCredentialIDs: ids("excludeCredentials"),
             requiresUserVerification: (options["userVerification"] ?? options["authenticatorSelection"]?.objectValue?["userVerification"])
-                == "required")
+                == "required",
+            allowedCredentialIDs: ids("allowCredentials"))
     }
 }
 
@@ -105,6 +114,8 @@ public struct PasskeyCeremony: Sendable, Equatable {
     /// The user's passkeys, which the device must not register again.
     public var excludedCredentialIDs: [Data]
     public var requiresUserVerification: Bool
+    /// The only credentials that may answer (a WebAuthn factor's key); empty: any of the relying party's.
+    public var allowedCredentialIDs: [Data] = []
 }
 
 extension PasskeyCredential {

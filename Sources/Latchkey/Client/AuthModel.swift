@@ -13,7 +13,7 @@
     ///     case .restoring: ProgressView()
     ///     case .signedOut: SignInView(client: auth.client)
     ///     case .signedIn: HomeView(user: auth.user)
-    ///     case .needsSecondFactor: TOTPView(mfa: auth.client.mfa)
+    ///     case .needsSecondFactor: SecondFactorView(auth: auth)   // auth.secondFactors, challenge(factor:), verify(code:)
     ///     case .recoveringPassword: NewPasswordView(client: auth.client)
     ///     }
     /// }
@@ -68,6 +68,60 @@
             return false
         }
 
+        /// The user's verified factors while the phase is ``Phase/needsSecondFactor(_:)``, as the
+        /// session's user lists them: authenticator apps first, then security keys, then phones.
+        /// Empty in every other phase.
+        public var secondFactors: [Factor] {
+            guard case .needsSecondFactor(let session) = phase else { return [] }
+            return MFA.usable(session.user.factors ?? [])
+        }
+
+        /// The challenge ``challenge(factor:channel:)`` opened, which ``verify(code:)`` answers;
+        /// `nil` once the phase moves on.
+        public private(set) var secondFactorChallenge: SecondFactorChallenge?
+
+        /// Opens a challenge for one of ``secondFactors``: a phone factor's code is sent now (over
+        /// `channel`); a security key's challenge is answered by
+        /// ``MFA/verifyWithSecurityKey(_:presentationContextProvider:)`` (Apple platforms).
+        /// Outside ``Phase/needsSecondFactor(_:)`` it throws ``LatchkeyError/isNoSecondFactorPending``.
+        public func challenge(factor: Factor, channel: SMSChannel? = nil) async throws {
+            guard case .needsSecondFactor = phase else { throw Self.nothingPending }
+            secondFactorChallenge = try await client.mfa.begin(factor, channel: channel)
+        }
+
+        /// Verifies a typed code: against the open challenge, or, with none open (an authenticator
+        /// app needs no message first), against a new challenge of the user's first TOTP factor.
+        /// The phase becomes ``Phase/signedIn(_:)``; a wrong code throws
+        /// ``LatchkeyError/isMFAVerificationFailed`` and the challenge stays open.
+        public func verify(code: String) async throws {
+            guard case .needsSecondFactor = phase else { throw Self.nothingPending }
+            var pending = secondFactorChallenge
+            if pending?.takesCode != true, let totp = secondFactors.first(where: { $0.factorType == .totp }) {
+                pending = try await client.mfa.begin(totp)
+                secondFactorChallenge = pending
+            }
+            guard let pending, pending.takesCode else { throw Self.nothingPending }
+            settle(try await pending.verify(code: code))
+        }
+
+        /// Uses one of the user's recovery codes in place of the second factor (a lost phone or
+        /// key): the phase becomes ``Phase/signedIn(_:)`` and the owner is emailed.
+        public func verifyRecoveryCode(_ code: String) async throws {
+            guard case .needsSecondFactor = phase else { throw Self.nothingPending }
+            settle(try await client.mfa.verifyRecoveryCode(code))
+        }
+
+        /// Takes in the `aal2` session a verification answered, without waiting for the client's
+        /// announcement of it (which sets the same phase).
+        func settle(_ session: Session) {
+            phase = Self.phase(of: session)
+            secondFactorChallenge = nil
+        }
+
+        static var nothingPending: LatchkeyError {
+            LatchkeyError(code: .noSecondFactorPending, message: "No second factor is waiting to be verified")
+        }
+
         /// A model that follows `client` from now on.
         public init(client: AuthClient) {
             self.client = client
@@ -109,6 +163,7 @@
                 phase = change.session.map(Self.phase(of:)) ?? .signedOut
             }
             if change.session != nil { linkError = nil }
+            if case .needsSecondFactor = phase {} else { secondFactorChallenge = nil }
         }
     }
 #endif

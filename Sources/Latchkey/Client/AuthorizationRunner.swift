@@ -34,11 +34,23 @@ import Foundation
             preferImmediatelyAvailableCredentials: Bool = false,
             read: @escaping @MainActor (any ASAuthorizationCredential) throws -> Value
         ) async throws -> Value {
+            try await run(
+                [request], presentationContextProvider: presentationContextProvider,
+                preferImmediatelyAvailableCredentials: preferImmediatelyAvailableCredentials, read: read)
+        }
+
+        /// Runs `requests` in one controller: the system sheet offers each (a security key, or a
+        /// passkey on the device), and the one the user answers is read.
+        static func run(
+            _ requests: [ASAuthorizationRequest], presentationContextProvider: any ASAuthorizationControllerPresentationContextProviding,
+            preferImmediatelyAvailableCredentials: Bool = false,
+            read: @escaping @MainActor (any ASAuthorizationCredential) throws -> Value
+        ) async throws -> Value {
             let runner = AuthorizationRunner(read: read)
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
                     runner.start(
-                        request, continuation: continuation, presentationContextProvider: presentationContextProvider,
+                        requests, continuation: continuation, presentationContextProvider: presentationContextProvider,
                         preferImmediatelyAvailableCredentials: preferImmediatelyAvailableCredentials)
                 }
             } onCancel: {
@@ -50,14 +62,14 @@ import Foundation
         }
 
         private func start(
-            _ request: ASAuthorizationRequest, continuation: CheckedContinuation<Value, any Error>,
+            _ requests: [ASAuthorizationRequest], continuation: CheckedContinuation<Value, any Error>,
             presentationContextProvider: any ASAuthorizationControllerPresentationContextProviding,
             preferImmediatelyAvailableCredentials: Bool
         ) {
             guard !Task.isCancelled else { return continuation.resume(throwing: CancellationError()) }
             self.continuation = continuation
             keepAlive = self
-            let controller = ASAuthorizationController(authorizationRequests: [request])
+            let controller = ASAuthorizationController(authorizationRequests: requests)
             self.controller = controller
             controller.delegate = self
             presenter = presentationContextProvider

@@ -11,11 +11,14 @@ public struct FactorList: Sendable, Equatable {
     public var totp: [Factor]
     /// The verified phone factors (``Factor/phone`` shows each number masked).
     public var phone: [Factor]
+    /// The verified WebAuthn factors (security keys).
+    public var webauthn: [Factor]
 
     /// Sorts `all` into the lists.
     public init(all: [Factor]) {
         self.all = all
         self.totp = all.filter { $0.factorType == .totp && $0.status == .verified }
         self.phone = all.filter { $0.factorType == .phone && $0.status == .verified }
+        self.webauthn = all.filter { $0.factorType == .webauthn && $0.status == .verified }
     }
 }

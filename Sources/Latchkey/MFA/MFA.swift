@@ -1,7 +1,7 @@
 import Foundation
 
-/// Multi-factor authentication with an authenticator app (TOTP) or a phone (codes by SMS or
-/// WhatsApp), reached as ``AuthClient/mfa``.
+/// Multi-factor authentication with an authenticator app (TOTP), a phone (codes by SMS or
+/// WhatsApp) or a security key (WebAuthn), reached as ``AuthClient/mfa``.
 ///
 /// Enrolling: the signed-in user scans a QR code, then proves the app works by typing a code.
 ///
@@ -75,6 +75,32 @@ public struct MFA: Sendable {
             "POST", "factors",
             body: EnrollFactorRequest(factorType: FactorType.phone.rawValue, friendlyName: friendlyName, phone: phoneNumber),
             as: PhoneEnrollment.self)
+    }
+
+    /// Starts enrolling a WebAuthn factor: a security key (or a platform authenticator) as the
+    /// second factor. The factor has no key until its first challenge (``FactorChallenge/webauthn``
+    /// of type `create`) is answered by the authenticator and verified with
+    /// ``verify(factorID:challenge:credential:)``; on Apple platforms ``enrollSecurityKey(friendlyName:presentationContextProvider:)``
+    /// does all three. The server must allow WebAuthn factors (`GOTRUE_MFA_WEB_AUTHN_ENROLL_ENABLED`).
+    public func enrollWebAuthn(friendlyName: String? = nil) async throws -> WebAuthnEnrollment {
+        try await client.sendAuthorized(
+            "POST", "factors", body: EnrollFactorRequest(factorType: FactorType.webauthn.rawValue, friendlyName: friendlyName),
+            as: WebAuthnEnrollment.self)
+    }
+
+    /// Verifies a WebAuthn factor's challenge with the authenticator's answer: a new key for a
+    /// challenge of type `create` (registering it), an assertion for one of type `request`. The
+    /// session becomes ``AAL/aal2`` as with a code. A failed check throws
+    /// ``LatchkeyError/isMFAVerificationFailed``; a key registered to another factor,
+    /// ``LatchkeyError/isWebAuthnCredentialExists``.
+    @discardableResult
+    public func verify(factorID: UUID, challenge: FactorChallenge, credential: PasskeyCredential) async throws -> Session {
+        let body = VerifyFactorRequest(
+            challengeID: challenge.id.uuidString.lowercased(), code: nil,
+            webauthn: WebAuthnFactorResponse(type: challenge.webauthn?.type ?? "request", credentialResponse: credential))
+        let session = try await client.sendAuthorized("POST", Self.path(factorID, "verify"), body: body, as: Session.self)
+        await client.setSession(session, event: .mfaChallengeVerified)
+        return session
     }
 
     /// Creates a challenge for a factor: the code to verify next must answer it before it
@@ -157,7 +183,7 @@ public struct MFA: Sendable {
     }
 
     /// The signed-in user's factors, fetched from the server (which also refreshes
-    /// ``AuthClient/currentUser``): all of them, and the verified TOTP and phone ones.
+    /// ``AuthClient/currentUser``): all of them, and the verified TOTP, phone and WebAuthn ones.
     public func listFactors() async throws -> FactorList {
         FactorList(all: try await client.user().factors ?? [])
     }

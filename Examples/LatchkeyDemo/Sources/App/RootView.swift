@@ -16,7 +16,7 @@ struct RootView: View {
                 client: model.client,
                 theme: SignInTheme(
                     accent: .indigo, copy: SignInCopy(overrides: [.title: "Latchkey Demo"]), deviceKeyReason: "Sign in to the demo"))
-        case .needsSecondFactor: SecondFactorView(client: model.client)
+        case .needsSecondFactor: SecondFactorView(auth: model)
         case .recoveringPassword: NewPasswordView(auth: model.client)
         case .signedIn(let session): HomeView(session: session, client: model.client)
         }

@@ -294,6 +294,8 @@ public struct MFASettings: Sendable {
     public var lockout: Int
     /// Phone factors: codes by SMS or WhatsApp (`GOTRUE_MFA_PHONE_*`).
     public var phone = PhoneFactorSettings()
+    /// WebAuthn factors: security keys (`GOTRUE_MFA_WEB_AUTHN_*`), with the passkeys' relying party.
+    public var webAuthn = WebAuthnFactorSettings()
 
     public init(
         totpEnrollEnabled: Bool = true, totpVerifyEnabled: Bool = true, maxEnrolledFactors: Int = 10, challengeExpiry: Int = 300,
@@ -305,6 +307,23 @@ public struct MFASettings: Sendable {
         self.challengeExpiry = challengeExpiry
         self.maxAttempts = maxAttempts
         self.lockout = lockout
+    }
+}
+
+/// WebAuthn factors (`GOTRUE_MFA_WEB_AUTHN_*`): off unless the operator turns them on, as on GoTrue.
+public struct WebAuthnFactorSettings: Sendable {
+    /// Whether users may enrol WebAuthn factors (`GOTRUE_MFA_WEB_AUTHN_ENROLL_ENABLED`).
+    public var enrollEnabled: Bool
+    /// Whether WebAuthn factors may be challenged and verified (`GOTRUE_MFA_WEB_AUTHN_VERIFY_ENABLED`).
+    public var verifyEnabled: Bool
+    /// Whether a key counts only with the user verified on it (a PIN, a fingerprint), not only
+    /// present (a touch): `LATCHKEY_MFA_WEB_AUTHN_USER_VERIFICATION=required`.
+    public var requireUserVerification: Bool
+
+    public init(enrollEnabled: Bool = false, verifyEnabled: Bool = false, requireUserVerification: Bool = false) {
+        self.enrollEnabled = enrollEnabled
+        self.verifyEnabled = verifyEnabled
+        self.requireUserVerification = requireUserVerification
     }
 }
 

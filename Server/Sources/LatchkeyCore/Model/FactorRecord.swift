@@ -1,7 +1,7 @@
 import Foundation
 import LatchkeyAPI
 
-/// A second factor a user enrolled: for now a TOTP authenticator app.
+/// A second factor a user enrolled: a TOTP authenticator app, a phone, or a WebAuthn key.
 public struct FactorRecord: Sendable, Equatable {
     public enum Status: String, Sendable {
         case unverified, verified
@@ -14,7 +14,8 @@ public struct FactorRecord: Sendable, Equatable {
     public var status: Status
     /// The TOTP secret, sealed under the server secret.
     public var sealedSecret: String
-    /// The time step of the last code accepted: a code is good once.
+    /// The time step of the last code accepted: a code is good once. A WebAuthn factor's: the
+    /// authenticator's counter at its last use (0 for authenticators that do not count).
     public var lastUsedStep: Int64?
     /// Wrong codes since the last right one.
     public var failedAttempts: Int
@@ -25,11 +26,13 @@ public struct FactorRecord: Sendable, Equatable {
     public var lastChallengedAt: Date?
     /// A phone factor's number (E.164 digits without `+`); `nil` for other types.
     public var phone: String?
+    /// A WebAuthn factor's key, once its first verification registered one.
+    public var webAuthn: WebAuthnFactorCredential?
 
     public init(
         id: UUID, userID: UUID, friendlyName: String?, factorType: String = "totp", status: Status = .unverified, sealedSecret: String,
         lastUsedStep: Int64? = nil, failedAttempts: Int = 0, lockedUntil: Date? = nil, createdAt: Date, updatedAt: Date,
-        lastChallengedAt: Date? = nil, phone: String? = nil
+        lastChallengedAt: Date? = nil, phone: String? = nil, webAuthn: WebAuthnFactorCredential? = nil
     ) {
         self.id = id
         self.userID = userID
@@ -44,14 +47,21 @@ public struct FactorRecord: Sendable, Equatable {
         self.updatedAt = updatedAt
         self.lastChallengedAt = lastChallengedAt
         self.phone = phone
+        self.webAuthn = webAuthn
     }
 
     /// The `amr` method a verification of this factor adds to its session: `totp`, or GoTrue's
-    /// `mfa/phone`.
-    public var amrMethod: String { factorType == "phone" ? "mfa/phone" : "totp" }
+    /// `mfa/phone` and `mfa/webauthn`.
+    public var amrMethod: String {
+        switch factorType {
+        case "phone": "mfa/phone"
+        case "webauthn": "mfa/webauthn"
+        default: "totp"
+        }
+    }
 
     /// Every `amr` method a factor adds: removing a verified factor takes them off `aal2` sessions.
-    public static let amrMethods: Set<String> = ["totp", "mfa/phone"]
+    public static let amrMethods: Set<String> = ["totp", "mfa/phone", "mfa/webauthn"]
 
     /// The factor as the API shows it: a phone factor's number masked but for its last four
     /// digits.
@@ -81,5 +91,54 @@ public struct FactorChallengeRecord: Sendable, Equatable {
         self.createdAt = createdAt
         self.expiresAt = expiresAt
         self.codeHash = codeHash
+    }
+}
+
+/// The key a WebAuthn factor's first verification registered (a security key, or a platform
+/// authenticator): stored as one JSON column, its credential id also in a column of its own,
+/// unique. Its counter is the factor's ``FactorRecord/lastUsedStep``, which verifications are
+/// written on the precondition of.
+public struct WebAuthnFactorCredential: Sendable, Equatable {
+    public var credentialID: [UInt8]
+    /// The COSE public key, as registered.
+    public var publicKey: [UInt8]
+    public var aaguid: [UInt8]
+    /// How the browser said it reaches the key (`usb`, `nfc`, `ble`, `internal`, `hybrid`).
+    public var transports: [String]
+    /// `none` or `packed`.
+    public var attestationFormat: String
+
+    public init(
+        credentialID: [UInt8], publicKey: [UInt8], aaguid: [UInt8], transports: [String], attestationFormat: String
+    ) {
+        self.credentialID = credentialID
+        self.publicKey = publicKey
+        self.aaguid = aaguid
+        self.transports = transports
+        self.attestationFormat = attestationFormat
+    }
+
+    /// The credential id as its column holds it (base64url).
+    public var storedID: String { Base64URL.encode(credentialID) }
+
+    /// The JSON text of the column.
+    public var stored: String {
+        JSONText.encode([
+            "credential_id": .string(storedID), "public_key": .string(Base64URL.encode(publicKey)),
+            "aaguid": .string(Base64URL.encode(aaguid)),
+            "transports": .array(transports.map(JSONValue.string)), "attestation": .string(attestationFormat),
+        ]) ?? "{}"
+    }
+
+    /// The credential of a stored column; `nil` when the text is not one.
+    public init?(stored text: String) {
+        guard let object = JSONText.decodeObject(text), let id = object["credential_id"]?.stringValue.flatMap({ Base64URL.decode($0) }),
+            let key = object["public_key"]?.stringValue.flatMap({ Base64URL.decode($0) }),
+            let aaguid = object["aaguid"]?.stringValue.flatMap({ Base64URL.decode($0) })
+        else { return nil }
+        self.init(
+            credentialID: id, publicKey: key, aaguid: aaguid,
+            transports: object["transports"]?.arrayValue?.compactMap(\.stringValue) ?? [],
+            attestationFormat: object["attestation"]?.stringValue ?? "none")
     }
 }

@@ -220,7 +220,10 @@ extension ServerConfiguration {
         auth.mfa.maxVerifiedFactors = try reader[\.mfaMaxVerifiedFactors]
         auth.anonymousUsers = try reader[\.anonymousUsers]
         auth.external = try Self.externalSettings(reader, externalURL: externalURL)
-        auth.passkeys = try Self.passkeySettings(reader, externalURL: externalURL, appName: auth.appName)
+        auth.mfa.webAuthn = try Self.webAuthnFactorSettings(reader)
+        auth.passkeys = try Self.passkeySettings(
+            reader, externalURL: externalURL, appName: auth.appName,
+            factors: auth.mfa.webAuthn.enrollEnabled || auth.mfa.webAuthn.verifyEnabled)
         let appleApps = try AppleAppSiteAssociation.read(reader)
         // GoTrue's clean-up deletes anonymous users after 30 days when GOTRUE_DB_CLEANUP_ENABLED is on.
         let goTrueCleanup = try reader[\.dbCleanupEnabled]
@@ -337,5 +340,17 @@ extension ServerConfiguration {
         return PhoneFactorSettings(
             enrollEnabled: try reader[\.mfaPhoneEnrollEnabled], verifyEnabled: try reader[\.mfaPhoneVerifyEnabled], length: length,
             sendFrequency: frequency == 0 ? Setting.mfaPhoneMaxFrequency.defaultValue : frequency)
+    }
+
+    /// WebAuthn factors (`GOTRUE_MFA_WEB_AUTHN_*`).
+    static func webAuthnFactorSettings(_ reader: SettingReader) throws -> WebAuthnFactorSettings {
+        let verification = reader[\.mfaWebAuthnUserVerification].lowercased()
+        guard verification == "required" || verification == "preferred" else {
+            throw ConfigurationError(
+                "mfa-webauthn-user-verification (LATCHKEY_MFA_WEB_AUTHN_USER_VERIFICATION) must be required or preferred")
+        }
+        return WebAuthnFactorSettings(
+            enrollEnabled: try reader[\.mfaWebAuthnEnrollEnabled], verifyEnabled: try reader[\.mfaWebAuthnVerifyEnabled],
+            requireUserVerification: verification == "required")
     }
 }

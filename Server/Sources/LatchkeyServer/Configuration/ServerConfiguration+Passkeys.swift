@@ -3,10 +3,13 @@ import LatchkeyCore
 import LatchkeyWebAuthn
 
 extension ServerConfiguration {
-    /// Passkeys, read from `GOTRUE_PASSKEY_*` and `GOTRUE_WEBAUTHN_*`. GoTrue starts with a
-    /// relying party it cannot use and fails each ceremony with a 500; Latchkey refuses to start
-    /// instead, naming the setting.
-    static func passkeySettings(_ reader: SettingReader, externalURL: String, appName: String) throws -> Passkeys.Settings {
+    /// Passkeys, read from `GOTRUE_PASSKEY_*` and `GOTRUE_WEBAUTHN_*`: their relying party is also
+    /// WebAuthn factors'. GoTrue starts with a relying party it cannot use and fails each ceremony
+    /// with a 500; Latchkey refuses to start instead, naming the setting, when passkeys or
+    /// WebAuthn `factors` are on.
+    static func passkeySettings(_ reader: SettingReader, externalURL: String, appName: String, factors: Bool = false) throws
+        -> Passkeys.Settings
+    {
         let external = URLComponents(string: externalURL)
         let externalHost = external?.host?.lowercased() ?? "localhost"
         let loopback = externalHost == "127.0.0.1" || externalHost == "::1" || externalHost == "[::1]"
@@ -15,17 +18,18 @@ extension ServerConfiguration {
         if let port = external?.port { defaultOrigin += ":\(port)" }
         let given = reader[\.webauthnRPOrigins]
         let enabled = try reader[\.passkeyEnabled]
+        let used = enabled || factors
         var origins: [String] = []
         for origin in given.isEmpty ? [defaultOrigin] : given {
             guard let normal = Self.webAuthnOrigin(origin, rpID: rpID) else {
-                if !enabled { continue }
+                if !used { continue }
                 throw ConfigurationError(
                     "webauthn-rp-origins (GOTRUE_WEBAUTHN_RP_ORIGINS): \(origin) is neither an https:// origin (http:// on localhost) on \(rpID) nor android:apk-key-hash:…"
                 )
             }
             origins.append(normal)
         }
-        if enabled, !Self.isRelyingPartyID(rpID) {
+        if used, !Self.isRelyingPartyID(rpID) {
             throw ConfigurationError(
                 "webauthn-rp-id (GOTRUE_WEBAUTHN_RP_ID): \(rpID) is not a domain name (browsers refuse IP addresses; use localhost for development)"
             )

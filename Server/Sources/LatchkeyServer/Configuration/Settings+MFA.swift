@@ -1,7 +1,7 @@
 import Foundation
 
 extension Setting {
-    /// Second factors (`GOTRUE_MFA_*`): TOTP and phone factors, their caps and locks.
+    /// Second factors (`GOTRUE_MFA_*`): TOTP, phone and WebAuthn factors, their caps and locks.
     static let mfa: [any SettingDeclaration] = [
         mfaTOTPEnrollEnabled,
         mfaTOTPVerifyEnabled,
@@ -15,6 +15,9 @@ extension Setting {
         mfaPhoneOTPLength,
         mfaPhoneMaxFrequency,
         mfaPhoneTemplate,
+        mfaWebAuthnEnrollEnabled,
+        mfaWebAuthnVerifyEnabled,
+        mfaWebAuthnUserVerification,
     ]
 }
 
@@ -72,5 +75,23 @@ extension Setting {
         shown: "Your <app-name> verification code is {{code}}.",
         summary:
             "A phone factor's message: Mustache with `{{code}}`, or GoTrue's `{{ .Code }}`; also `templates-dir`'s `mfa_sms.text.mustache`."
+    )
+
+    static let mfaWebAuthnEnrollEnabled = flag(
+        "mfa-webauthn-enroll-enabled", ["LATCHKEY_MFA_WEB_AUTHN_ENROLL_ENABLED", "GOTRUE_MFA_WEB_AUTHN_ENROLL_ENABLED"], default: false,
+        summary:
+            "Let users enrol WebAuthn factors (`factor_type: webauthn`): a security key or a platform authenticator as a second factor, registered with the passkeys' relying party (`webauthn-rp-id`, `webauthn-rp-origins`). Off: `422 mfa_webauthn_enroll_not_enabled`, as GoTrue."
+    )
+
+    static let mfaWebAuthnVerifyEnabled = flag(
+        "mfa-webauthn-verify-enabled", ["LATCHKEY_MFA_WEB_AUTHN_VERIFY_ENABLED", "GOTRUE_MFA_WEB_AUTHN_VERIFY_ENABLED"], default: false,
+        summary:
+            "Let WebAuthn factors be challenged and verified (raising a session to `aal2`, `amr` `mfa/webauthn`). Off: `422 mfa_webauthn_verify_not_enabled`."
+    )
+
+    static let mfaWebAuthnUserVerification = text(
+        "mfa-webauthn-user-verification", ["LATCHKEY_MFA_WEB_AUTHN_USER_VERIFICATION"], default: "preferred",
+        summary:
+            "`preferred`: a WebAuthn factor counts with the user present (a touch of the key), as GoTrue; `required`: only with the user verified on the key too (a PIN, a fingerprint)."
     )
 }

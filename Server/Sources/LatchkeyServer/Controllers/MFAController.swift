@@ -4,21 +4,23 @@ import Hummingbird
 import LatchkeyAPI
 import LatchkeyCore
 
-/// GoTrue's second factors, TOTP and phone: enrol, challenge, verify (raising the session to
-/// `aal2`) and unenrol.
+/// GoTrue's second factors, TOTP, phone and WebAuthn: enrol, challenge, verify (raising the
+/// session to `aal2`) and unenrol; Latchkey's recovery codes.
 struct MFAController {
     let mfa: MFA
 
     func register(_ routes: inout RouteRegistrar) {
         routes.signedIn(.post, "/factors") { request, context in
             let body = try await request.decodeJSON(EnrollFactorRequest.self, context: context)
-            if body.factorType == "phone" {
-                return try JSONResponse.make(try await mfa.enrollPhone(body, principal: context.principal), noStore: true)
+            switch body.factorType {
+            case "phone": return try JSONResponse.make(try await mfa.enrollPhone(body, principal: context.principal), noStore: true)
+            case "webauthn": return try JSONResponse.make(try await mfa.enrollWebAuthn(body, principal: context.principal), noStore: true)
+            default: break
             }
             return try JSONResponse.make(try await mfa.enroll(body, principal: context.principal), noStore: true)
         }
         routes.signedIn(.post, "/factors/:id/challenge") { request, context in
-            // `channel` matters to phone factors only; no body is GoTrue's empty one.
+            // `channel` matters to phone factors only (`webauthn`'s `rpId` to none); no body is GoTrue's empty one.
             let body = try await request.decodeJSON(ChallengeFactorRequest.self, context: context, allowingEmpty: true)
             let challenge = try await mfa.challenge(
                 id: context.parameters.get("id") ?? "", body, principal: context.principal, client: context.client)

@@ -20,7 +20,7 @@ enum APIErrorResponder {
             .anonymousProviderDisabled, .phoneProviderDisabled, .emailProviderDisabled, .featureDisabled, .phoneExists,
             .reauthenticationNotValid, .mfaFactorNameConflict, .tooManyEnrolledMFAFactors, .mfaChallengeExpired,
             .mfaVerificationFailed, .mfaIPAddressMismatch, .mfaTOTPEnrollNotEnabled, .mfaTOTPVerifyNotEnabled, .mfaPhoneEnrollNotEnabled,
-            .mfaPhoneVerifyNotEnabled, .mfaVerifiedFactorExists, .invalidPIN,
+            .mfaPhoneVerifyNotEnabled, .mfaWebAuthnEnrollNotEnabled, .mfaWebAuthnVerifyNotEnabled, .mfaVerifiedFactorExists, .invalidPIN,
             .providerEmailNeedsVerification, .identityAlreadyExists, .singleIdentityNotDeletable, .tooManyPasskeys,
             .webauthnCredentialExists, .web3ProviderDisabled:
             return .unprocessableContent

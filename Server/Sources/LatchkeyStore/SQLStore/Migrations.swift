@@ -425,5 +425,15 @@ enum Migrations {
                 """,
                 "CREATE INDEX recovery_codes_user_idx ON recovery_codes (user_id)",
             ]),
+        Migration(
+            version: 22, name: "WebAuthn factors: a factor's key, its credential id one factor's",
+            statements: [
+                "ALTER TABLE mfa_factors ADD COLUMN webauthn_credential TEXT",
+                "ALTER TABLE mfa_factors ADD COLUMN webauthn_credential_id TEXT",
+                """
+                CREATE UNIQUE INDEX mfa_factors_webauthn_credential_key ON mfa_factors (webauthn_credential_id) \
+                WHERE webauthn_credential_id IS NOT NULL
+                """,
+            ]),
     ]
 }

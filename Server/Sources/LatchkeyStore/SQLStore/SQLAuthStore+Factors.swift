@@ -4,7 +4,7 @@ import LatchkeyCore
 extension SQLAuthStore {
     static let factorColumns = """
         id, user_id, friendly_name, factor_type, status, sealed_secret, last_used_step, failed_attempts, locked_until, \
-        created_at, updated_at, last_challenged_at, phone
+        created_at, updated_at, last_challenged_at, phone, webauthn_credential, webauthn_credential_id
         """
 
     static func factor(from row: SQLRow) -> FactorRecord? {
@@ -15,7 +15,8 @@ extension SQLAuthStore {
             id: id, userID: userID, friendlyName: row.string("friendly_name"), factorType: row.string("factor_type") ?? "totp",
             status: status, sealedSecret: row.string("sealed_secret") ?? "", lastUsedStep: row.int("last_used_step"),
             failedAttempts: Int(row.int("failed_attempts") ?? 0), lockedUntil: row.date("locked_until"), createdAt: created,
-            updatedAt: updated, lastChallengedAt: row.date("last_challenged_at"), phone: row.string("phone"))
+            updatedAt: updated, lastChallengedAt: row.date("last_challenged_at"), phone: row.string("phone"),
+            webAuthn: row.string("webauthn_credential").flatMap(WebAuthnFactorCredential.init(stored:)))
     }
 
     public func createFactor(_ factor: FactorRecord, limit: Int, audit: [AuditEvent]) async throws -> Bool {
@@ -29,12 +30,13 @@ extension SQLAuthStore {
                 }
                 guard try await Self.count("mfa_factors", userID: factor.userID, db) < limit else { return false }
                 try await db.query(
-                    "INSERT INTO mfa_factors (\(Self.factorColumns)) VALUES (\(Self.placeholders(13)))",
+                    "INSERT INTO mfa_factors (\(Self.factorColumns)) VALUES (\(Self.placeholders(15)))",
                     [
                         SQLValue(factor.id), SQLValue(factor.userID), SQLValue(factor.friendlyName), .text(factor.factorType),
                         .text(factor.status.rawValue), .text(factor.sealedSecret), factor.lastUsedStep.map(SQLValue.init) ?? .null,
                         SQLValue(factor.failedAttempts), SQLValue(factor.lockedUntil), SQLValue(factor.createdAt),
                         SQLValue(factor.updatedAt), SQLValue(factor.lastChallengedAt), SQLValue(factor.phone),
+                        SQLValue(factor.webAuthn?.stored), SQLValue(factor.webAuthn?.storedID),
                     ])
                 try await Self.insert(audit, db)
                 return true
@@ -167,18 +169,20 @@ extension SQLAuthStore {
             return try await database.transaction { db in
                 let seen = write.seen
                 let factor = write.factor
-                // The precondition: the factor as the decision read it.
+                // The precondition: the factor as the decision read it (a WebAuthn key's counter is its last used step).
                 let updated = try await db.query(
                     """
-                    UPDATE mfa_factors SET status = ?, last_used_step = ?, failed_attempts = ?, locked_until = ?, updated_at = ? \
+                    UPDATE mfa_factors SET status = ?, last_used_step = ?, failed_attempts = ?, locked_until = ?, updated_at = ?, \
+                    webauthn_credential = ?, webauthn_credential_id = ? \
                     WHERE id = ? AND user_id = ? AND status = ? AND COALESCE(last_used_step, -1) = ? AND failed_attempts = ? \
-                    AND COALESCE(locked_until, -1) = ? RETURNING id
+                    AND COALESCE(locked_until, -1) = ? AND COALESCE(webauthn_credential_id, '') = ? RETURNING id
                     """,
                     [
                         .text(factor.status.rawValue), factor.lastUsedStep.map(SQLValue.init) ?? .null, SQLValue(factor.failedAttempts),
-                        SQLValue(factor.lockedUntil), SQLValue(factor.updatedAt), SQLValue(seen.id), SQLValue(seen.userID),
-                        .text(seen.status.rawValue), .int(seen.lastUsedStep ?? -1), SQLValue(seen.failedAttempts),
-                        seen.lockedUntil.map(SQLValue.init) ?? .int(-1),
+                        SQLValue(factor.lockedUntil), SQLValue(factor.updatedAt), SQLValue(factor.webAuthn?.stored),
+                        SQLValue(factor.webAuthn?.storedID), SQLValue(seen.id), SQLValue(seen.userID), .text(seen.status.rawValue),
+                        .int(seen.lastUsedStep ?? -1), SQLValue(seen.failedAttempts), seen.lockedUntil.map(SQLValue.init) ?? .int(-1),
+                        .text(seen.webAuthn?.storedID ?? ""),
                     ])
                 guard !updated.isEmpty else { return false }
                 if let acceptance = write.acceptance { try await accept(acceptance, userID: seen.userID, factorID: seen.id, db) }

@@ -301,6 +301,139 @@ open class ASAuthorizationPlatformPublicKeyCredentialAssertion: NSObject, ASAuth
     }
 }
 
+// MARK: Security keys (ASAuthorizationSecurityKeyPublicKeyCredential*.h, ASAuthorizationPublicKeyCredentialParameters.h,
+// ASCOSEConstants.h, ASAuthorizationPublicKeyCredentialConstants.h; iOS 15, macOS 12; all inside
+// NS_HEADER_AUDIT_BEGIN(nullability, sendability), none NS_SWIFT_SENDABLE: the overlay's @unchecked
+// Sendable on ASAuthorizationRequest is inherited by the requests, nothing else is Sendable)
+
+/// `typedef NSInteger ASCOSEAlgorithmIdentifier NS_TYPED_EXTENSIBLE_ENUM`.
+public struct ASCOSEAlgorithmIdentifier: Hashable, RawRepresentable, Sendable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    public init(_ rawValue: Int) { self.rawValue = rawValue }
+    /// `ASCOSEAlgorithmIdentifierES256 = -7`.
+    public static let ES256 = ASCOSEAlgorithmIdentifier(rawValue: -7)
+}
+
+/// `typedef NSString *ASAuthorizationPublicKeyCredentialResidentKeyPreference NS_TYPED_EXTENSIBLE_ENUM`.
+public struct ASAuthorizationPublicKeyCredentialResidentKeyPreference: Hashable, RawRepresentable, Sendable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public static let discouraged = Self(rawValue: "discouraged")
+    public static let preferred = Self(rawValue: "preferred")
+    public static let required = Self(rawValue: "required")
+}
+
+/// `typedef NSString *ASAuthorizationPublicKeyCredentialAttestationKind NS_TYPED_EXTENSIBLE_ENUM`.
+public struct ASAuthorizationPublicKeyCredentialAttestationKind: Hashable, RawRepresentable, Sendable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public static let none = Self(rawValue: "none")
+    public static let direct = Self(rawValue: "direct")
+    public static let indirect = Self(rawValue: "indirect")
+    public static let enterprise = Self(rawValue: "enterprise")
+}
+
+/// `@interface ASAuthorizationPublicKeyCredentialParameters : NSObject <NSSecureCoding, NSCopying>`.
+open class ASAuthorizationPublicKeyCredentialParameters: NSObject {
+    open private(set) var algorithm: ASCOSEAlgorithmIdentifier
+    public init(algorithm: ASCOSEAlgorithmIdentifier) { self.algorithm = algorithm }
+}
+
+/// `@interface ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor : NSObject
+/// <ASAuthorizationPublicKeyCredentialDescriptor>`, with its `Transport` (`NS_TYPED_EXTENSIBLE_ENUM`,
+/// `NS_SWIFT_NAME(ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor.Transport)`).
+open class ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor: NSObject {
+    public struct Transport: Hashable, RawRepresentable, Sendable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public static let usb = Transport(rawValue: "usb")
+        public static let nfc = Transport(rawValue: "nfc")
+        public static let bluetooth = Transport(rawValue: "ble")
+        /// `ASAuthorizationAllSupportedPublicKeyCredentialDescriptorTransports()`,
+        /// `NS_SWIFT_NAME(getter:…Transport.allSupported())`.
+        public static var allSupported: [Transport] { [.usb, .nfc, .bluetooth] }
+    }
+    open var credentialID: Data
+    open var transports: [Transport]
+    public init(credentialID: Data, transports allowedTransports: [Transport]) {
+        self.credentialID = credentialID
+        self.transports = allowedTransports
+    }
+}
+
+open class ASAuthorizationSecurityKeyPublicKeyCredentialProvider: NSObject, ASAuthorizationProvider {
+    open private(set) var relyingPartyIdentifier: String
+    public init(relyingPartyIdentifier: String) { self.relyingPartyIdentifier = relyingPartyIdentifier }
+    open func createCredentialRegistrationRequest(challenge: Data, displayName: String, name: String, userID: Data)
+        -> ASAuthorizationSecurityKeyPublicKeyCredentialRegistrationRequest
+    {
+        let request = ASAuthorizationSecurityKeyPublicKeyCredentialRegistrationRequest(provider: self)
+        request.relyingPartyIdentifier = relyingPartyIdentifier
+        request.challenge = challenge
+        request.displayName = displayName
+        request.name = name
+        request.userID = userID
+        return request
+    }
+    open func createCredentialAssertionRequest(challenge: Data) -> ASAuthorizationSecurityKeyPublicKeyCredentialAssertionRequest {
+        let request = ASAuthorizationSecurityKeyPublicKeyCredentialAssertionRequest(provider: self)
+        request.relyingPartyIdentifier = relyingPartyIdentifier
+        request.challenge = challenge
+        return request
+    }
+}
+
+/// Its `ASAuthorizationPublicKeyCredentialRegistrationRequest` properties are declared here.
+open class ASAuthorizationSecurityKeyPublicKeyCredentialRegistrationRequest: ASAuthorizationRequest, @unchecked Sendable {
+    open internal(set) var relyingPartyIdentifier = ""
+    open var userID = Data()
+    open var name = ""
+    open var displayName: String?
+    open var challenge = Data()
+    open var userVerificationPreference = ASAuthorizationPublicKeyCredentialUserVerificationPreference.preferred
+    open var attestationPreference = ASAuthorizationPublicKeyCredentialAttestationKind.none
+    open var credentialParameters: [ASAuthorizationPublicKeyCredentialParameters] = []
+    open var excludedCredentials: [ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor] = []
+    open var residentKeyPreference = ASAuthorizationPublicKeyCredentialResidentKeyPreference.preferred
+}
+
+/// Its `ASAuthorizationPublicKeyCredentialAssertionRequest` properties are declared here.
+open class ASAuthorizationSecurityKeyPublicKeyCredentialAssertionRequest: ASAuthorizationRequest, @unchecked Sendable {
+    open var challenge = Data()
+    open var relyingPartyIdentifier = ""
+    open var allowedCredentials: [ASAuthorizationSecurityKeyPublicKeyCredentialDescriptor] = []
+    open var userVerificationPreference = ASAuthorizationPublicKeyCredentialUserVerificationPreference.preferred
+}
+
+open class ASAuthorizationSecurityKeyPublicKeyCredentialRegistration: NSObject, ASAuthorizationPublicKeyCredentialRegistration {
+    open private(set) var rawClientDataJSON: Data
+    open private(set) var credentialID: Data
+    open private(set) var rawAttestationObject: Data?
+    /// Test control.
+    public init(credentialID: Data, clientDataJSON: Data, attestationObject: Data?) {
+        self.credentialID = credentialID
+        rawClientDataJSON = clientDataJSON
+        rawAttestationObject = attestationObject
+    }
+}
+
+open class ASAuthorizationSecurityKeyPublicKeyCredentialAssertion: NSObject, ASAuthorizationPublicKeyCredentialAssertion {
+    open private(set) var rawClientDataJSON: Data
+    open private(set) var credentialID: Data
+    open private(set) var rawAuthenticatorData: Data!
+    open private(set) var userID: Data!
+    open private(set) var signature: Data!
+    /// Test control.
+    public init(credentialID: Data, clientDataJSON: Data, authenticatorData: Data, signature: Data, userID: Data?) {
+        self.credentialID = credentialID
+        rawClientDataJSON = clientDataJSON
+        rawAuthenticatorData = authenticatorData
+        self.signature = signature
+        self.userID = userID
+    }
+}
+
 // MARK: ASWebAuthenticationSession.h (not sendability-audited; the completion handler is a plain block)
 
 @MainActor @preconcurrency

@@ -52,19 +52,37 @@ import Testing
         #expect(sent == ["000000", "123456"])
     }
 
-    @Test func aSecondFactorCodeGoesToTheFirstAuthenticatorApp() async throws {
+    @Test func aSecondFactorCodeGoesToTheAuthenticatorAppAndARecoveryCodeStandsIn() async throws {
         let transport = MockTransport()
         let factor =
             #"{"id":"11111111-2222-3333-4444-555555555555","friendly_name":"Phone","factor_type":"totp","status":"verified","created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z"}"#
-        await transport.respond(to: "GET", path: "/user", json: #"{"factors":[\#(factor)],"# + Self.user.dropFirst())
         await transport.respond(
             to: "POST", path: "/factors/11111111-2222-3333-4444-555555555555/challenge",
             json: #"{"id":"99999999-2222-3333-4444-555555555555","type":"totp","expires_at":1900000000}"#)
         await transport.respond(to: "POST", path: "/factors/11111111-2222-3333-4444-555555555555/verify", json: Self.session)
-        let model = SecondFactorModel(client: try await Self.signedIn(transport))
+        await transport.respond(to: "POST", path: "/recovery-codes/verify", json: Self.session)
+        let client = try await Self.signedIn(transport)
+        // A password sign-in (aal1) by a user with a verified factor: the token says so.
+        let claims = Data(#"{"sub":"8e1a0c52-6b8b-4c69-9f21-0d6c4d1d5e11","aal":"aal1","amr":[{"method":"password","timestamp":1}]}"#.utf8)
+        let token = ["e30", claims.base64EncodedString(), "c2ln"].joined(separator: ".").replacingOccurrences(of: "=", with: "")
+        let halfway = try WireJSON.makeDecoder().decode(
+            Session.self,
+            from: Data(
+                Self.session.replacingOccurrences(of: #""identities":[]"#, with: #""identities":[],"factors":[\#(factor)]"#)
+                    .replacingOccurrences(of: "access-1", with: token).utf8))
+        let auth = AuthModel(client: client)
+        auth.apply(AuthStateChange(event: .signedIn, session: halfway))
+        let model = SecondFactorModel(auth: auth)
+        #expect(model.takesCode && model.phone == nil && model.securityKey == nil)
         await model.submit("123456")
         #expect(model.problem == nil && !model.isWorking)
         let verify = await transport.requests.last
         #expect(verify?.json?["code"] == "123456")
+
+        auth.apply(AuthStateChange(event: .signedIn, session: halfway))
+        model.usesRecoveryCode = true
+        await model.submit("abcde-fghij")
+        #expect(model.problem == nil && auth.isSignedIn)
+        #expect(await transport.requests.last?.path == "/recovery-codes/verify")
     }
 }

@@ -20,11 +20,11 @@ public protocol FactorStore: FactorReading, UserReading, AuditWriting, RecoveryC
     func factorVerification(factorID: UUID, userID: UUID, challengeID: UUID, sessionID: UUID) async throws
         -> FactorVerificationState
     /// Applies a verification's outcome, all or nothing, if the factor still has the status,
-    /// last used step, failed attempts and lock of `write.seen` and, for a right code, the
+    /// last used step, failed attempts, lock and WebAuthn key of `write.seen` and, for a right code, the
     /// challenge is still open and the session still has the level and refresh counter of
     /// `acceptance.seenSession`. `false` when one of these changed, and nothing is written.
     /// Throws ``StoreError/duplicate(_:)`` when it would verify a second phone factor for a
-    /// number the user has a verified factor for.
+    /// number the user has a verified factor for, or register a WebAuthn key another factor has.
     func recordFactorVerification(_ write: FactorWrite) async throws -> Bool
     /// Deletes a challenge of the factor (it expired): a challenge is good for one try at most.
     func spendChallenge(id: UUID, factorID: UUID) async throws
@@ -101,9 +101,10 @@ public struct FactorAcceptance: Sendable {
 
 extension FactorRecord {
     /// Whether `other` is this factor as a verification decides on it: the same status, last
-    /// used step, failed attempts and lock (the precondition of ``FactorStore/recordFactorVerification(_:)``).
+    /// used step (a WebAuthn key's counter), failed attempts, lock and WebAuthn key (the
+    /// precondition of ``FactorStore/recordFactorVerification(_:)``).
     public func decidesLike(_ other: FactorRecord) -> Bool {
         id == other.id && status == other.status && lastUsedStep == other.lastUsedStep && failedAttempts == other.failedAttempts
-            && lockedUntil == other.lockedUntil
+            && lockedUntil == other.lockedUntil && webAuthn?.credentialID == other.webAuthn?.credentialID
     }
 }

@@ -56,6 +56,12 @@ extension InMemoryStore: FactorStore {
             {
                 throw StoreError.duplicate("mfa_factors_verified_phone_key")
             }
+            // A WebAuthn key is one factor's (the SQL stores' unique index).
+            if let key = write.factor.webAuthn, stored.webAuthn == nil,
+                state.factors.values.contains(where: { $0.webAuthn?.credentialID == key.credentialID })
+            {
+                throw StoreError.duplicate("mfa_factors_webauthn_credential_key")
+            }
             if let acceptance = write.acceptance {
                 guard state.accept(acceptance, for: stored) else { return false }
             }
@@ -64,6 +70,7 @@ extension InMemoryStore: FactorStore {
             factor.lastUsedStep = write.factor.lastUsedStep
             factor.failedAttempts = write.factor.failedAttempts
             factor.lockedUntil = write.factor.lockedUntil
+            factor.webAuthn = write.factor.webAuthn
             factor.updatedAt = write.factor.updatedAt
             state.factors[factor.id] = factor
             state.events += write.audit

@@ -21,8 +21,7 @@ extension MFA {
         guard let phone = PhoneNumber.canonical(raw) else {
             throw AuthError.validation("Invalid phone number format (E.164 required)")
         }
-        let name = request.friendlyName.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
-        if let name, name.unicodeScalars.count > 100 { throw AuthError.validation("friendly_name must be at most 100 characters") }
+        let name = try Self.friendlyName(request.friendlyName)
         let user = principal.user
         let factors = try await store.factors(userID: user.id)
         if factors.contains(where: { $0.factorType == "phone" && $0.phone == phone && $0.status == .verified }) {
@@ -35,13 +34,7 @@ extension MFA {
             id: id, userID: user.id, friendlyName: name, factorType: "phone", sealedSecret: "", createdAt: now, updatedAt: now,
             phone: phone)
         let event = events.event(.factorEnrolled, user: user, details: ["factor_id": .string(id.uuidString.lowercased()), "type": "phone"])
-        do {
-            guard try await store.createFactor(factor, limit: settings.factors.maxEnrolledFactors, audit: [event]) else {
-                throw AuthError(.tooManyEnrolledMFAFactors, "Maximum number of enrolled factors reached, unenroll to continue")
-            }
-        } catch let error as StoreError where error.isDuplicate {
-            throw AuthError(.mfaFactorNameConflict, "A factor with the friendly name \"\(name ?? "")\" for this user already exists")
-        }
+        try await create(factor, name: name, audit: event)
         return PhoneEnrollment(id: id, friendlyName: name, phone: raw)
     }
 

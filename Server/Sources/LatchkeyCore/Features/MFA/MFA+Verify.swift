@@ -35,9 +35,7 @@ extension MFA {
         guard let rawChallenge = request.challengeID, let challengeID = UUID(uuidString: rawChallenge) else {
             throw AuthError.validation("challenge_id must be the id of a challenge")
         }
-        guard let code = request.code, !code.isEmpty, code.unicodeScalars.count <= 16 else {
-            throw AuthError.validation("code must be the code from the authenticator app or the message")
-        }
+        let proof = try Self.proof(of: request)
         guard let current = principal.session else { throw AuthError.sessionNotFound }
         let user = principal.user
         let failureKey = Self.signInFailureKey(user)
@@ -45,7 +43,7 @@ extension MFA {
         for _ in 0..<Self.maxRaces {
             let state = try await store.factorVerification(
                 factorID: factorID, userID: user.id, challengeID: challengeID, sessionID: current.id)
-            let decision = decide(code: code, challengeID: challengeID, state, user: user, client: client, now: time.now())
+            let decision = decide(proof, challengeID: challengeID, state, user: user, client: client, now: time.now())
             try await askHook(about: decision, factor: state.factor, user: user)
             switch decision {
             case .reject(let error, let spend):
@@ -56,7 +54,11 @@ extension MFA {
                 do {
                     recorded = try await store.recordFactorVerification(write)
                 } catch let error as StoreError where error.isDuplicate {
-                    // Another factor for this number was verified first: one verified factor per number.
+                    // Another factor for this number was verified first: one verified factor per number;
+                    // a WebAuthn key is one factor's.
+                    if write.factor.factorType == "webauthn" {
+                        throw AuthError(.webauthnCredentialExists, "This credential is already registered")
+                    }
                     throw Self.verifiedPhoneExists
                 }
                 guard recorded, let acceptance = write.acceptance else { continue }
@@ -96,9 +98,30 @@ extension MFA {
         throw error
     }
 
+    /// What a verification presents: a code, or a WebAuthn factor's credential.
+    enum Proof {
+        case code(String)
+        case webAuthn(WebAuthnFactorResponse)
+    }
+
+    /// The request's proof, checked for shape: GoTrue's 400s for a missing one.
+    static func proof(of request: VerifyFactorRequest) throws -> Proof {
+        if let answer = request.webauthn {
+            guard answer.type == "create" || answer.type == "request" else {
+                throw AuthError.validation("WebAuthn type must be create or request")
+            }
+            guard answer.credentialResponse != nil else { throw AuthError.validation("webauthn.credential_response is required") }
+            return .webAuthn(answer)
+        }
+        guard let code = request.code, !code.isEmpty, code.unicodeScalars.count <= 16 else {
+            throw AuthError.validation("code must be the code from the authenticator app or the message")
+        }
+        return .code(code)
+    }
+
     /// The verification rules, as a function of what was read.
     func decide(
-        code: String, challengeID: UUID, _ state: FactorVerificationState, user: UserRecord, client: ClientInfo, now: Date
+        _ proof: Proof, challengeID: UUID, _ state: FactorVerificationState, user: UserRecord, client: ClientInfo, now: Date
     ) -> Decision {
         guard let factor = state.factor else { return .reject(Self.notFound, spendChallenge: false) }
         if let disabled = verificationRefusal(of: factor) { return .reject(disabled, spendChallenge: false) }
@@ -121,12 +144,15 @@ extension MFA {
         var updated = factor
         updated.updatedAt = now
         let factorID: JSONValue = .string(factor.id.uuidString.lowercased())
-        let kind: JSONValue = factor.factorType == "phone" ? "phone" : "totp"
-        switch check(code, factor: factor, challenge: challenge, userID: user.id, now: now) {
+        let kind: JSONValue = .string(factor.factorType)
+        switch check(proof, factor: factor, challenge: challenge, userID: user.id, now: now) {
         case .unreadable:
             return .reject(AuthError(.unexpectedFailure, "The factor's secret cannot be read"), spendChallenge: false)
-        case .right(let step):
+        case .malformed(let error):
+            return .reject(error, spendChallenge: false)
+        case .right(let step, let key):
             updated.lastUsedStep = step ?? factor.lastUsedStep
+            if let key { updated.webAuthn = key }
             updated.failedAttempts = 0
             updated.lockedUntil = nil
             updated.status = .verified
@@ -157,8 +183,7 @@ extension MFA {
         var details: [String: JSONValue] = ["kind": kind, "factor_id": factorID]
         details["attempts_remaining"] = AttemptCap.told(remaining).map { .number(Double($0)) }
         var audit = [events.event(.codeFailed, user: user, details: details, client: client)]
-        var error = AuthError(
-            .mfaVerificationFailed, factor.factorType == "phone" ? "Invalid MFA Phone code entered" : "Invalid TOTP code entered")
+        var error = AuthError(.mfaVerificationFailed, Self.wrongAnswer[factor.factorType] ?? "Invalid TOTP code entered")
         error.attemptsRemaining = AttemptCap.told(remaining)
         if remaining == 0 {
             let until = now.addingTimeInterval(Double(settings.factors.lockout))
@@ -170,18 +195,31 @@ extension MFA {
         return .refuse(FactorWrite(seen: factor, factor: updated, audit: audit), error)
     }
 
+    static let wrongAnswer = ["phone": "Invalid MFA Phone code entered", "webauthn": "WebAuthn verification failed"]
+
     /// How a code compares with what a factor and its challenge expect.
     enum CodeCheck {
-        /// The right code; for TOTP, the time step it belongs to.
-        case right(step: Int64?)
+        /// The right code; for TOTP, the time step it belongs to; for WebAuthn, the key's counter
+        /// and, on the first verification, the key registered.
+        case right(step: Int64?, key: WebAuthnFactorCredential? = nil)
         case wrong
         /// The factor's secret does not open (a server secret changed under it).
         case unreadable
+        /// Not an answer this factor takes (`400`, not counted).
+        case malformed(AuthError)
     }
 
     /// A phone factor's code is the one sent for this challenge (its hash, compared in constant
-    /// time); a TOTP code is the secret's for the time step, ±1, not used before.
-    func check(_ code: String, factor: FactorRecord, challenge: FactorChallengeRecord, userID: UUID, now: Date) -> CodeCheck {
+    /// time); a TOTP code is the secret's for the time step, ±1, not used before; a WebAuthn
+    /// factor's credential answers ``checkWebAuthn(_:factor:challenge:userID:)``.
+    func check(_ proof: Proof, factor: FactorRecord, challenge: FactorChallengeRecord, userID: UUID, now: Date) -> CodeCheck {
+        let code: String
+        switch (proof, factor.factorType == "webauthn") {
+        case (.webAuthn(let answer), true): return checkWebAuthn(answer, factor: factor, challenge: challenge, userID: userID)
+        case (.code, true): return .malformed(.validation("webauthn is required to verify a WebAuthn factor"))
+        case (.webAuthn, false): return .malformed(.validation("code is required to verify a \(factor.factorType) factor"))
+        case (.code(let given), false): code = given
+        }
         if factor.factorType == "phone" {
             guard let hash = challenge.codeHash else { return .wrong }
             return OneTimeSecrets.codeMatches(code, userID: userID, storedHash: hash) ? .right(step: nil) : .wrong

@@ -1,8 +1,9 @@
 import Foundation
 import LatchkeyAPI
+import LatchkeyWebAuthn
 
-/// GoTrue's second factors (`/factors`), TOTP and phone: enrol, challenge, verify (raising the
-/// session to `aal2`) and unenrol, and the operator's view of a user's factors.
+/// GoTrue's second factors (`/factors`), TOTP, phone and WebAuthn: enrol, challenge, verify
+/// (raising the session to `aal2`) and unenrol, and the operator's view of a user's factors.
 public struct MFA: Sendable {
     /// What the factor routes are configured with.
     public struct Settings: Sendable {
@@ -16,10 +17,16 @@ public struct MFA: Sendable {
         /// The SMS budgets phone sign-in codes are held to, per number and in total.
         public var smsPerNumber: RateLimit
         public var smsSent: RateLimit
+        /// The relying party WebAuthn factors are registered with and checked by: the passkeys'
+        /// (`webauthn-rp-id`, `webauthn-rp-origins`), with the factors' own user verification.
+        public var relyingParty: RelyingParty
+        /// The name authenticators show for it (`webauthn-rp-display-name`).
+        public var relyingPartyName: String
 
         public init(
             factors: MFASettings, perIP: RateLimit, accountFailures: RateLimit, defaultIssuer: String, smsPerNumber: RateLimit = .off,
-            smsSent: RateLimit = .off
+            smsSent: RateLimit = .off, relyingParty: RelyingParty = RelyingParty(id: "localhost", origins: ["http://localhost"]),
+            relyingPartyName: String = "Latchkey"
         ) {
             self.factors = factors
             self.perIP = perIP
@@ -27,6 +34,9 @@ public struct MFA: Sendable {
             self.defaultIssuer = defaultIssuer
             self.smsPerNumber = smsPerNumber
             self.smsSent = smsSent
+            self.relyingParty = relyingParty
+            self.relyingPartyName = relyingPartyName
+            self.relyingParty.requireUserVerification = factors.webAuthn.requireUserVerification
         }
 
         /// The settings of `configuration`.
@@ -35,7 +45,8 @@ public struct MFA: Sendable {
                 factors: configuration.mfa, perIP: configuration.rateLimits.mfaPerIP,
                 accountFailures: configuration.rateLimits.signInFailuresPerAccount,
                 defaultIssuer: URL(string: configuration.siteURL)?.host ?? configuration.appName,
-                smsPerNumber: configuration.rateLimits.smsPerNumber, smsSent: configuration.rateLimits.smsSent)
+                smsPerNumber: configuration.rateLimits.smsPerNumber, smsSent: configuration.rateLimits.smsSent,
+                relyingParty: configuration.passkeys.relyingParty, relyingPartyName: configuration.passkeys.displayName)
         }
     }
 
@@ -84,10 +95,9 @@ public struct MFA: Sendable {
             throw AuthError(.mfaTOTPEnrollNotEnabled, "MFA enroll is disabled for TOTP")
         }
         guard let type = request.factorType, type == "totp" else {
-            throw AuthError.validation("factor_type must be totp or phone (webauthn factors are not served yet)")
+            throw AuthError.validation("factor_type needs to be totp, phone, or webauthn")
         }
-        let name = request.friendlyName.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
-        if let name, name.unicodeScalars.count > 100 { throw AuthError.validation("friendly_name must be at most 100 characters") }
+        let name = try Self.friendlyName(request.friendlyName)
         let issuer = try issuer(request.issuer)
         let user = principal.user
         try requireRoomForAnother(try await store.factors(userID: user.id), principal: principal)
@@ -100,20 +110,15 @@ public struct MFA: Sendable {
             id: id, userID: user.id, friendlyName: name,
             sealedSecret: try box.seal(totp.secret, context: id.uuidString.lowercased()), createdAt: now, updatedAt: now)
         let event = events.event(.factorEnrolled, user: user, details: ["factor_id": .string(id.uuidString.lowercased()), "type": "totp"])
-        do {
-            guard try await store.createFactor(factor, limit: settings.factors.maxEnrolledFactors, audit: [event]) else {
-                throw AuthError(.tooManyEnrolledMFAFactors, "Maximum number of enrolled factors reached, unenroll to continue")
-            }
-        } catch let error as StoreError where error.isDuplicate {
-            throw AuthError(.mfaFactorNameConflict, "A factor with the friendly name \"\(name ?? "")\" for this user already exists")
-        }
+        try await create(factor, name: name, audit: event)
         return TOTPEnrollment(
             id: id, type: "totp", friendlyName: name,
             totp: .init(qrCode: try QRCode(encoding: uri).svg(), secret: Base32.encode(totp.secret), uri: uri))
     }
 
     /// `POST /factors/{id}/challenge`: a challenge to verify a code against, from this address,
-    /// before it expires. A phone factor's challenge sends its code (``challengePhone(_:channel:principal:client:now:)``).
+    /// before it expires. A phone factor's challenge sends its code (``challengePhone(_:channel:principal:client:now:)``);
+    /// a WebAuthn factor's carries the authenticator's options (``challengeWebAuthn(_:principal:client:now:)``).
     public func challenge(
         id raw: String, _ request: ChallengeFactorRequest = .init(), principal: Principal, client: ClientInfo
     ) async throws -> FactorChallenge {
@@ -125,8 +130,10 @@ public struct MFA: Sendable {
         try requireVerification(of: factor)
         let now = time.now()
         if let locked = factor.lockedUntil, locked > now { throw Self.locked(until: locked, now: now) }
-        if factor.factorType == "phone" {
-            return try await challengePhone(factor, channel: channel, principal: principal, client: client, now: now)
+        switch factor.factorType {
+        case "phone": return try await challengePhone(factor, channel: channel, principal: principal, client: client, now: now)
+        case "webauthn": return try await challengeWebAuthn(factor, principal: principal, client: client, now: now)
+        default: break
         }
         let challenge = FactorChallengeRecord(
             id: random.uuid(), factorID: factor.id, ip: client.ip, createdAt: now,
@@ -230,6 +237,9 @@ public struct MFA: Sendable {
         switch factor.factorType {
         case "phone":
             settings.factors.phone.verifyEnabled ? nil : AuthError(.mfaPhoneVerifyNotEnabled, "MFA verification is disabled for Phone")
+        case "webauthn":
+            settings.factors.webAuthn.verifyEnabled
+                ? nil : AuthError(.mfaWebAuthnVerifyNotEnabled, "MFA verification is disabled for WebAuthn")
         default:
             settings.factors.totpVerifyEnabled ? nil : AuthError(.mfaTOTPVerifyNotEnabled, "MFA verification is disabled for TOTP")
         }

@@ -1,0 +1,60 @@
+import Foundation
+import LatchkeyCore
+import LatchkeyStore
+import Testing
+
+extension FactorStoreContractTests {
+    /// A WebAuthn factor on three stores: its key is written by the verification that registers it
+    /// and read back whole, its counter (the last used step) is the precondition of the next
+    /// verification, and a key is one factor's, across users.
+    @Test func aWebAuthnFactorKeepsItsKeyItsCounterAndItsKeyIsOneFactors() async throws {
+        try await Self.eachStore { store in
+            let ada = try await Self.account(store)
+            let bob = try await Self.account(store)
+            let key = WebAuthnFactorCredential(
+                credentialID: Array(repeating: 0xA1, count: 16) + [UInt8.random(in: 0...255)], publicKey: Array(repeating: 3, count: 77),
+                aaguid: Array(repeating: 0, count: 16), transports: ["usb", "nfc"], attestationFormat: "none")
+            func webAuthnFactor(_ userID: UUID) -> FactorRecord {
+                FactorRecord(
+                    id: UUID(), userID: userID, friendlyName: "key", factorType: "webauthn", sealedSecret: "", createdAt: Self.now,
+                    updatedAt: Self.now)
+            }
+            func challenged(_ factor: FactorRecord, _ account: Account) async throws -> FactorVerificationState {
+                let challenge = FactorChallengeRecord(
+                    id: UUID(), factorID: factor.id, ip: "192.0.2.1", createdAt: Self.now, expiresAt: Self.now.addingTimeInterval(300),
+                    codeHash: "cc")
+                try await store.createChallenge(challenge)
+                return try await store.factorVerification(
+                    factorID: factor.id, userID: account.user.id, challengeID: challenge.id, sessionID: account.session.id)
+            }
+            let factor = webAuthnFactor(ada.user.id)
+            #expect(try await store.createFactor(factor, limit: 10, audit: []))
+            let state = try await challenged(factor, ada)
+            #expect(state.factor?.webAuthn == nil)
+            var registering = try Self.acceptance(state, ada, step: 0)
+            registering.factor.webAuthn = key
+            #expect(try await store.recordFactorVerification(registering))
+            let stored = try #require(try await store.factors(userID: ada.user.id).first)
+            #expect(stored.webAuthn == key && stored.lastUsedStep == 0 && stored.status == .verified)
+
+            // An assertion decided on counter 0 lands once; a second decided on the same read writes nothing.
+            let next = try await challenged(stored, ada)
+            var counted = try #require(next.factor)
+            counted.lastUsedStep = 5
+            #expect(try await store.recordFactorVerification(FactorWrite(seen: try #require(next.factor), factor: counted, audit: [])))
+            var stale = try #require(next.factor)
+            stale.failedAttempts = 1
+            #expect(
+                try await store.recordFactorVerification(FactorWrite(seen: try #require(next.factor), factor: stale, audit: [])) == false)
+            #expect(try await store.factors(userID: ada.user.id).first?.lastUsedStep == 5)
+
+            // Bob's factor may not register Ada's key.
+            let bobs = webAuthnFactor(bob.user.id)
+            #expect(try await store.createFactor(bobs, limit: 10, audit: []))
+            var stolen = try Self.acceptance(try await challenged(bobs, bob), bob, step: 0)
+            stolen.factor.webAuthn = key
+            await #expect(throws: StoreError.self) { try await store.recordFactorVerification(stolen) }
+            #expect(try await store.factors(userID: bob.user.id).first?.status == .unverified)
+        }
+    }
+}
