@@ -82,6 +82,13 @@ def server(app, tmp_path_factory):
         "GOTRUE_RATE_LIMIT_OTP": "1000",
         "GOTRUE_SMTP_MAX_FREQUENCY": "0",
         "LATCHKEY_ADMIN_CONSOLE": "true",
+        # Second factors of every kind (#39): phone codes land in the dev mailbox.
+        "GOTRUE_MFA_PHONE_ENROLL_ENABLED": "true",
+        "GOTRUE_MFA_PHONE_VERIFY_ENABLED": "true",
+        "GOTRUE_MFA_PHONE_MAX_FREQUENCY": "1s",
+        "GOTRUE_MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY": "1000",
+        "GOTRUE_MFA_WEB_AUTHN_ENROLL_ENABLED": "true",
+        "GOTRUE_MFA_WEB_AUTHN_VERIFY_ENABLED": "true",
         # Latchkey's own pages, with Latchkey's defaults (attempt caps, 15-character passwords).
         "LATCHKEY_PROFILE": "strict",
     }

@@ -303,3 +303,76 @@ def test_a_magic_link_opened_in_the_browser_comes_back_to_the_app(server, app, b
     browser.find_element(By.XPATH, "//button[text()='Continue']").click()
     session = flow.exchange(server, app.code())
     assert session.status_code == 200 and session.json()["user"]["email"] == email
+
+
+def test_the_second_factor_step_takes_a_recovery_code_after_a_wrong_one(server, app, browser):
+    """#39: a user with an authenticator app signs in with a password; the page asks for the
+    app's code, a wrong one opens the recovery-code form, and a recovery code gets the app an
+    aal2 session."""
+    from test_hosted_second_factor import claims, with_totp
+
+    email, password, totp, codes = with_totp(server)
+    flow = PKCE()
+    browser.get(flow.page(server, app))
+    browser.find_element(By.TAG_NAME, "summary").click()
+    browser.find_element(By.ID, "password-email").send_keys(email)
+    browser.find_element(By.ID, "password").send_keys(password)
+    submit(browser, browser.find_element(By.XPATH, "//button[text()='Sign in']"))
+    assert browser.title.startswith("Two-step verification"), browser.title
+    assert not browser.find_element(By.ID, "recovery-code").is_displayed()
+    shot(browser, "15-second-factor")
+    browser.find_element(By.ID, "code").send_keys("000000" if totp.now() != "000000" else "111111")
+    submit(browser, browser.find_element(By.XPATH, "//form[@action='second-factor']//button"))
+    assert "That code is not right" in status_text(browser) and "recovery code" in status_text(browser)
+    field = browser.find_element(By.ID, "recovery-code")
+    assert field.is_displayed(), "a wrong code opens the recovery-code form"
+    shot(browser, "16-second-factor-wrong")
+    field.send_keys(codes[0])
+    submit(browser, browser.find_element(By.XPATH, "//form[@action='recovery-code']//button"))
+    wait_for(browser, lambda d: d.title.startswith("You're signed in"))
+    browser.find_element(By.ID, "continue").click()
+    session = flow.exchange(server, app.code())
+    assert session.status_code == 200, session.text
+    token = claims(session.json()["access_token"])
+    assert token["aal"] == "aal2" and "mfa/recovery" in [m["method"] for m in token["amr"]]
+
+
+def test_the_second_factor_step_with_a_security_key(server, app, browser):
+    """#39: a WebAuthn factor (a key registered through the API) answers the page's challenge from
+    Chrome's virtual authenticator, through the page's script."""
+    from cryptography.hazmat.primitives import serialization
+    from selenium.webdriver.common.virtual_authenticator import Credential
+
+    from test_hosted_second_factor import api, claims
+    from webauthn_authenticator import Authenticator
+
+    email = f"key-{uuid.uuid4().hex[:8]}@example.com"
+    password = "correct horse battery staple " + uuid.uuid4().hex[:6]
+    create_user(server, email, password)
+    token = httpx.post(f"{server}/token", params={"grant_type": "password"}, json={"email": email, "password": password},
+                       trust_env=False).json()["access_token"]
+    factor = api(server, "POST", "/factors", token, {"factor_type": "webauthn", "friendly_name": "YubiKey"})
+    creating = api(server, "POST", f"/factors/{factor['id']}/challenge", token, {})
+    key = Authenticator(rp_id="localhost", origin=server)
+    credential = key.create({"options": creating["webauthn"]["credential_options"]["publicKey"]})
+    api(server, "POST", f"/factors/{factor['id']}/verify", token,
+        {"challenge_id": creating["id"], "webauthn": {"type": "create", "credential_response": credential}})
+    private = key.key.private_bytes(serialization.Encoding.DER, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    browser.add_credential(Credential.create_non_resident_credential(key.credential_id, "localhost", private, 0))
+
+    flow = PKCE()
+    browser.get(flow.page(server, app))
+    browser.find_element(By.TAG_NAME, "summary").click()
+    browser.find_element(By.ID, "password-email").send_keys(email)
+    browser.find_element(By.ID, "password").send_keys(password)
+    submit(browser, browser.find_element(By.XPATH, "//button[text()='Sign in']"))
+    assert browser.title.startswith("Two-step verification"), browser.title
+    button = wait_for(browser, lambda d: d.find_element(By.ID, "key-button") if d.find_element(By.ID, "key-button").is_displayed() else False)
+    shot(browser, "17-second-factor-key")
+    button.click()
+    wait_for(browser, lambda d: d.title.startswith("You're signed in"))
+    browser.find_element(By.ID, "continue").click()
+    session = flow.exchange(server, app.code())
+    assert session.status_code == 200, session.text
+    token = claims(session.json()["access_token"])
+    assert token["aal"] == "aal2" and "mfa/webauthn" in [m["method"] for m in token["amr"]]

@@ -201,7 +201,8 @@ public func buildRouter(
             useCases: .init(
                 codes: useCases.signIn.codes, verification: useCases.signIn.verification, passwordSignIn: useCases.signIn.password,
                 signUp: useCases.account.signUp, userAccount: useCases.account.user, passwordPolicy: useCases.parts.passwords.policy,
-                passkeys: useCases.account.passkeys, handOff: useCases.browser.handOff, authenticator: authenticator),
+                passkeys: useCases.account.passkeys,
+                sessions: .init(authenticator: authenticator, mfa: useCases.account.mfa, handOff: useCases.browser.handOff)),
             options: .init(auth, captcha: configuration.captcha), captcha: useCases.browser.captcha
         ).register(&routes)
     }

@@ -29,7 +29,7 @@ extension HostedPagesController {
                     let outcome = try await useCases.verification.verify(
                         VerifyRequest(type: "recovery", email: form.email, token: form.code), client: context.client)
                     guard case .session(let session, _) = outcome else { throw AuthError.otpInvalid }
-                    let principal = try await useCases.authenticator.authenticate(authorization: "Bearer \(session.accessToken)")
+                    let principal = try await useCases.sessions.authenticator.authenticate(authorization: "Bearer \(session.accessToken)")
                     _ = try await useCases.userAccount.update(
                         UpdateUserRequest(password: password), principal: principal, client: context.client)
                     return try await finish(session, method: "recovery", flow: form.flow)
@@ -77,7 +77,7 @@ extension HostedPagesController {
                 guard let state = security.open(SignedIn.self, cookie: Self.signedInCookie, in: request) else {
                     throw AuthError(.noAuthorization, "Your sign-in has expired")
                 }
-                let principal = try await useCases.authenticator.authenticate(authorization: "Bearer \(state.accessToken)")
+                let principal = try await useCases.sessions.authenticator.authenticate(authorization: "Bearer \(state.accessToken)")
                 return try JSONResponse.make(try await useCases.passkeys.registrationOptions(for: principal), noStore: true)
             } catch let refusal as PageRefusal {
                 throw AuthError(.noAuthorization, refusal.text)
@@ -113,7 +113,7 @@ extension HostedPagesController {
             guard let state = security.open(SignedIn.self, cookie: Self.signedInCookie, in: request) else { throw Self.expired }
             let principal: Principal
             do {
-                principal = try await useCases.authenticator.authenticate(authorization: "Bearer \(state.accessToken)")
+                principal = try await useCases.sessions.authenticator.authenticate(authorization: "Bearer \(state.accessToken)")
             } catch {
                 throw Self.expired
             }
@@ -126,7 +126,7 @@ extension HostedPagesController {
     /// The session to the app, by a code for its PKCE challenge; the signed-in page's cookie goes.
     func handOver(_ state: SignedIn, _ principal: Principal) async throws -> Response {
         guard let session = principal.session else { return refuse(Self.expired) }
-        let code = try await useCases.handOff.code(
+        let code = try await useCases.sessions.handOff.code(
             userID: principal.user.id, sessionID: session.id, challenge: state.flow.challenge, method: state.method)
         var response = BrowserRedirect.redirect(to: state.flow.redirectTo, query: "code=\(code)")
         response.headers[.setCookie] = security.setCookie(Self.signedInCookie, "", maxAge: 0)

@@ -131,6 +131,13 @@ extension HostedPagesController {
             }
         case .emailNotConfirmed: return "Confirm your email address first: sign in with an emailed code."
         case .userBanned: return "This account is suspended."
+        case .mfaVerificationFailed:
+            if error.message.hasPrefix("WebAuthn") { return "That security key was not accepted. Try again, or use a recovery code." }
+            if let left = error.attemptsRemaining {
+                return "That code is not right. \(left) \(left == 1 ? "try" : "tries") left, or use a recovery code."
+            }
+            return "That code is not right. Try again, or use a recovery code."
+        case .mfaChallengeExpired: return "That code has expired. Send a new one, or use a recovery code."
         case .webauthnVerificationFailed, .webauthnChallengeNotFound, .webauthnChallengeExpired:
             return "That passkey could not be used. Try again, or sign in another way."
         case .weakPassword:

@@ -18,8 +18,15 @@ struct HostedPagesController {
         let userAccount: UserAccount
         let passwordPolicy: PasswordPolicy
         let passkeys: Passkeys
-        let handOff: SessionHandOff
+        let sessions: Sessions
+    }
+
+    /// What the pages do with a session once a first factor gave one: read it back from its
+    /// token, raise it with the user's second factor, and hand it to the app.
+    struct Sessions {
         let authenticator: Authenticator
+        let mfa: MFA
+        let handOff: SessionHandOff
     }
 
     /// What the pages show and offer.
@@ -52,12 +59,15 @@ struct HostedPagesController {
     }
 
     static let signedInCookie = "lk_signed_in"
+    /// The same state while the user's second factor is asked for (`/ui/second-factor`).
+    static let secondFactorCookie = "lk_second_factor"
 
     func register(_ routes: inout RouteRegistrar) {
         for name in ["sign-in", "sign-up", "reset", "email-change"] {
             routes.on(.get, "/ui/\(name)") { request, _ in page(request, name) }
         }
         registerSignIn(&routes)
+        registerSecondFactor(&routes)
         registerAccount(&routes)
     }
 
@@ -95,6 +105,7 @@ struct HostedPagesController {
             switch name {
             case "sign-in" where options.passkeys: PageScripts.signIn
             case "continue" where options.passkeys: PageScripts.register
+            case "second-factor" where values["key"] != nil: PageScripts.securityKey
             default: nil
             }
         return pages.response(
@@ -135,7 +146,7 @@ struct HostedPagesController {
     static let titles = [
         "sign-in": "Sign in", "sign-up": "Create your account", "code": "Enter your code", "check-email": "Check your email",
         "reset": "Reset your password", "reset-code": "Choose a new password", "email-change": "Confirm your new address",
-        "continue": "You're signed in",
+        "continue": "You're signed in", "second-factor": "Two-step verification",
     ]
 
     /// Runs a POST: the form, then `body`; a refusal before the form is read is its own page.
@@ -165,9 +176,18 @@ struct HostedPagesController {
             status: error.map(Self.status) ?? .ok)
     }
 
-    /// Ends a sign-in: the page that offers a passkey (when passkeys are on and the user did not
-    /// just use one), else straight back to the app with a code for the session.
-    func finish(_ session: Session, method: String, flow: HostedFlow) async throws -> Response {
+    /// Ends a sign-in: first the user's second factor, when they have a verified one and the
+    /// session has not used it (`raised` is false); then the page that offers a passkey (when
+    /// passkeys are on and the user did not just use one), else straight back to the app with a
+    /// code for the session.
+    func finish(_ session: Session, method: String, flow: HostedFlow, raised: Bool = false) async throws -> Response {
+        if !raised, session.user.factors?.contains(where: { $0.status == .verified }) == true {
+            let state = SignedIn(accessToken: session.accessToken, email: session.user.email, flow: flow, method: method)
+            let cookie = security.setCookie(Self.secondFactorCookie, try security.seal(state, name: Self.secondFactorCookie), maxAge: 600)
+            return Response(
+                status: .seeOther,
+                headers: [.location: "second-factor", .cacheControl: "no-store", .referrerPolicy: "no-referrer", .setCookie: cookie])
+        }
         if options.passkeys, method != "passkey" {
             let state = SignedIn(accessToken: session.accessToken, email: session.user.email, flow: flow, method: method)
             let cookie = security.setCookie(Self.signedInCookie, try security.seal(state, name: Self.signedInCookie), maxAge: 600)
@@ -175,7 +195,7 @@ struct HostedPagesController {
                 status: .seeOther,
                 headers: [.location: "continue", .cacheControl: "no-store", .referrerPolicy: "no-referrer", .setCookie: cookie])
         }
-        let code = try await useCases.handOff.code(for: session, challenge: flow.challenge, method: method)
+        let code = try await useCases.sessions.handOff.code(for: session, challenge: flow.challenge, method: method)
         return BrowserRedirect.redirect(to: flow.redirectTo, query: "code=\(code)")
     }
 }

@@ -4,7 +4,8 @@
 enum DefaultPages {
     static let sources: [String: String] = [
         "layout": layout, "sign-in": signIn, "sign-up": signUp, "code": code, "check-email": checkEmail, "reset": reset,
-        "reset-code": resetCode, "email-change": emailChange, "continue": continuePage, "message": message,
+        "reset-code": resetCode, "email-change": emailChange, "continue": continuePage, "second-factor": secondFactor,
+        "message": message,
         "admin-sign-in": AdminPages.signIn, "admin-users": AdminPages.users, "admin-user": AdminPages.user,
     ]
 
@@ -160,6 +161,40 @@ enum DefaultPages {
         {{{flow_fields}}}
         <button type="submit" id="continue"{{#passkeys}} class="secondary"{{/passkeys}}>Continue to {{app_name}}</button>
         </form>
+        """
+
+    static let secondFactor = """
+        <p><strong>{{email}}</strong> has two-step verification on: one more step.</p>
+        {{#totp}}<form method="post" action="second-factor">
+        {{{flow_fields}}}<input type="hidden" name="factor_id" value="{{id}}">
+        <label for="code">Code from your authenticator app{{#name}} ({{name}}){{/name}}</label>
+        <input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]*" maxlength="10" required autofocus>
+        <button type="submit">Continue</button>
+        </form>{{/totp}}
+        {{#phone}}{{#challenge_id}}<form method="post" action="second-factor">
+        {{{flow_fields}}}<input type="hidden" name="factor_id" value="{{id}}"><input type="hidden" name="challenge_id" value="{{challenge_id}}">
+        <label for="phone-code">Code sent to {{number}}</label>
+        <input id="phone-code" name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]*" maxlength="10" required autofocus>
+        <button type="submit">Continue</button>
+        </form>{{/challenge_id}}
+        <form method="post" action="second-factor-send">
+        {{{flow_fields}}}<input type="hidden" name="factor_id" value="{{id}}">
+        <button type="submit" class="secondary">{{#challenge_id}}Send a new code{{/challenge_id}}{{^challenge_id}}Text a code to {{number}}{{/challenge_id}}</button>
+        </form>{{/phone}}
+        {{#key}}<form method="post" action="second-factor" id="key-form">
+        {{{flow_fields}}}<input type="hidden" name="factor_id" value="{{id}}"><input type="hidden" name="challenge_id"><input type="hidden" name="credential">
+        <button type="button" id="key-button" class="secondary" hidden>Use your security key</button>
+        </form>{{/key}}
+        <details{{#recovery_open}} open{{/recovery_open}}><summary>Use a recovery code</summary>
+        <form method="post" action="recovery-code">
+        {{{flow_fields}}}
+        <label for="recovery-code">Recovery code</label>
+        <input id="recovery-code" name="code" autocomplete="off" autocapitalize="none" spellcheck="false" maxlength="64" required>
+        <button type="submit">Continue</button>
+        </form>
+        <p class="muted">The codes you saved when you set up two-step verification; each works once.</p>
+        </details>
+        <p><a href="sign-in?{{query}}">Sign in as someone else</a></p>
         """
 
     static let message = """

@@ -63,4 +63,33 @@ enum PageScripts {
               });
             }
             """
+
+    /// The second-factor page: the challenge of the user's security key from
+    /// `/ui/second-factor-options`, then `navigator.credentials.get`, then the form to
+    /// `/ui/second-factor`.
+    static let securityKey =
+        base64URL + """
+            const key = document.getElementById('key-button');
+            if (key && window.PublicKeyCredential) {
+              key.hidden = false;
+              key.addEventListener('click', async () => {
+                const form = document.getElementById('key-form');
+                try {
+                  const answer = await fetch('second-factor-options', {method: 'POST', headers: {'X-CSRF-Token': form.elements.csrf.value}});
+                  const challenge = await answer.json();
+                  if (!answer.ok) { say(challenge.msg || challenge.message || 'Your security key cannot be used now.'); return; }
+                  const publicKey = challenge.webauthn.credential_options.publicKey;
+                  publicKey.challenge = dec(publicKey.challenge);
+                  (publicKey.allowCredentials || []).forEach(c => { c.id = dec(c.id); });
+                  const credential = await navigator.credentials.get({publicKey});
+                  const r = credential.response;
+                  form.elements.challenge_id.value = challenge.id;
+                  form.elements.credential.value = JSON.stringify({id: credential.id, rawId: enc(credential.rawId), type: credential.type,
+                    response: {clientDataJSON: enc(r.clientDataJSON), authenticatorData: enc(r.authenticatorData), signature: enc(r.signature),
+                      userHandle: r.userHandle ? enc(r.userHandle) : null}});
+                  form.submit();
+                } catch (error) { say('Your security key was not used. Try again, or use a recovery code.'); }
+              });
+            }
+            """
 }
