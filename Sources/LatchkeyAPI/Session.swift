@@ -16,6 +16,9 @@ public struct Session: Codable, Sendable, Equatable {
     public var user: User
     /// Set when the password used to sign in no longer meets the policy.
     public var weakPassword: WeakPassword?
+    /// Latchkey: ten single-use recovery codes, only in the answer that verified the user's first
+    /// second factor (when they had none left). Show them once; the SDK never stores them.
+    public var recoveryCodes: [String]?
 
     /// Creates a session; `tokenType` defaults to `bearer`.
     public init(
@@ -39,5 +42,6 @@ public struct Session: Codable, Sendable, Equatable {
         case expiresAt = "expires_at"
         case refreshToken = "refresh_token"
         case weakPassword = "weak_password"
+        case recoveryCodes = "recovery_codes"
     }
 }

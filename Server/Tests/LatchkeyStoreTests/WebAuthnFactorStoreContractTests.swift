@@ -57,4 +57,30 @@ extension FactorStoreContractTests {
             #expect(try await store.factors(userID: bob.user.id).first?.status == .unverified)
         }
     }
+
+    /// The first factor's verification stores its recovery codes in the same write, in place of
+    /// the user's; a verification whose write loses stores none.
+    @Test func anAcceptanceWithRecoveryCodesReplacesTheUsersSet() async throws {
+        try await Self.eachStore { store in
+            let ada = try await Self.account(store)
+            func set(_ tag: String) -> [RecoveryCodeRecord] {
+                (0..<3).map { RecoveryCodeRecord(id: UUID(), userID: ada.user.id, codeHash: "\(tag)\($0)", createdAt: Self.now) }
+            }
+            try await store.replaceRecoveryCodes(userID: ada.user.id, with: set("old"), audit: [])
+            let state = try await Self.challenged(store, ada)
+            var write = try Self.acceptance(state, ada)
+            write.acceptance?.recoveryCodes = set("new")
+            // On a stale read of the session nothing is written, the codes included.
+            var stale = write
+            stale.acceptance?.seenSession.refreshCounter += 1
+            #expect(try await store.recordFactorVerification(stale) == false)
+            #expect(
+                try await store.recoveryCodeState(userID: ada.user.id, sessionID: ada.session.id).codes.map(\.codeHash).sorted() == [
+                    "old0", "old1", "old2",
+                ])
+            #expect(try await store.recordFactorVerification(write))
+            let codes = try await store.recoveryCodeState(userID: ada.user.id, sessionID: ada.session.id).codes
+            #expect(codes.map(\.codeHash).sorted() == ["new0", "new1", "new2"])
+        }
+    }
 }

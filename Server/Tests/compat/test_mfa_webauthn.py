@@ -111,6 +111,8 @@ def test_a_security_key_becomes_a_second_factor_and_raises_later_sessions(server
     assert RegistrationResponse.from_dict(credential).raw_id == key.credential_id
     made = verify(server, token, factor_id, creating["id"], "create", credential)
     assert made.status_code == 200, made.text
+    # The user's first factor: its answer carries recovery codes, once.
+    assert len(made.json()["recovery_codes"]) == 10
     raised = claims(made.json()["access_token"])
     assert raised["aal"] == "aal2" and [m["method"] for m in raised["amr"]][-1] == "mfa/webauthn"
     listed = [f for f in made.json()["user"]["factors"] if f["id"] == factor_id]

@@ -248,6 +248,9 @@ public actor AuthClient {
 
     /// Stores a session and tells listeners. A storage failure keeps the session in memory.
     func setSession(_ session: Session, event: AuthEvent) async {
+        var session = session
+        // Recovery codes are shown once, by the call that got them: never kept with the session.
+        session.recoveryCodes = nil
         stored = session
         if let data = try? WireJSON.makeEncoder().encode(session) {
             try? await configuration.storage.save(data, key: configuration.storageKey)

@@ -15,7 +15,7 @@ struct WireWriter {
 
     /// The JSON of `session`, or `nil` to leave it to the encoder.
     static func json(_ session: Session) -> [UInt8]? {
-        guard session.weakPassword == nil else { return nil }
+        guard session.weakPassword == nil, session.recoveryCodes == nil else { return nil }
         var writer = WireWriter(capacity: 2048)
         return writer.session(session) ? writer.writer.bytes : nil
     }

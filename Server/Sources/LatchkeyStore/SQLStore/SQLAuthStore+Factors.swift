@@ -209,6 +209,7 @@ extension SQLAuthStore {
                 "DELETE FROM sessions WHERE user_id = ? AND id <> ? AND aal <> 'aal2'", [SQLValue(userID), SQLValue(seen.id)])
             try await Self.deleteDeviceKeys(userID: userID, exceptOfSession: seen.id, db)
         }
+        if !acceptance.recoveryCodes.isEmpty { try await Self.replaceRecoveryCodes(userID: userID, with: acceptance.recoveryCodes, db) }
         try await insertOutbox(acceptance.outbox, db)
     }
 

@@ -22,13 +22,18 @@ extension SQLAuthStore: RecoveryCodeStore {
 
     public func replaceRecoveryCodes(userID: UUID, with codes: [RecoveryCodeRecord], audit: [AuditEvent]) async throws {
         try await database.transaction { db in
-            try await db.query("DELETE FROM recovery_codes WHERE user_id = ?", [SQLValue(userID)])
-            for code in codes {
-                try await db.query(
-                    "INSERT INTO recovery_codes (id, user_id, code_hash, created_at, used_at) VALUES (?, ?, ?, ?, ?)",
-                    [SQLValue(code.id), SQLValue(code.userID), .text(code.codeHash), SQLValue(code.createdAt), SQLValue(code.usedAt)])
-            }
+            try await Self.replaceRecoveryCodes(userID: userID, with: codes, db)
             try await Self.insert(audit, db)
+        }
+    }
+
+    /// The user's set of codes replaced by `codes`, inside the caller's transaction.
+    static func replaceRecoveryCodes(userID: UUID, with codes: [RecoveryCodeRecord], _ db: any SQLExecutor) async throws {
+        try await db.query("DELETE FROM recovery_codes WHERE user_id = ?", [SQLValue(userID)])
+        for code in codes {
+            try await db.query(
+                "INSERT INTO recovery_codes (id, user_id, code_hash, created_at, used_at) VALUES (?, ?, ?, ?, ?)",
+                [SQLValue(code.id), SQLValue(code.userID), .text(code.codeHash), SQLValue(code.createdAt), SQLValue(code.usedAt)])
         }
     }
 

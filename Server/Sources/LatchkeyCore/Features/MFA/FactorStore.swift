@@ -87,15 +87,20 @@ public struct FactorAcceptance: Sendable {
     /// Whether the user's other sessions below `aal2` end, with every device key but this
     /// session's device's (the first verification of a factor).
     public var endingOtherAAL1Sessions: Bool
+    /// A set of recovery codes to store in place of the user's (the first factor's verification);
+    /// empty: the user's codes stay as they are.
+    public var recoveryCodes: [RecoveryCodeRecord]
 
     public init(
-        challengeID: UUID, seenSession: SessionRecord, session: SessionRecord, outbox: [OutboxRecord], endingOtherAAL1Sessions: Bool
+        challengeID: UUID, seenSession: SessionRecord, session: SessionRecord, outbox: [OutboxRecord], endingOtherAAL1Sessions: Bool,
+        recoveryCodes: [RecoveryCodeRecord] = []
     ) {
         self.challengeID = challengeID
         self.seenSession = seenSession
         self.session = session
         self.outbox = outbox
         self.endingOtherAAL1Sessions = endingOtherAAL1Sessions
+        self.recoveryCodes = recoveryCodes
     }
 }
 

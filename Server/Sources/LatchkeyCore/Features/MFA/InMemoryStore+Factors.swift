@@ -162,6 +162,10 @@ extension InMemoryStore.State {
             sessions = sessions.filter { $0.value.userID != factor.userID || $0.key == seen.id || $0.value.aal == "aal2" }
             deviceKeys.removeAll { $0.userID == factor.userID && $0.sessionID != seen.id }
         }
+        if !acceptance.recoveryCodes.isEmpty {
+            recoveryCodes.removeAll { $0.userID == factor.userID }
+            recoveryCodes += acceptance.recoveryCodes
+        }
         outbox += acceptance.outbox
         return true
     }

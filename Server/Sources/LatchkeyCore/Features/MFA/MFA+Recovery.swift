@@ -17,7 +17,13 @@ extension MFA {
             throw AuthError(.mfaFactorNotFound, "Verify a second factor before making recovery codes")
         }
         guard principal.session?.aal == "aal2" else { throw AuthError(.insufficientAAL, "AAL2 required to make recovery codes") }
-        let now = time.now()
+        let set = newRecoveryCodes(for: user, at: time.now())
+        try await store.replaceRecoveryCodes(userID: user.id, with: set.records, audit: [set.event])
+        return RecoveryCodes(codes: set.codes)
+    }
+
+    /// A new set of codes for `user`: the codes to show, their stored form, and the event.
+    func newRecoveryCodes(for user: UserRecord, at now: Date) -> (codes: [String], records: [RecoveryCodeRecord], event: AuditEvent) {
         let codes = (0..<Self.recoveryCodeCount).map { _ in recoveryCode() }
         let records = codes.map {
             RecoveryCodeRecord(
@@ -25,8 +31,7 @@ extension MFA {
                 createdAt: now)
         }
         let event = events.event(.factorEnrolled, user: user, details: ["type": "recovery_codes", "count": .number(Double(codes.count))])
-        try await store.replaceRecoveryCodes(userID: user.id, with: records, audit: [event])
-        return RecoveryCodes(codes: codes)
+        return (codes, records, event)
     }
 
     /// `GET /recovery-codes`: how many of the user's codes are left.

@@ -4,8 +4,9 @@ import LatchkeyAPI
 extension MFA {
     /// What a verification decided, before it is written.
     enum Decision {
-        /// The right code: write it, then answer with the raised session.
-        case accept(FactorWrite)
+        /// The right code: write it, then answer with the raised session (and, for the user's
+        /// first factor, the recovery codes the write stores).
+        case accept(FactorWrite, recoveryCodes: [String])
         /// A wrong code: write its count (perhaps a lock), then answer with the error.
         case refuse(FactorWrite, AuthError)
         /// Answer with the error; spend the challenge first when `spendChallenge` (it expired).
@@ -40,16 +41,19 @@ extension MFA {
         let user = principal.user
         let failureKey = Self.signInFailureKey(user)
         if let failureKey { try await limiter.check(failureKey, settings.accountFailures) }
+        // The user's first factor comes with recovery codes, unless some are left from before.
+        let issuing = try await owesRecoveryCodes(user, sessionID: current.id)
         for _ in 0..<Self.maxRaces {
             let state = try await store.factorVerification(
                 factorID: factorID, userID: user.id, challengeID: challengeID, sessionID: current.id)
-            let decision = decide(proof, challengeID: challengeID, state, user: user, client: client, now: time.now())
+            let decision = decide(
+                proof, challengeID: challengeID, state, user: user, client: client, now: time.now(), issuingRecoveryCodes: issuing)
             try await askHook(about: decision, factor: state.factor, user: user)
             switch decision {
             case .reject(let error, let spend):
                 if spend { try await store.spendChallenge(id: challengeID, factorID: factorID) }
                 throw error
-            case .accept(let write):
+            case .accept(let write, let codes):
                 let recorded: Bool
                 do {
                     recorded = try await store.recordFactorVerification(write)
@@ -63,7 +67,9 @@ extension MFA {
                 }
                 guard recorded, let acceptance = write.acceptance else { continue }
                 if !acceptance.outbox.isEmpty { notices.notify() }
-                return try await answers.answer(user: user, session: acceptance.session)
+                var answer = try await answers.answer(user: user, session: acceptance.session)
+                if !codes.isEmpty { answer.recoveryCodes = codes }
+                return answer
             case .refuse(let write, let error):
                 guard try await store.recordFactorVerification(write) else { continue }
                 // The account-wide count that wrong passwords feed too (checklist D3).
@@ -121,7 +127,8 @@ extension MFA {
 
     /// The verification rules, as a function of what was read.
     func decide(
-        _ proof: Proof, challengeID: UUID, _ state: FactorVerificationState, user: UserRecord, client: ClientInfo, now: Date
+        _ proof: Proof, challengeID: UUID, _ state: FactorVerificationState, user: UserRecord, client: ClientInfo, now: Date,
+        issuingRecoveryCodes: Bool = false
     ) -> Decision {
         guard let factor = state.factor else { return .reject(Self.notFound, spendChallenge: false) }
         if let disabled = verificationRefusal(of: factor) { return .reject(disabled, spendChallenge: false) }
@@ -171,10 +178,16 @@ extension MFA {
                 // The factor counts from now on: tell the owner, in case it was not them.
                 mail = (try? notices.notice(.factorEnrolled, to: user)) ?? []
             }
-            let acceptance = FactorAcceptance(
+            var acceptance = FactorAcceptance(
                 challengeID: challengeID, seenSession: session, session: raised, outbox: mail,
                 endingOtherAAL1Sessions: factor.status == .unverified)
-            return .accept(FactorWrite(seen: factor, factor: updated, audit: audit, acceptance: acceptance))
+            var codes: [String] = []
+            if issuingRecoveryCodes, factor.status == .unverified {
+                let set = newRecoveryCodes(for: user, at: now)
+                (codes, acceptance.recoveryCodes) = (set.codes, set.records)
+                audit.append(set.event)
+            }
+            return .accept(FactorWrite(seen: factor, factor: updated, audit: audit, acceptance: acceptance), recoveryCodes: codes)
         case .wrong:
             break
         }
@@ -227,6 +240,13 @@ extension MFA {
         guard let secret = try? box.open(factor.sealedSecret, context: factor.id.uuidString.lowercased()) else { return .unreadable }
         guard let step = TOTP(secret: secret).matchingStep(code, at: now), step > (factor.lastUsedStep ?? .min) else { return .wrong }
         return .right(step: step)
+    }
+
+    /// Whether a verification now is of the user's first factor and they hold no unspent
+    /// recovery code: the verification then stores a set and answers it, once.
+    func owesRecoveryCodes(_ user: UserRecord, sessionID: UUID) async throws -> Bool {
+        guard try await !store.factors(userID: user.id).contains(where: { $0.status == .verified }) else { return false }
+        return try await store.recoveryCodeState(userID: user.id, sessionID: sessionID).codes.allSatisfy { $0.usedAt != nil }
     }
 
     /// The key of the per-account failure count that password sign-ins use.
