@@ -23,7 +23,9 @@ import Testing
         let session: SessionRecord
         static let client = ClientInfo(ip: "192.0.2.1")
 
-        init(webAuthn: WebAuthnFactorSettings = .init(enrollEnabled: true, verifyEnabled: true), maxAttempts: Int = 5) {
+        init(
+            webAuthn: WebAuthnFactorSettings = .init(enrollEnabled: true, verifyEnabled: true), maxAttempts: Int = 5, maxEnrolled: Int = 10
+        ) {
             let now = time.now()
             user = UserRecord(
                 id: UUID(), aud: "authenticated", role: "authenticated", email: "ada@example.com", passwordHash: nil, appMetadata: [:],
@@ -31,7 +33,7 @@ import Testing
             session = SessionRecord(id: UUID(), userID: user.id, amr: [], refreshSalt: [1], createdAt: now, updatedAt: now)
             store.add(user)
             store.add(session)
-            var factors = MFASettings(maxAttempts: maxAttempts)
+            var factors = MFASettings(maxEnrolledFactors: maxEnrolled, maxAttempts: maxAttempts)
             factors.webAuthn = webAuthn
             mfa = MFA(
                 store: store, serverSecret: TestSessionParts.serverSecret, limiter: RateLimiter(store: store, time: time),
@@ -253,5 +255,18 @@ import Testing
             transports: ["usb", "nfc"], attestationFormat: "packed")
         #expect(WebAuthnFactorCredential(stored: key.stored) == key)
         #expect(WebAuthnFactorCredential(stored: "{}") == nil && WebAuthnFactorCredential(stored: "not json") == nil)
+    }
+
+    @Test func aFactorNeverChallengedExpiresAtTheNextEnrolment() async throws {
+        let f = Fixture(maxEnrolled: 1)
+        let first = try await f.enroll("first")
+        #expect(await f.error { try await f.enroll("second") }?.code == .tooManyEnrolledMFAFactors)
+        f.time.advance(by: 301)
+        let second = try await f.enroll("second")
+        #expect(f.store.state.withLock { Array($0.factors.keys) } == [second.id] && first.id != second.id)
+        // A challenged one stays, however old.
+        _ = try await f.challenge(second.id)
+        f.time.advance(by: 3600)
+        #expect(await f.error { try await f.enroll("third") }?.code == .tooManyEnrolledMFAFactors)
     }
 }

@@ -83,4 +83,25 @@ extension FactorStoreContractTests {
             #expect(codes.map(\.codeHash).sorted() == ["new0", "new1", "new2"])
         }
     }
+
+    /// GoTrue's factor expiry: an enrolment first removes the user's unverified factors enrolled
+    /// before it and never challenged; a challenged one, a verified one and another user's stay.
+    @Test func anEnrolmentRemovesTheUsersStaleUnchallengedFactors() async throws {
+        try await Self.eachStore { store in
+            let ada = try await Self.account(store)
+            let bob = try await Self.account(store)
+            let old = Self.now.addingTimeInterval(-600)
+            let stale = Self.factor(ada.user.id, name: "stale", at: old)
+            let challenged = Self.factor(ada.user.id, name: "challenged", at: old)
+            let bobs = Self.factor(bob.user.id, name: "bob's", at: old)
+            for factor in [stale, challenged, bobs] { #expect(try await store.createFactor(factor, limit: 10, audit: [])) }
+            try await store.createChallenge(
+                FactorChallengeRecord(
+                    id: UUID(), factorID: challenged.id, ip: nil, createdAt: old, expiresAt: Self.now.addingTimeInterval(300)))
+            let fresh = Self.factor(ada.user.id, name: "fresh")
+            #expect(try await store.createFactor(fresh, limit: 2, expiringBefore: Self.now.addingTimeInterval(-300), audit: []))
+            #expect(Set(try await store.factors(userID: ada.user.id).map(\.id)) == [challenged.id, fresh.id])
+            #expect(try await store.factors(userID: bob.user.id).map(\.id) == [bobs.id])
+        }
+    }
 }

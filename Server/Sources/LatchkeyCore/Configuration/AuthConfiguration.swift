@@ -288,6 +288,9 @@ public struct MFASettings: Sendable {
     public var maxVerifiedFactors = 10
     /// Seconds a challenge stays open (`GOTRUE_MFA_CHALLENGE_EXPIRY_DURATION`).
     public var challengeExpiry: Int
+    /// Seconds after which an unverified factor that was never challenged goes, at the user's next
+    /// enrolment (`GOTRUE_MFA_FACTOR_EXPIRY_DURATION`, at least 300).
+    public var factorExpiry = 300
     /// Wrong codes in a row after which a factor locks (`LATCHKEY_MFA_MAX_ATTEMPTS`).
     public var maxAttempts: Int
     /// Seconds a locked factor stays locked (`LATCHKEY_MFA_LOCKOUT`).

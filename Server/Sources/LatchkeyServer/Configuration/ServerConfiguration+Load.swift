@@ -218,6 +218,7 @@ extension ServerConfiguration {
                 lockout: try reader[\.mfaLockout]))
         auth.mfa.phone = try Self.phoneFactorSettings(reader)
         auth.mfa.maxVerifiedFactors = try reader[\.mfaMaxVerifiedFactors]
+        auth.mfa.factorExpiry = max(300, try reader[\.mfaFactorExpiry])
         auth.anonymousUsers = try reader[\.anonymousUsers]
         auth.external = try Self.externalSettings(reader, externalURL: externalURL)
         auth.mfa.webAuthn = try Self.webAuthnFactorSettings(reader)

@@ -8,6 +8,7 @@ extension Setting {
         mfaMaxEnrolledFactors,
         mfaMaxVerifiedFactors,
         mfaChallengeExpiry,
+        mfaFactorExpiry,
         mfaMaxAttempts,
         mfaLockout,
         mfaPhoneEnrollEnabled,
@@ -42,6 +43,12 @@ extension Setting {
     static let mfaChallengeExpiry = seconds(
         "mfa-challenge-expiry", ["LATCHKEY_MFA_CHALLENGE_EXPIRY", "GOTRUE_MFA_CHALLENGE_EXPIRY_DURATION"], default: 300, in: 1...,
         summary: "Seconds an MFA challenge stays open.")
+
+    static let mfaFactorExpiry = seconds(
+        "mfa-factor-expiry", ["LATCHKEY_MFA_FACTOR_EXPIRY", "GOTRUE_MFA_FACTOR_EXPIRY_DURATION"], default: 300, in: 1...,
+        summary:
+            "Seconds after which a factor enrolled but never challenged nor verified goes, at the user's next enrolment, as GoTrue (less than 300 is 300, as GoTrue); the periodic clean-up removes any left after a day."
+    )
 
     static let mfaMaxAttempts = count(
         "mfa-max-attempts", ["LATCHKEY_MFA_MAX_ATTEMPTS"], default: 5, in: 0...1000, goTrue: 0,

@@ -19,9 +19,18 @@ extension SQLAuthStore {
             webAuthn: row.string("webauthn_credential").flatMap(WebAuthnFactorCredential.init(stored:)))
     }
 
-    public func createFactor(_ factor: FactorRecord, limit: Int, audit: [AuditEvent]) async throws -> Bool {
+    public func createFactor(_ factor: FactorRecord, limit: Int, expiringBefore: Date?, audit: [AuditEvent]) async throws -> Bool {
         try await translating {
             try await database.transaction { db in
+                if let expiringBefore {
+                    // GoTrue's expiry: the user's unverified factors enrolled before it, never challenged.
+                    try await db.query(
+                        """
+                        DELETE FROM mfa_factors WHERE user_id = ? AND status = 'unverified' AND created_at <= ? \
+                        AND NOT EXISTS (SELECT 1 FROM mfa_challenges WHERE mfa_challenges.factor_id = mfa_factors.id)
+                        """,
+                        [SQLValue(factor.userID), SQLValue(expiringBefore)])
+                }
                 if let phone = factor.phone {
                     // A phone factor replaces the user's unverified ones for its number (their challenges go with them).
                     try await db.query(

@@ -6,10 +6,11 @@ import Foundation
 /// read is still so (a racing verification or refresh makes it read and decide again).
 public protocol FactorStore: FactorReading, UserReading, AuditWriting, RecoveryCodeStore {
     /// Stores a factor unless the user has `limit` factors already (`false` then), recording
-    /// `audit`. A phone factor first replaces the user's unverified factors for its number (and
-    /// their challenges). Throws ``StoreError/duplicate(_:)`` when the user has a factor of that
-    /// name.
-    func createFactor(_ factor: FactorRecord, limit: Int, audit: [AuditEvent]) async throws -> Bool
+    /// `audit`. First, in the same write, the user's unverified factors enrolled before
+    /// `expiringBefore` that have no challenge go (GoTrue's `GOTRUE_MFA_FACTOR_EXPIRY_DURATION`),
+    /// and a phone factor replaces the user's unverified factors for its number (and their
+    /// challenges). Throws ``StoreError/duplicate(_:)`` when the user has a factor of that name.
+    func createFactor(_ factor: FactorRecord, limit: Int, expiringBefore: Date?, audit: [AuditEvent]) async throws -> Bool
     /// Stores a challenge and notes when its factor was challenged. A challenge with a code (a
     /// phone factor's) replaces the factor's other challenges: only the newest code counts.
     func createChallenge(_ challenge: FactorChallengeRecord) async throws
@@ -41,6 +42,13 @@ public protocol FactorStore: FactorReading, UserReading, AuditWriting, RecoveryC
         userID: UUID, audit: @escaping @Sendable ([FactorRecord]) -> [AuditEvent],
         outbox: @escaping @Sendable ([FactorRecord]) throws -> [OutboxRecord]
     ) async throws -> [FactorRecord]
+}
+
+extension FactorStore {
+    /// ``createFactor(_:limit:expiringBefore:audit:)`` with no expiry.
+    public func createFactor(_ factor: FactorRecord, limit: Int, audit: [AuditEvent]) async throws -> Bool {
+        try await createFactor(factor, limit: limit, expiringBefore: nil, audit: audit)
+    }
 }
 
 /// What a verification reads: each `nil` when it does not exist (or is not the user's).

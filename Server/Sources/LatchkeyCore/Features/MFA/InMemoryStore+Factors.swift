@@ -2,8 +2,18 @@ import Foundation
 import Synchronization
 
 extension InMemoryStore: FactorStore {
-    public func createFactor(_ factor: FactorRecord, limit: Int, audit events: [AuditEvent]) async throws -> Bool {
+    public func createFactor(_ factor: FactorRecord, limit: Int, expiringBefore: Date?, audit events: [AuditEvent]) async throws
+        -> Bool
+    {
         try state.withLock { state in
+            // The user's unverified factors enrolled before the expiry, never challenged, go.
+            if let expiringBefore {
+                let challenged = Set(state.challenges.values.map(\.factorID))
+                state.factors = state.factors.filter {
+                    $0.value.userID != factor.userID || $0.value.status == .verified || $0.value.createdAt > expiringBefore
+                        || challenged.contains($0.key)
+                }
+            }
             // A phone factor replaces the user's unverified ones for its number.
             if let phone = factor.phone {
                 state.factors = state.factors.filter {

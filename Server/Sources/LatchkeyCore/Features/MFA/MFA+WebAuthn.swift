@@ -150,7 +150,10 @@ extension MFA {
     /// Stores a new factor: GoTrue's errors for the cap and a name the user has given another.
     func create(_ factor: FactorRecord, name: String?, audit event: AuditEvent) async throws {
         do {
-            guard try await store.createFactor(factor, limit: settings.factors.maxEnrolledFactors, audit: [event]) else {
+            let expiry = factor.createdAt.addingTimeInterval(-Double(settings.factors.factorExpiry))
+            guard
+                try await store.createFactor(factor, limit: settings.factors.maxEnrolledFactors, expiringBefore: expiry, audit: [event])
+            else {
                 throw AuthError(.tooManyEnrolledMFAFactors, "Maximum number of enrolled factors reached, unenroll to continue")
             }
         } catch let error as StoreError where error.isDuplicate {
