@@ -197,6 +197,10 @@ extension ErrorCode {
     public static let mfaWebAuthnEnrollNotEnabled: ErrorCode = "mfa_webauthn_enroll_not_enabled"
     /// WebAuthn factors may not be challenged or verified on this server (HTTP 422).
     public static let mfaWebAuthnVerifyNotEnabled: ErrorCode = "mfa_webauthn_verify_not_enabled"
+    /// No OAuth client with this id, or it was deleted (HTTP 404).
+    public static let oauthClientNotFound: ErrorCode = "oauth_client_not_found"
+    /// The OAuth server takes no dynamic client registrations (HTTP 403).
+    public static let oauthDynamicClientRegistrationDisabled: ErrorCode = "oauth_dynamic_client_registration_disabled"
     /// The user has a verified phone factor for this number already (HTTP 422).
     public static let mfaVerifiedFactorExists: ErrorCode = "mfa_verified_factor_exists"
 }

@@ -49,6 +49,8 @@ public struct AuthConfiguration: Sendable {
     /// Passkeys (`/passkeys/*`); off by default, as in GoTrue.
     public var passkeys = Passkeys.Settings(
         enabled: false, relyingParty: RelyingParty(id: "localhost", origins: []), displayName: "Latchkey")
+    /// The OAuth 2.1 server for other applications (`GOTRUE_OAUTH_SERVER_*`); off by default, as in GoTrue.
+    public var oauthServer = OAuthClients.Settings()
 
     public init(
         siteURL: String = "http://localhost:3000", externalURL: String = "http://127.0.0.1:9999",

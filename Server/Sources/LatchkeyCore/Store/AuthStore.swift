@@ -24,4 +24,4 @@ public typealias AuthStore = RootStore
     & KeyVaultStore & SignerBackupStore & DeviceKeyStore & DeviceKeySignInStore & AuditLogStore & FactorStore & RateLimitStore
     & SessionRefreshStore & SigningKeyStore & PasswordSignInStore & AuthCodeExchangeStore & AnonymousUserStore & VerificationStore
     & CodeStore & UserAccountStore & SignUpStore & AdminUserStore & ExternalIdentityStore & CustomProviderStore & PasskeyStore
-    & AccountReading & WebhookStore & ProviderGrantStore & OutboxStore & DevMailboxStore & MaintenanceStore
+    & AccountReading & WebhookStore & ProviderGrantStore & OutboxStore & DevMailboxStore & MaintenanceStore & OAuthClientStore

@@ -179,6 +179,7 @@ public func buildRouter(
         readiness: readiness, appleApps: configuration.appleApps
     ).register(&routes)
     CustomProviderController(providers: useCases.admin.customProviders).register(&routes)
+    OAuthClientController(clients: useCases.admin.oauthClients).register(&routes)
     OAuthController(
         flows: useCases.browser.oauthRedirects, binding: BrowserBinding(externalURL: auth.externalURL, lifetime: auth.flowStateExpiry)
     ).register(&routes)

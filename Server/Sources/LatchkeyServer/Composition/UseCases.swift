@@ -84,6 +84,8 @@ public struct AdminUseCases: Sendable {
     public let signingKeys: SigningKeys
     /// Webhook endpoints and their deliveries (`/admin/webhooks`, `latchkey webhooks`).
     public let webhooks: WebhookEndpoints
+    /// The OAuth 2.1 server's clients (`/admin/oauth/clients`, `/oauth/clients/register`).
+    public let oauthClients: OAuthClients
 }
 
 /// What the browser's redirect flows use.
@@ -298,7 +300,9 @@ private func composeUseCases(
             customProviders: customProviders, audit: AuditLog(store: store),
             signingKeys: SigningKeys(
                 store: store, issuer: issuer, serverSecret: serverSecret, settings: SigningKeys.Settings(auth), time: time, random: random),
-            webhooks: webhooks),
+            webhooks: webhooks,
+            oauthClients: OAuthClients(
+                store: store, limiter: parts.limiter, settings: auth.oauthServer, time: time, random: random)),
         browser: BrowserUseCases(
             oauthRedirects: oauthRedirects, providerGrants: grants,
             handOff: SessionHandOff(store: store, records: parts.records, lifetime: TimeInterval(auth.flowStateExpiry)),

@@ -222,6 +222,9 @@ extension ServerConfiguration {
         auth.anonymousUsers = try reader[\.anonymousUsers]
         auth.external = try Self.externalSettings(reader, externalURL: externalURL)
         auth.mfa.webAuthn = try Self.webAuthnFactorSettings(reader)
+        auth.oauthServer = OAuthClients.Settings(
+            enabled: try reader[\.oauthServerEnabled], dynamicRegistration: try reader[\.oauthServerAllowDynamicRegistration],
+            registrationsPerIP: RateLimit(count: try reader[\.rateLimitOAuthDynamicClientRegister], period: 300))
         auth.passkeys = try Self.passkeySettings(
             reader, externalURL: externalURL, appName: auth.appName,
             factors: auth.mfa.webAuthn.enrollEnabled || auth.mfa.webAuthn.verifyEnabled)

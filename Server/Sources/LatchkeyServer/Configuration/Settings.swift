@@ -7,7 +7,8 @@ extension Setting {
     public static let all: [Setting] = declarations.map(\.entry)
 
     /// The typed declarations behind ``all``.
-    static let declarations: [any SettingDeclaration] = core + codes + mfa + external + passkeys + pages + operations + hooks + captcha
+    static let declarations: [any SettingDeclaration] =
+        core + codes + mfa + external + passkeys + oauthServer + pages + operations + hooks + captcha
 
     static let core: [any SettingDeclaration] = [
         profile,

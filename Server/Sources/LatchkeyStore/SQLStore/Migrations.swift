@@ -435,5 +435,26 @@ enum Migrations {
                 WHERE webauthn_credential_id IS NOT NULL
                 """,
             ]),
+        Migration(
+            version: 23, name: "the OAuth server's clients: secrets hashed, deleted ones kept",
+            statements: [
+                """
+                CREATE TABLE oauth_clients (
+                    id TEXT PRIMARY KEY,
+                    secret_hash TEXT,
+                    registration_type TEXT NOT NULL,
+                    client_type TEXT NOT NULL,
+                    token_endpoint_auth_method TEXT NOT NULL,
+                    redirect_uris TEXT NOT NULL,
+                    grant_types TEXT NOT NULL,
+                    client_name TEXT,
+                    client_uri TEXT,
+                    logo_uri TEXT,
+                    created_at BIGINT NOT NULL,
+                    updated_at BIGINT NOT NULL,
+                    deleted_at BIGINT
+                )
+                """
+            ]),
     ]
 }

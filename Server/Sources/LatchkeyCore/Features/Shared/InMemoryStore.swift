@@ -44,6 +44,9 @@ public final class InMemoryStore: Sendable {
         var signerRecoveryKeys: [UUID: String] = [:]
         var signingKeys: [SigningKeyRecord] = []
         var customProviders: [CustomProviderRecord] = []
+        var oauthClients: [UUID: OAuthClientRecord] = [:]
+        /// When each deleted client was deleted (GoTrue's soft delete).
+        var deletedOAuthClients: [UUID: Date] = [:]
         var passkeys: [PasskeyRecord] = []
         var webAuthnChallenges: [UUID: WebAuthnChallengeRecord] = [:]
         var providerGrants: [ProviderGrantRecord] = []
