@@ -1,5 +1,6 @@
 import Foundation
 import LatchkeyAPI
+import Synchronization
 import Testing
 
 @testable import LatchkeyCore
@@ -133,9 +134,13 @@ import Testing
         // A write decided on an older read changes nothing.
         var stale = try #require(try await f.store.oauthClient(id: made.clientID))
         stale.name = "stale"
-        #expect(try await f.store.updateOAuthClient(stale, ifUpdatedAt: made.updatedAt) == false)
+        #expect(try await f.store.updateOAuthClient(stale, ifUpdatedAt: made.updatedAt, audit: []) == false)
 
         try await f.clients.delete(id)
+        // Each change is audited, the update by the names of its fields.
+        let events = f.store.state.withLock { $0.events }.filter { $0.details["client_id"] == .string(id.lowercased()) }
+        #expect(events.map(\.action) == [.oauthClientCreated, .oauthClientUpdated, .oauthClientDeleted])
+        #expect(events.first { $0.action == .oauthClientUpdated }?.details["fields"] == ["redirect_uris", "client_name"])
         #expect(await f.error { try await f.clients.get(id) }?.code == .oauthClientNotFound)
         #expect(await f.error { try await f.clients.delete(id) }?.code == .oauthClientNotFound)
         #expect(await f.error { try await f.clients.regenerateSecret(id) }?.code == .oauthClientNotFound)

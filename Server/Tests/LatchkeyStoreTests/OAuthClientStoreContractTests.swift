@@ -21,9 +21,9 @@ import Testing
         try await StoreContractTests.eachStore(memory: InMemoryStore() as any OAuthClientStore) { store in
             let older = Self.client(at: Self.now.addingTimeInterval(-60))
             let newer = Self.client(secret: nil, name: nil)
-            try await store.insertOAuthClient(older)
-            try await store.insertOAuthClient(newer)
-            await #expect(throws: StoreError.self) { try await store.insertOAuthClient(older) }
+            try await store.insertOAuthClient(older, audit: [])
+            try await store.insertOAuthClient(newer, audit: [])
+            await #expect(throws: StoreError.self) { try await store.insertOAuthClient(older, audit: []) }
             #expect(try await store.oauthClient(id: older.id) == older)
             #expect(try await store.oauthClient(id: newer.id) == newer)
             let listed = try await store.oauthClients().filter { [older.id, newer.id].contains($0.id) }
@@ -33,21 +33,21 @@ import Testing
             changed.redirectURIs = ["https://b.example/cb"]
             changed.secretHash = "other"
             changed.updatedAt = Self.now.addingTimeInterval(1)
-            #expect(try await store.updateOAuthClient(changed, ifUpdatedAt: older.updatedAt))
+            #expect(try await store.updateOAuthClient(changed, ifUpdatedAt: older.updatedAt, audit: []))
             #expect(try await store.oauthClient(id: older.id) == changed)
             // A second write decided on the first read changes nothing.
             var stale = older
             stale.name = "stale"
-            #expect(try await store.updateOAuthClient(stale, ifUpdatedAt: older.updatedAt) == false)
+            #expect(try await store.updateOAuthClient(stale, ifUpdatedAt: older.updatedAt, audit: []) == false)
             #expect(try await store.oauthClient(id: older.id)?.name == "Example")
 
-            #expect(try await store.deleteOAuthClient(id: older.id, at: Self.now))
-            #expect(try await store.deleteOAuthClient(id: older.id, at: Self.now) == false)
+            #expect(try await store.deleteOAuthClient(id: older.id, at: Self.now, audit: []))
+            #expect(try await store.deleteOAuthClient(id: older.id, at: Self.now, audit: []) == false)
             #expect(try await store.oauthClient(id: older.id) == nil)
             #expect(!(try await store.oauthClients().contains { $0.id == older.id }))
             changed.updatedAt = Self.now.addingTimeInterval(2)
-            #expect(try await store.updateOAuthClient(changed, ifUpdatedAt: Self.now.addingTimeInterval(1)) == false)
-            #expect(try await store.deleteOAuthClient(id: UUID(), at: Self.now) == false)
+            #expect(try await store.updateOAuthClient(changed, ifUpdatedAt: Self.now.addingTimeInterval(1), audit: []) == false)
+            #expect(try await store.deleteOAuthClient(id: UUID(), at: Self.now, audit: []) == false)
         }
     }
 }

@@ -68,6 +68,13 @@ def test_supabase_pys_admin_calls_manage_a_client(server):
     assert rows and not any(secret in str(row) or renewed.client_secret in str(row) for row in rows)
 
     api.oauth.delete_client(made.client_id)
+    # Audited, with the client's id, never its secret.
+    actions = "oauth_client_created,oauth_client_updated,oauth_client_secret_regenerated,oauth_client_deleted"
+    audit = httpx.get(f"{url}/admin/audit", params={"action": actions}, headers=service_headers(), trust_env=False)
+    assert audit.status_code == 200, audit.text
+    mine = [e["payload"] for e in audit.json() if e["payload"]["traits"].get("client_id") == made.client_id]
+    assert sorted(p["action"] for p in mine) == sorted(actions.split(","))
+    assert all(p["log_type"] == "oauth" for p in mine) and secret not in audit.text and renewed.client_secret not in audit.text
     with pytest.raises(AuthApiError) as gone:
         api.oauth.get_client(made.client_id)
     assert gone.value.status == 404 and gone.value.code == "oauth_client_not_found"

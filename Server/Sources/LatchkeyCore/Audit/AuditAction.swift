@@ -37,11 +37,16 @@ public enum AuditAction: String, Sendable, CaseIterable, Codable {
     case keyImported = "key_imported"
     case keyRetired = "key_retired"
     case serviceTokenIssued = "service_token_issued"
+    // The OAuth server's clients
+    case oauthClientCreated = "oauth_client_created"
+    case oauthClientUpdated = "oauth_client_updated"
+    case oauthClientDeleted = "oauth_client_deleted"
+    case oauthClientSecretRegenerated = "oauth_client_secret_regenerated"
     // Hooks
     case hookCalled = "hook_called"
 
     /// GoTrue's grouping of actions: `account`, `user` (linked identities), `token`,
-    /// `factor`, `team` (operators), `key` or `hook`.
+    /// `factor`, `team` (operators), `key`, `oauth` (the OAuth server's clients) or `hook`.
     public var logType: String {
         switch self {
         case .userSignedUp, .login, .loginFailed, .logout, .codeSent, .codeFailed, .lockout, .passwordChanged, .emailChanged,
@@ -52,6 +57,7 @@ public enum AuditAction: String, Sendable, CaseIterable, Codable {
         case .factorEnrolled, .factorVerified, .factorUnenrolled, .mfaVerified, .deviceKeyRegistered, .deviceKeyRevoked: "factor"
         case .userCreated, .userModified, .userDeleted, .userInvited, .linkGenerated: "team"
         case .keyRotated, .keyImported, .keyRetired, .serviceTokenIssued: "key"
+        case .oauthClientCreated, .oauthClientUpdated, .oauthClientDeleted, .oauthClientSecretRegenerated: "oauth"
         case .hookCalled: "hook"
         }
     }

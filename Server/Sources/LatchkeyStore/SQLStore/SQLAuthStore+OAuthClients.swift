@@ -36,7 +36,7 @@ extension SQLAuthStore {
         }
     }
 
-    public func insertOAuthClient(_ client: OAuthClientRecord) async throws {
+    public func insertOAuthClient(_ client: OAuthClientRecord, audit: [AuditEvent]) async throws {
         try await translating {
             try await database.transaction { db in
                 try await db.query(
@@ -47,13 +47,14 @@ extension SQLAuthStore {
                         .text(JSONText.encode(client.grantTypes)), SQLValue(client.name), SQLValue(client.uri), SQLValue(client.logoURI),
                         SQLValue(client.createdAt), SQLValue(client.updatedAt),
                     ])
+                try await Self.insert(audit, db)
             }
         }
     }
 
-    public func updateOAuthClient(_ client: OAuthClientRecord, ifUpdatedAt seen: Date) async throws -> Bool {
+    public func updateOAuthClient(_ client: OAuthClientRecord, ifUpdatedAt seen: Date, audit: [AuditEvent]) async throws -> Bool {
         try await database.transaction { db in
-            try await !db.query(
+            let updated = try await !db.query(
                 """
                 UPDATE oauth_clients SET secret_hash = ?, token_endpoint_auth_method = ?, redirect_uris = ?, grant_types = ?, \
                 client_name = ?, client_uri = ?, logo_uri = ?, updated_at = ? \
@@ -65,14 +66,18 @@ extension SQLAuthStore {
                     SQLValue(client.updatedAt), SQLValue(client.id), SQLValue(seen),
                 ]
             ).isEmpty
+            if updated { try await Self.insert(audit, db) }
+            return updated
         }
     }
 
-    public func deleteOAuthClient(id: UUID, at date: Date) async throws -> Bool {
+    public func deleteOAuthClient(id: UUID, at date: Date, audit: [AuditEvent]) async throws -> Bool {
         try await database.transaction { db in
-            try await !db.query(
+            let deleted = try await !db.query(
                 "UPDATE oauth_clients SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL RETURNING id", [SQLValue(date), SQLValue(id)]
             ).isEmpty
+            if deleted { try await Self.insert(audit, db) }
+            return deleted
         }
     }
 }

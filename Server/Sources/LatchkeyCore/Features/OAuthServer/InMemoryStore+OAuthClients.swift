@@ -14,26 +14,29 @@ extension InMemoryStore: OAuthClientStore {
         state.withLock { $0.deletedOAuthClients[id] == nil ? $0.oauthClients[id] : nil }
     }
 
-    public func insertOAuthClient(_ client: OAuthClientRecord) async throws {
+    public func insertOAuthClient(_ client: OAuthClientRecord, audit: [AuditEvent]) async throws {
         try state.withLock { state in
             guard state.oauthClients[client.id] == nil else { throw StoreError.duplicate("oauth_clients_pkey") }
             state.oauthClients[client.id] = client
+            state.events += audit
         }
     }
 
-    public func updateOAuthClient(_ client: OAuthClientRecord, ifUpdatedAt seen: Date) async throws -> Bool {
+    public func updateOAuthClient(_ client: OAuthClientRecord, ifUpdatedAt seen: Date, audit: [AuditEvent]) async throws -> Bool {
         state.withLock { state in
             guard let stored = state.oauthClients[client.id], state.deletedOAuthClients[client.id] == nil, stored.updatedAt == seen
             else { return false }
             state.oauthClients[client.id] = client
+            state.events += audit
             return true
         }
     }
 
-    public func deleteOAuthClient(id: UUID, at date: Date) async throws -> Bool {
+    public func deleteOAuthClient(id: UUID, at date: Date, audit: [AuditEvent]) async throws -> Bool {
         state.withLock { state in
             guard state.oauthClients[id] != nil, state.deletedOAuthClients[id] == nil else { return false }
             state.deletedOAuthClients[id] = date
+            state.events += audit
             return true
         }
     }

@@ -40,6 +40,18 @@ public struct OAuthClients: Sendable {
         self.random = random
     }
 
+    var events: AuditEvents { AuditEvents(time: time, random: random) }
+
+    /// An audit event about `client` (the operator or the registering address from the request).
+    func event(_ action: AuditAction, _ client: OAuthClientRecord, _ details: [String: JSONValue] = [:], from: ClientInfo? = nil)
+        -> AuditEvent
+    {
+        var all = details
+        all["client_id"] = .string(client.id.uuidString.lowercased())
+        if let name = client.name { all["client_name"] = .string(name) }
+        return events.event(action, userID: nil, name: nil, details: all, client: from)
+    }
+
     static let grantTypes = ["authorization_code", "refresh_token"]
     static let authMethods = ["none", "client_secret_basic", "client_secret_post"]
 
@@ -83,7 +95,13 @@ public struct OAuthClients: Sendable {
             id: random.uuid(), secretHash: secret.map(Self.hash), registrationType: dynamic ? "dynamic" : "manual", clientType: type,
             tokenEndpointAuthMethod: method, redirectURIs: redirects, grantTypes: grants, name: Self.blankIsNil(request.clientName),
             uri: Self.blankIsNil(request.clientURI), logoURI: Self.blankIsNil(request.logoURI), createdAt: now, updatedAt: now)
-        try await store.insertOAuthClient(record)
+        try await store.insertOAuthClient(
+            record,
+            audit: [
+                event(
+                    .oauthClientCreated, record, ["registration_type": .string(record.registrationType), "client_type": .string(type)],
+                    from: client)
+            ])
         var answer = Self.wire(record)
         answer.clientSecret = secret
         return answer
@@ -128,7 +146,16 @@ public struct OAuthClients: Sendable {
             client.tokenEndpointAuthMethod = method
         }
         client.updatedAt = max(time.now(), seen.addingTimeInterval(0.002))
-        guard try await store.updateOAuthClient(client, ifUpdatedAt: seen) else {
+        // The names of the fields given, never their values.
+        let fields = [
+            ("redirect_uris", request.redirectURIs != nil), ("grant_types", request.grantTypes != nil),
+            ("client_name", request.clientName != nil), ("client_uri", request.clientURI != nil), ("logo_uri", request.logoURI != nil),
+            ("token_endpoint_auth_method", request.tokenEndpointAuthMethod != nil),
+        ].filter(\.1).map { JSONValue.string($0.0) }
+        guard
+            try await store.updateOAuthClient(
+                client, ifUpdatedAt: seen, audit: [event(.oauthClientUpdated, client, ["fields": .array(fields)])])
+        else {
             throw AuthError(.conflict, "The client changed meanwhile: read it again")
         }
         return Self.wire(client)
@@ -137,7 +164,9 @@ public struct OAuthClients: Sendable {
     /// `DELETE /admin/oauth/clients/{client_id}`: kept, marked deleted.
     public func delete(_ raw: String) async throws {
         let client = try await existing(raw)
-        guard try await store.deleteOAuthClient(id: client.id, at: time.now()) else { throw Self.notFound }
+        guard try await store.deleteOAuthClient(id: client.id, at: time.now(), audit: [event(.oauthClientDeleted, client)]) else {
+            throw Self.notFound
+        }
     }
 
     /// `POST /admin/oauth/clients/{client_id}/regenerate_secret`: a confidential client's new
@@ -149,7 +178,7 @@ public struct OAuthClients: Sendable {
         let secret = newSecret()
         client.secretHash = Self.hash(secret)
         client.updatedAt = max(time.now(), seen.addingTimeInterval(0.002))
-        guard try await store.updateOAuthClient(client, ifUpdatedAt: seen) else {
+        guard try await store.updateOAuthClient(client, ifUpdatedAt: seen, audit: [event(.oauthClientSecretRegenerated, client)]) else {
             throw AuthError(.conflict, "The client changed meanwhile: try again")
         }
         var answer = Self.wire(client)
