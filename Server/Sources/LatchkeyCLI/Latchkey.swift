@@ -7,7 +7,8 @@ struct Latchkey: AsyncParsableCommand {
         commandName: "latchkey",
         abstract: "Self-hosted, passwordless-first authentication, wire compatible with Supabase Auth.",
         subcommands: [
-            Serve.self, Migrate.self, Mailbox.self, Users.self, Keys.self, Providers.self, Webhooks.self, Audit.self, Login.self,
+            Serve.self, Migrate.self, Mailbox.self, Users.self, Keys.self, Providers.self, OAuthClientsCommand.self, Webhooks.self,
+            Audit.self, Login.self,
             Health.self, Config.self,
         ])
 }

@@ -146,3 +146,38 @@ def test_every_route_is_closed_while_the_server_is_off(tmp_path):
         process.terminate()
         process.wait(timeout=20)
         log.close()
+
+
+def test_the_cli_manages_clients_with_the_server_stopped(tmp_path):
+    """`latchkey oauth-clients`: the same use case as the admin API, on the data folder."""
+    import json
+    import os
+    import subprocess
+
+    from conftest import _find_binary
+
+    def cli(*args, enabled=True):
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("GOTRUE_", "LATCHKEY_"))}
+        if enabled:
+            env["GOTRUE_OAUTH_SERVER_ENABLED"] = "true"
+        return subprocess.run([str(_find_binary()), "oauth-clients", *args, "--data-dir", str(tmp_path)], capture_output=True,
+                              text=True, timeout=60, env=env)
+
+    added = cli("add", "--redirect-uri", "https://app.example.com/cb", "--name", "Example", "--json")
+    assert added.returncode == 0, added.stderr
+    client = json.loads(added.stdout)
+    assert client["client_type"] == "confidential" and client["client_secret"]
+    public = cli("add", "--redirect-uri", "myapp://cb", "--public")
+    assert public.returncode == 0 and "Client secret" not in public.stdout and "(public)" in public.stdout
+    listed = cli("list")
+    assert client["client_id"] in listed.stdout and client["client_secret"] not in listed.stdout
+    rotated = cli("rotate-secret", client["client_id"])
+    assert rotated.returncode == 0 and "shown this once" in rotated.stdout and client["client_secret"] not in rotated.stdout
+    refused = cli("add", "--redirect-uri", "javascript:alert(1)//x")
+    assert refused.returncode != 0 and "redirect_uri" in refused.stderr
+    assert cli("remove", client["client_id"]).returncode == 0
+    assert client["client_id"] not in cli("list").stdout
+    missing = cli("remove", client["client_id"])
+    assert missing.returncode != 0 and "not found" in missing.stderr
+    off = cli("list", enabled=False)
+    assert off.returncode != 0 and "disabled" in off.stderr
