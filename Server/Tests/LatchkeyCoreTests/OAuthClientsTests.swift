@@ -23,14 +23,7 @@ import Testing
                 random: SeededRandomSource(seed: 40))
         }
 
-        func error(_ work: () async throws -> some Any) async -> AuthError? {
-            do {
-                _ = try await work()
-                return nil
-            } catch {
-                return error as? AuthError
-            }
-        }
+        func error(_ work: () async throws -> some Any) async -> AuthError? { await thrownAuthError(work) }
     }
 
     static let app = OAuthClientRequest(redirectURIs: ["https://app.example.com/callback"], clientName: "Example")

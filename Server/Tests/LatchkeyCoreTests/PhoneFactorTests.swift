@@ -79,14 +79,7 @@ import Testing
                 client: Self.client)
         }
 
-        func error(_ work: () async throws -> some Any) async -> AuthError? {
-            do {
-                _ = try await work()
-                return nil
-            } catch {
-                return error as? AuthError
-            }
-        }
+        func error(_ work: () async throws -> some Any) async -> AuthError? { await thrownAuthError(work) }
     }
 
     @Test func theCodeSentVerifiesTheFactorAndRaisesTheSessionWithGoTruesMethod() async throws {

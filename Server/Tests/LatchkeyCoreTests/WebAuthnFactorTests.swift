@@ -68,14 +68,7 @@ import Testing
                 principal: principal, client: Self.client)
         }
 
-        func error(_ work: () async throws -> some Any) async -> AuthError? {
-            do {
-                _ = try await work()
-                return nil
-            } catch {
-                return error as? AuthError
-            }
-        }
+        func error(_ work: () async throws -> some Any) async -> AuthError? { await thrownAuthError(work) }
     }
 
     /// The challenge's options as the passkey authenticator takes them.

@@ -145,3 +145,25 @@ def test_a_user_without_a_factor_goes_straight_on(server, app):
     browser.open("sign-in")
     answer = browser.post("password", email=email, password=password)
     assert answer.status_code == 303 and answer.headers["location"] == "continue"
+
+
+def test_bad_answers_on_the_step_are_refused_on_the_page_and_spend_nothing(server, app):
+    """The step's error paths: no security key to ask for, a credential that is not one, a factor
+    that is not the user's; each is shown on the page, and the app's code still works after."""
+    email, password, totp, _ = with_totp(server)
+    browser = signed_in_with_password(server, app, email, password)
+    page = browser.client.get(f"{server}/ui/second-factor")
+    browser.read(page)
+    factor_id = page.text.split('name="factor_id" value="')[1].split('"')[0]
+
+    options = browser.client.post(f"{server}/ui/second-factor-options", headers={"X-CSRF-Token": browser.csrf})
+    assert options.status_code == 404 and options.json()["error_code"] == "mfa_factor_not_found"
+    garbage = browser.post("second-factor", factor_id=factor_id, challenge_id=str(uuid.uuid4()), credential="{not json")
+    assert garbage.status_code == 400 and 'class="error"' in garbage.text
+    stranger = browser.post("second-factor-send", factor_id=str(uuid.uuid4()))
+    assert stranger.status_code == 404 and "Factor not found" in stranger.text
+    nonsense = browser.post("second-factor-send", factor_id="../../admin")
+    assert nonsense.status_code == 404
+
+    session = browser.finish(browser.post("second-factor", factor_id=factor_id, code=totp.at(time.time() + 30)))
+    assert claims(session["access_token"])["aal"] == "aal2"

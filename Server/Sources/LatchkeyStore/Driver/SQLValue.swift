@@ -40,6 +40,12 @@ public struct SQLRow: Sendable {
 
     public func bool(_ column: String) -> Bool { (int(column) ?? 0) != 0 }
 
+    /// A column holding a JSON array of strings (what `JSONText.encode(_:)` writes); empty when
+    /// null or not such an array.
+    public func strings(_ column: String) -> [String] {
+        (try? JSONDecoder().decode([String].self, from: Data((string(column) ?? "[]").utf8))) ?? []
+    }
+
     public func date(_ column: String) -> Date? {
         int(column).map { Date(timeIntervalSince1970: Double($0) / 1000) }
     }

@@ -12,12 +12,10 @@ extension SQLAuthStore {
         guard let id = row.uuid("id"), let identifier = row.string("identifier"), let created = row.date("created_at"),
             let updated = row.date("updated_at")
         else { return nil }
-        let list = { (column: String) in
-            ((try? JSONDecoder().decode([String].self, from: Data((row.string(column) ?? "[]").utf8))) ?? [])
-        }
         return CustomProviderRecord(
             id: id, identifier: identifier, name: row.string("name") ?? "", clientID: row.string("client_id") ?? "",
-            sealedSecret: row.string("client_secret") ?? "", acceptableClientIDs: list("acceptable_client_ids"), scopes: list("scopes"),
+            sealedSecret: row.string("client_secret") ?? "", acceptableClientIDs: row.strings("acceptable_client_ids"),
+            scopes: row.strings("scopes"),
             pkceEnabled: row.bool("pkce_enabled"), enabled: row.bool("enabled"), emailOptional: row.bool("email_optional"),
             skipNonceCheck: row.bool("skip_nonce_check"), issuer: row.string("issuer") ?? "", createdAt: created, updatedAt: updated)
     }

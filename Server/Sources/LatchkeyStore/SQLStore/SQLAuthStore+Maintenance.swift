@@ -80,7 +80,7 @@ extension SQLAuthStore {
             }
             return rows.compactMap { row in
                 guard let id = row.uuid("id"), let created = row.date("created_at") else { return nil }
-                let to = (try? JSONDecoder().decode([String].self, from: Data((row.string("recipients") ?? "[]").utf8))) ?? []
+                let to = row.strings("recipients")
                 return StoredEmail(
                     id: id,
                     message: EmailMessage(

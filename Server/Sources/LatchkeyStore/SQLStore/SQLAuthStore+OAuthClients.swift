@@ -9,14 +9,11 @@ extension SQLAuthStore {
 
     static func oauthClient(from row: SQLRow) -> OAuthClientRecord? {
         guard let id = row.uuid("id"), let created = row.date("created_at"), let updated = row.date("updated_at") else { return nil }
-        let list = { (column: String) in
-            ((try? JSONDecoder().decode([String].self, from: Data((row.string(column) ?? "[]").utf8))) ?? [])
-        }
         return OAuthClientRecord(
             id: id, secretHash: row.string("secret_hash"), registrationType: row.string("registration_type") ?? "manual",
             clientType: row.string("client_type") ?? "confidential",
             tokenEndpointAuthMethod: row.string("token_endpoint_auth_method") ?? "client_secret_basic",
-            redirectURIs: list("redirect_uris"), grantTypes: list("grant_types"), name: row.string("client_name"),
+            redirectURIs: row.strings("redirect_uris"), grantTypes: row.strings("grant_types"), name: row.string("client_name"),
             uri: row.string("client_uri"), logoURI: row.string("logo_uri"), createdAt: created, updatedAt: updated)
     }
 

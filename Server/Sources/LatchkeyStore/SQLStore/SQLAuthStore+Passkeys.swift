@@ -12,7 +12,7 @@ extension SQLAuthStore {
         guard let id = row.uuid("id"), let userID = row.uuid("user_id"), let credential = row.string("credential_id").flatMap(bytes),
             let key = row.string("public_key").flatMap(bytes), let created = row.date("created_at"), let updated = row.date("updated_at")
         else { return nil }
-        let transports = (try? JSONDecoder().decode([String].self, from: Data((row.string("transports") ?? "[]").utf8))) ?? []
+        let transports = row.strings("transports")
         return PasskeyRecord(
             id: id, userID: userID, credentialID: credential, publicKey: key, attestationType: row.string("attestation_type") ?? "",
             aaguid: row.string("aaguid").flatMap(bytes) ?? [], signCount: UInt32(clamping: row.int("sign_count") ?? 0),

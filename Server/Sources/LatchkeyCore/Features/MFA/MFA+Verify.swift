@@ -41,13 +41,16 @@ extension MFA {
         let user = principal.user
         let failureKey = Self.signInFailureKey(user)
         if let failureKey { try await limiter.check(failureKey, settings.accountFailures) }
-        // The user's first factor comes with recovery codes, unless some are left from before.
-        let issuing = try await owesRecoveryCodes(user, sessionID: current.id)
+        // The user's first factor comes with recovery codes, unless some are left from before: asked
+        // only when the factor is not verified yet, so a sign-in's step-up reads nothing more.
+        var issuing: Bool?
         for _ in 0..<Self.maxRaces {
             let state = try await store.factorVerification(
                 factorID: factorID, userID: user.id, challengeID: challengeID, sessionID: current.id)
+            if issuing == nil, state.factor?.status == .unverified { issuing = try await owesRecoveryCodes(user, sessionID: current.id) }
             let decision = decide(
-                proof, challengeID: challengeID, state, user: user, client: client, now: time.now(), issuingRecoveryCodes: issuing)
+                proof, challengeID: challengeID, state, user: user, client: client, now: time.now(),
+                issuingRecoveryCodes: issuing ?? false)
             try await askHook(about: decision, factor: state.factor, user: user)
             switch decision {
             case .reject(let error, let spend):
