@@ -201,6 +201,10 @@ extension ErrorCode {
     public static let oauthClientNotFound: ErrorCode = "oauth_client_not_found"
     /// The OAuth server takes no dynamic client registrations (HTTP 403).
     public static let oauthDynamicClientRegistrationDisabled: ErrorCode = "oauth_dynamic_client_registration_disabled"
+    /// No pending authorization request with this id for this user, or it expired (HTTP 404).
+    public static let oauthAuthorizationNotFound: ErrorCode = "oauth_authorization_not_found"
+    /// The user has granted this OAuth client nothing, or revoked it (HTTP 404).
+    public static let oauthConsentNotFound: ErrorCode = "oauth_consent_not_found"
     /// The user has a verified phone factor for this number already (HTTP 422).
     public static let mfaVerifiedFactorExists: ErrorCode = "mfa_verified_factor_exists"
 }
@@ -211,6 +215,9 @@ extension ErrorCode {
     /// password change or a global sign-out): enrol the device again. Sent with the OAuth error
     /// `invalid_grant` and in the `x-sb-error-code` header.
     public static let deviceKeyNotFound: ErrorCode = "device_key_not_found"
+    /// A token an OAuth client holds for a user (its session is the client's) on a route its
+    /// scopes do not open: the user's own account API and the operator's (HTTP 403).
+    public static let insufficientScope: ErrorCode = "insufficient_scope"
 }
 
 extension ErrorCode {

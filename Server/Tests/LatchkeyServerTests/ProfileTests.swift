@@ -14,6 +14,7 @@ import Testing
         ("otp-exp", { "\($0.auth.otp.expiry)" }, "600", "86400"),
         ("otp-max-attempts", { "\($0.auth.otp.maxAttempts)" }, "5", "\(Int.max)"),
         ("mfa-max-attempts", { "\($0.auth.mfa.maxAttempts)" }, "5", "\(Int.max)"),
+        ("oauth-server-pkce-plain", { "\($0.auth.oauthFlow.allowsPlainPKCE)" }, "false", "true"),
         ("sms-otp-exp", { "\($0.auth.sms.expiry)" }, "300", "60"),
         ("phone-enabled", { "\($0.auth.sms.enabled)" }, "true", "false"),
         ("rate-limit-per-ip", { "\(!$0.auth.rateLimits.tokenPerIP.isOff)" }, "true", "false"),
@@ -52,7 +53,7 @@ import Testing
     @Test func theTableCoversEveryProfileDefault() {
         let pinned = Set(Self.table.map(\.0))
         let goTrueKeys = Setting.all.filter { $0.goTrueDefault != nil }.map(\.key)
-        #expect(goTrueKeys.count == 15)
+        #expect(goTrueKeys.count == 16)
         for key in goTrueKeys { #expect(pinned.contains(key), "\(key) has a GoTrue default and no row") }
     }
 

@@ -42,22 +42,29 @@ public enum AuditAction: String, Sendable, CaseIterable, Codable {
     case oauthClientUpdated = "oauth_client_updated"
     case oauthClientDeleted = "oauth_client_deleted"
     case oauthClientSecretRegenerated = "oauth_client_secret_regenerated"
+    // The OAuth server's grants
+    case oauthConsentGranted = "oauth_consent_granted"
+    case oauthConsentRevoked = "oauth_consent_revoked"
+    /// A spent authorization code presented again: the session it made is ended.
+    case oauthCodeReuse = "oauth_code_reuse"
     // Hooks
     case hookCalled = "hook_called"
 
     /// GoTrue's grouping of actions: `account`, `user` (linked identities), `token`,
-    /// `factor`, `team` (operators), `key`, `oauth` (the OAuth server's clients) or `hook`.
+    /// `factor`, `team` (operators), `key`, `oauth` (the OAuth server's clients and grants) or `hook`.
     public var logType: String {
         switch self {
         case .userSignedUp, .login, .loginFailed, .logout, .codeSent, .codeFailed, .lockout, .passwordChanged, .emailChanged,
             .phoneChanged:
             "account"
         case .identityLinked, .identityUnlinked, .passkeyCreated, .passkeyUpdated, .passkeyDeleted: "user"
-        case .refreshTokenReuse: "token"
+        case .refreshTokenReuse, .oauthCodeReuse: "token"
         case .factorEnrolled, .factorVerified, .factorUnenrolled, .mfaVerified, .deviceKeyRegistered, .deviceKeyRevoked: "factor"
         case .userCreated, .userModified, .userDeleted, .userInvited, .linkGenerated: "team"
         case .keyRotated, .keyImported, .keyRetired, .serviceTokenIssued: "key"
-        case .oauthClientCreated, .oauthClientUpdated, .oauthClientDeleted, .oauthClientSecretRegenerated: "oauth"
+        case .oauthClientCreated, .oauthClientUpdated, .oauthClientDeleted, .oauthClientSecretRegenerated, .oauthConsentGranted,
+            .oauthConsentRevoked:
+            "oauth"
         case .hookCalled: "hook"
         }
     }

@@ -51,6 +51,8 @@ public struct AuthConfiguration: Sendable {
         enabled: false, relyingParty: RelyingParty(id: "localhost", origins: []), displayName: "Latchkey")
     /// The OAuth 2.1 server for other applications (`GOTRUE_OAUTH_SERVER_*`); off by default, as in GoTrue.
     public var oauthServer = OAuthClients.Settings()
+    /// The OAuth server's authorization flow.
+    public var oauthFlow = OAuthServer.Settings()
 
     public init(
         siteURL: String = "http://localhost:3000", externalURL: String = "http://127.0.0.1:9999",

@@ -30,11 +30,19 @@ public struct SessionRecord: Sendable, Equatable {
     public var ip: String?
     public var createdAt: Date
     public var updatedAt: Date
+    /// The OAuth client this session was issued to (#40), `nil` for the app's own sessions: its
+    /// tokens carry `client_id` and `scope`, refresh only at `/oauth/token` with that client's
+    /// credentials, and open only the routes a client's token may use.
+    public var oauthClientID: UUID?
+    /// The scopes granted to the client, separated by spaces.
+    public var scopes: String?
+    /// The resource (RFC 8707) the client's tokens are for: their `aud` beside the usual one.
+    public var resource: String?
 
     public init(
         id: UUID, userID: UUID, aal: String = "aal1", amr: [AuthenticationMethod], refreshCounter: Int64 = 0,
         refreshSalt: [UInt8], refreshedAt: Date? = nil, userAgent: String? = nil, ip: String? = nil, createdAt: Date,
-        updatedAt: Date
+        updatedAt: Date, oauthClientID: UUID? = nil, scopes: String? = nil, resource: String? = nil
     ) {
         self.id = id
         self.userID = userID
@@ -47,6 +55,9 @@ public struct SessionRecord: Sendable, Equatable {
         self.ip = ip
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+        self.oauthClientID = oauthClientID
+        self.scopes = scopes
+        self.resource = resource
     }
 }
 

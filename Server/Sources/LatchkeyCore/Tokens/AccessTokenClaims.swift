@@ -22,6 +22,13 @@ public struct AccessTokenClaims: Codable, Sendable, Equatable {
     public var amr: [AuthenticationMethod]?
     public var sessionID: String?
     public var isAnonymous: Bool?
+    /// The OAuth client a token of a client's session was issued to (#40).
+    public var clientID: String?
+    /// The scopes granted to that client, separated by spaces.
+    public var scope: String?
+    /// The resource (RFC 8707) a client's token is for, signed as a second `aud` after `aud`
+    /// (which reading keeps, as it keeps the first of a list).
+    public var resource: String?
     /// Every claim, as a custom access token hook answered them: signed as they are, in place of
     /// the ones above (which hold the known ones, read from them).
     public var custom: [String: JSONValue]?
@@ -54,6 +61,8 @@ public struct AccessTokenClaims: Codable, Sendable, Equatable {
         case userMetadata = "user_metadata"
         case sessionID = "session_id"
         case isAnonymous = "is_anonymous"
+        case clientID = "client_id"
+        case scope
     }
 
     public init(from decoder: any Decoder) throws {
@@ -78,6 +87,8 @@ public struct AccessTokenClaims: Codable, Sendable, Equatable {
         amr = try? c.decodeIfPresent([AuthenticationMethod].self, forKey: .amr)
         sessionID = try c.decodeIfPresent(String.self, forKey: .sessionID)
         isAnonymous = try c.decodeIfPresent(Bool.self, forKey: .isAnonymous)
+        clientID = try? c.decodeIfPresent(String.self, forKey: .clientID)
+        scope = try? c.decodeIfPresent(String.self, forKey: .scope)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -88,7 +99,11 @@ public struct AccessTokenClaims: Codable, Sendable, Equatable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encodeIfPresent(iss, forKey: .iss)
         try c.encodeIfPresent(sub, forKey: .sub)
-        try c.encodeIfPresent(aud, forKey: .aud)
+        if let aud, let resource {
+            try c.encode([aud, resource], forKey: .aud)
+        } else {
+            try c.encodeIfPresent(aud, forKey: .aud)
+        }
         try c.encodeIfPresent(exp, forKey: .exp)
         try c.encodeIfPresent(iat, forKey: .iat)
         try c.encodeIfPresent(nbf, forKey: .nbf)
@@ -101,6 +116,8 @@ public struct AccessTokenClaims: Codable, Sendable, Equatable {
         try c.encodeIfPresent(amr, forKey: .amr)
         try c.encodeIfPresent(sessionID, forKey: .sessionID)
         try c.encodeIfPresent(isAnonymous, forKey: .isAnonymous)
+        try c.encodeIfPresent(clientID, forKey: .clientID)
+        try c.encodeIfPresent(scope, forKey: .scope)
     }
 
     /// A time claim as whole seconds; one past what `Int` holds is an error, not a crash.

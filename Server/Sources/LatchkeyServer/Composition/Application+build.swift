@@ -157,11 +157,9 @@ public func buildRouter(
     router.add(middleware: RequestLogMiddleware(level: configuration.logging.requests ? .info : .debug))
     if let tracer = observability.tracer { router.add(middleware: RequestTracingMiddleware(tracer: tracer)) }
     if let metrics = observability.metrics { router.add(middleware: RequestMetricsMiddleware(metrics: metrics)) }
-    router.add(middleware: ErrorMiddleware(allowed: allowed))
-    router.add(middleware: RepeatedQueryMiddleware())
-    let trustedIPHeader = configuration.trustedIPHeader.flatMap { HTTPField.Name($0) }
-    let resolver = ClientResolver(trustedIPHeader: trustedIPHeader, trustedProxies: configuration.trustedProxies, logger: logger)
-    router.add(middleware: AuditContextMiddleware(resolver: resolver))
+    // CORS outside the error middleware: it adds its headers to every answer, errors included
+    // (inside, it wraps a thrown error in one the error middleware cannot read: every refusal
+    // of a browser's cross-origin request was a bare 500).
     router.add(
         middleware: CORSMiddleware(
             allowOrigin: .originBased,
@@ -171,6 +169,11 @@ public func buildRouter(
             ],
             allowMethods: [.get, .post, .put, .patch, .delete, .options],
             exposedHeaders: ["X-Total-Count", "Link", "X-Supabase-Api-Version"]))
+    router.add(middleware: ErrorMiddleware(allowed: allowed))
+    router.add(middleware: RepeatedQueryMiddleware())
+    let trustedIPHeader = configuration.trustedIPHeader.flatMap { HTTPField.Name($0) }
+    let resolver = ClientResolver(trustedIPHeader: trustedIPHeader, trustedProxies: configuration.trustedProxies, logger: logger)
+    router.add(middleware: AuditContextMiddleware(resolver: resolver))
     if let tracer = observability.tracer { router.add(middleware: HandlerTracingMiddleware(tracer: tracer)) }
     let authenticator = useCases.authenticator
     var routes = RouteRegistrar(router: router, allowed: allowed, authenticator: authenticator)
@@ -180,6 +183,10 @@ public func buildRouter(
     ).register(&routes)
     CustomProviderController(providers: useCases.admin.customProviders).register(&routes)
     OAuthClientController(clients: useCases.admin.oauthClients).register(&routes)
+    OAuthServerController(
+        server: useCases.browser.oauthServer, externalURL: configuration.auth.externalURL,
+        dynamicRegistration: configuration.auth.oauthServer.enabled && configuration.auth.oauthServer.dynamicRegistration
+    ).register(&routes)
     OAuthController(
         flows: useCases.browser.oauthRedirects, binding: BrowserBinding(externalURL: auth.externalURL, lifetime: auth.flowStateExpiry)
     ).register(&routes)

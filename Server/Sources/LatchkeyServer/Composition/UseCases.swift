@@ -98,6 +98,8 @@ public struct BrowserUseCases: Sendable {
     public let captcha: CaptchaGate
     /// Signs and checks the hosted pages' and the admin console's cookies and forms.
     let pageSecurity: PageSecurity
+    /// The OAuth 2.1 / OpenID Connect server's flow (`/oauth/authorize`, `/oauth/token`…).
+    public let oauthServer: OAuthServer
 }
 
 /// What runs beside the requests.
@@ -251,15 +253,17 @@ private func composeUseCases(
         try await pool.shutdownGracefully()
         try await outbound.shutdown()
     }
+    let refresh = SessionRefresh(
+        store: store, limiter: parts.limiter, settings: SessionRefresh.Settings(auth), answers: parts.records.answers, time: time,
+        logger: logger)
+    let oauthClients = OAuthClients(store: store, limiter: parts.limiter, settings: auth.oauthServer, time: time, random: random)
     return UseCases(
         store: store, parts: parts, issuer: issuer, serverSecretOrigin: source.origin,
         signIn: SignInUseCases(
             password: PasswordSignIn(
                 store: store, passwords: parts.passwords, limiter: parts.limiter, settings: PasswordSignIn.Settings(auth),
                 answers: parts.records.answers, time: time),
-            refresh: SessionRefresh(
-                store: store, limiter: parts.limiter, settings: SessionRefresh.Settings(auth), answers: parts.records.answers,
-                time: time, logger: logger),
+            refresh: refresh,
             deviceKey: DeviceKeySignIn(
                 store: store, assertions: JWTAssertionReader(), limiter: parts.limiter, settings: DeviceKeySignIn.Settings(auth),
                 answers: parts.records.answers, time: time),
@@ -301,11 +305,13 @@ private func composeUseCases(
             signingKeys: SigningKeys(
                 store: store, issuer: issuer, serverSecret: serverSecret, settings: SigningKeys.Settings(auth), time: time, random: random),
             webhooks: webhooks,
-            oauthClients: OAuthClients(
-                store: store, limiter: parts.limiter, settings: auth.oauthServer, time: time, random: random)),
+            oauthClients: oauthClients),
         browser: BrowserUseCases(
             oauthRedirects: oauthRedirects, providerGrants: grants,
             handOff: SessionHandOff(store: store, records: parts.records, lifetime: TimeInterval(auth.flowStateExpiry)),
-            captcha: captcha, pageSecurity: PageSecurity(serverSecret: serverSecret, externalURL: auth.externalURL)),
+            captcha: captcha, pageSecurity: PageSecurity(serverSecret: serverSecret, externalURL: auth.externalURL),
+            oauthServer: OAuthServer(
+                clients: oauthClients, store: store, refresh: refresh, answers: parts.records.answers, limiter: parts.limiter,
+                redirects: parts.redirects, settings: auth.oauthFlow)),
         runtime: Runtime(delivery: delivery, outboxSignal: signal, databaseAnswers: { await database.ping() }, shutdown: shutdown))
 }

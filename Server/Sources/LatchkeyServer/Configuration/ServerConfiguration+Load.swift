@@ -225,6 +225,7 @@ extension ServerConfiguration {
         auth.oauthServer = OAuthClients.Settings(
             enabled: try reader[\.oauthServerEnabled], dynamicRegistration: try reader[\.oauthServerAllowDynamicRegistration],
             registrationsPerIP: RateLimit(count: try reader[\.rateLimitOAuthDynamicClientRegister], period: 300))
+        auth.oauthFlow = try Self.oauthFlowSettings(reader, siteURL: auth.siteURL, tokenPerIP: auth.rateLimits.tokenPerIP)
         auth.passkeys = try Self.passkeySettings(
             reader, externalURL: externalURL, appName: auth.appName,
             factors: auth.mfa.webAuthn.enrollEnabled || auth.mfa.webAuthn.verifyEnabled)

@@ -36,11 +36,14 @@ struct BearerAuthentication: RouterMiddleware {
     typealias Context = APIRequestContext
     let authenticator: Authenticator
     var gate: (@Sendable () throws -> Void)? = nil
+    /// Whether a token an OAuth client holds for the user is taken (``Authenticator/authenticate(authorization:allowingClients:)``).
+    var allowingClients = false
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         try gate?()
         var context = context
-        context.principal = try await authenticator.authenticate(authorization: request.headers[.authorization])
+        context.principal = try await authenticator.authenticate(
+            authorization: request.headers[.authorization], allowingClients: allowingClients)
         return try await next(request, context)
     }
 }

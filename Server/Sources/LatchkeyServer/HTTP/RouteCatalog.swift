@@ -38,14 +38,15 @@ struct RouteRegistrar {
     }
 
     /// A route for a signed-in user: behind ``BearerAuthentication`` (after `gate`, when there is
-    /// one), its handler gets an ``AuthenticatedContext``.
+    /// one), its handler gets an ``AuthenticatedContext``. A token an OAuth client holds is
+    /// refused unless `allowingClients` (`403 insufficient_scope`).
     mutating func signedIn(
-        _ method: HTTPRequest.Method, _ path: String, gate: (@Sendable () throws -> Void)? = nil,
+        _ method: HTTPRequest.Method, _ path: String, gate: (@Sendable () throws -> Void)? = nil, allowingClients: Bool = false,
         _ handler: @escaping @Sendable (Request, AuthenticatedContext) async throws -> Response
     ) {
         record(method, path)
         router.group()
-            .add(middleware: BearerAuthentication(authenticator: authenticator, gate: gate))
+            .add(middleware: BearerAuthentication(authenticator: authenticator, gate: gate, allowingClients: allowingClients))
             .group(context: AuthenticatedContext.self)
             .on(RouterPath(path), method: method, use: handler)
     }

@@ -12,6 +12,7 @@ public enum SQLValue: Sendable, Equatable {
     public init(_ value: Int64) { self = .int(value) }
     public init(_ value: Bool) { self = .int(value ? 1 : 0) }
     public init(_ value: UUID) { self = .text(value.uuidString.lowercased()) }
+    public init(_ value: UUID?) { self = value.map { .text($0.uuidString.lowercased()) } ?? .null }
     /// Dates are stored as integer milliseconds since 1970, truncated: never later than the date.
     public init(_ value: Date?) {
         self = value.map { .int(Int64(($0.timeIntervalSince1970 * 1000).rounded(.down))) } ?? .null

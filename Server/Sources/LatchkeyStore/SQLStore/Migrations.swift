@@ -456,5 +456,49 @@ enum Migrations {
                 )
                 """
             ]),
+        Migration(
+            version: 24, name: "the OAuth server's flow: requests and their hashed codes, users' consents, clients' sessions",
+            statements: [
+                """
+                CREATE TABLE oauth_authorizations (
+                    id TEXT PRIMARY KEY,
+                    authorization_id TEXT NOT NULL UNIQUE,
+                    client_id TEXT NOT NULL REFERENCES oauth_clients (id),
+                    user_id TEXT REFERENCES users (id) ON DELETE CASCADE,
+                    redirect_uri TEXT NOT NULL,
+                    scope TEXT NOT NULL,
+                    state TEXT,
+                    resource TEXT,
+                    code_challenge TEXT NOT NULL,
+                    code_challenge_method TEXT NOT NULL,
+                    nonce TEXT,
+                    status TEXT NOT NULL,
+                    code_hash TEXT UNIQUE,
+                    aal TEXT,
+                    amr TEXT,
+                    session_id TEXT,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL,
+                    approved_at BIGINT
+                )
+                """,
+                "CREATE INDEX oauth_authorizations_user_client_idx ON oauth_authorizations (user_id, client_id)",
+                "CREATE INDEX oauth_authorizations_expires_idx ON oauth_authorizations (expires_at)",
+                """
+                CREATE TABLE oauth_consents (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                    client_id TEXT NOT NULL REFERENCES oauth_clients (id),
+                    scopes TEXT NOT NULL,
+                    granted_at BIGINT NOT NULL,
+                    revoked_at BIGINT,
+                    UNIQUE (user_id, client_id)
+                )
+                """,
+                "ALTER TABLE sessions ADD COLUMN oauth_client_id TEXT",
+                "ALTER TABLE sessions ADD COLUMN scopes TEXT",
+                "ALTER TABLE sessions ADD COLUMN resource TEXT",
+                "CREATE INDEX sessions_oauth_client_idx ON sessions (oauth_client_id) WHERE oauth_client_id IS NOT NULL",
+            ]),
     ]
 }

@@ -73,8 +73,13 @@ extension SQLAuthStore {
             let deleted = try await !db.query(
                 "UPDATE oauth_clients SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL RETURNING id", [SQLValue(date), SQLValue(id)]
             ).isEmpty
-            if deleted { try await Self.insert(audit, db) }
-            return deleted
+            guard deleted else { return false }
+            // What the client was granted ends with it: consents, sessions, codes not yet spent.
+            try await db.query(
+                "UPDATE oauth_consents SET revoked_at = ? WHERE client_id = ? AND revoked_at IS NULL", [SQLValue(date), SQLValue(id)])
+            try await Self.endOAuthGrants(clientID: id, userID: nil, db)
+            try await Self.insert(audit, db)
+            return true
         }
     }
 }

@@ -4,15 +4,16 @@ import LatchkeyCore
 
 extension SQLAuthStore {
     static let sessionColumns =
-        "id, user_id, aal, amr, refresh_counter, refresh_salt, refreshed_at, user_agent, ip, created_at, updated_at"
+        "id, user_id, aal, amr, refresh_counter, refresh_salt, refreshed_at, user_agent, ip, created_at, updated_at, oauth_client_id, scopes, resource"
 
     static func insert(_ session: SessionRecord, _ db: any SQLExecutor) async throws {
         try await db.query(
-            "INSERT INTO sessions (\(sessionColumns)) VALUES (\(placeholders(11)))",
+            "INSERT INTO sessions (\(sessionColumns)) VALUES (\(placeholders(14)))",
             [
                 SQLValue(session.id), SQLValue(session.userID), .text(session.aal), .text(encodeAMR(session.amr)),
                 SQLValue(session.refreshCounter), .text(Base64URL.encode(session.refreshSalt)), SQLValue(session.refreshedAt),
                 SQLValue(session.userAgent), SQLValue(session.ip), SQLValue(session.createdAt), SQLValue(session.updatedAt),
+                SQLValue(session.oauthClientID), SQLValue(session.scopes), SQLValue(session.resource),
             ])
     }
 
@@ -28,7 +29,8 @@ extension SQLAuthStore {
         return SessionRecord(
             id: id, userID: userID, aal: row.string("aal") ?? "aal1", amr: amr ?? [],
             refreshCounter: row.int("refresh_counter") ?? 0, refreshSalt: salt, refreshedAt: row.date("refreshed_at"),
-            userAgent: row.string("user_agent"), ip: row.string("ip"), createdAt: created, updatedAt: updated)
+            userAgent: row.string("user_agent"), ip: row.string("ip"), createdAt: created, updatedAt: updated,
+            oauthClientID: row.uuid("oauth_client_id"), scopes: row.string("scopes"), resource: row.string("resource"))
     }
 
     public func session(id: UUID) async throws -> SessionRecord? {

@@ -36,6 +36,10 @@ extension InMemoryStore: OAuthClientStore {
         state.withLock { state in
             guard state.oauthClients[id] != nil, state.deletedOAuthClients[id] == nil else { return false }
             state.deletedOAuthClients[id] = date
+            for index in state.oauthConsents.indices where state.oauthConsents[index].clientID == id {
+                state.oauthConsents[index].revokedAt = state.oauthConsents[index].revokedAt ?? date
+            }
+            state.endOAuthGrants(clientID: id, userID: nil)
             state.events += audit
             return true
         }

@@ -28,8 +28,12 @@ public struct Authenticator: Sendable {
         self.init(issuer: answers.issuer, jwt: answers.jwt, issuerClaim: answers.issuerClaim, accounts: accounts, time: time)
     }
 
-    /// The principal of a user's token (or an admin token naming a user).
-    public func authenticate(authorization: String?) async throws -> Principal {
+    /// The principal of a user's token (or an admin token naming a user). A token of an OAuth
+    /// client's session (#40) is refused (`403 insufficient_scope`) unless `allowingClients`: a
+    /// third party holding a user's token reads what its scopes open (`/oauth/userinfo`, `GET
+    /// /user`) and may sign out, never change the account. The session decides, not the token's
+    /// claims (which a custom access token hook may rewrite).
+    public func authenticate(authorization: String?, allowingClients: Bool = false) async throws -> Principal {
         let claims = try await bearerClaims(authorization)
         let isAdmin = isOperator(claims)
         if !isAdmin {
@@ -55,6 +59,11 @@ public struct Authenticator: Sendable {
         }
         guard let user = account.user else { throw AuthError.userNotFound }
         if user.isBanned(at: time.now()) { throw AuthError.userBanned }
+        if account.session?.oauthClientID != nil, !allowingClients {
+            var refusal = AuthError(.insufficientScope, "This token was issued to an OAuth client and may not be used here")
+            refusal.status = 403
+            throw refusal
+        }
         RequestFacts.current?.userID = user.id
         return Principal(
             claims: claims, user: user, session: account.session, isAdmin: isAdmin, identities: account.identities,

@@ -71,6 +71,14 @@ public struct SessionRefresh: Sendable {
     /// The session that follows the request's refresh token. The client's `/token` budget is
     /// counted in the write's transaction (one commit), or on its own for a request refused before it.
     public func refresh(_ request: RefreshTokenGrantRequest, client: ClientInfo) async throws -> Session {
+        try await refreshed(request, client: client, oauthClientID: nil).0
+    }
+
+    /// ``refresh(_:client:)`` for the sessions of the OAuth client `oauthClientID` (`nil`: the
+    /// app's own sessions; a token of the other kind is refused), with the session answered.
+    public func refreshed(_ request: RefreshTokenGrantRequest, client: ClientInfo, oauthClientID: UUID?) async throws -> (
+        Session, SessionRecord
+    ) {
         let budget = limiter.counters(for: [.tokenRequests(from: client, settings.tokenPerIP)])
         guard let token = request.refreshToken, !token.isEmpty else {
             try await limiter.charge(budget)
@@ -85,7 +93,7 @@ public struct SessionRefresh: Sendable {
         for _ in 0..<Self.maxRaces {
             let rules = Rules(
                 sessionID: peeked.sessionID, token: token, now: time.now(), settings: settings.sessions, codec: answers.refreshCodec,
-                client: client, context: .current, eventID: answers.random.uuid())
+                client: client, context: .current, eventID: answers.random.uuid(), oauthClientID: oauthClientID)
             let outcome: (Decision, AccountRecords)?
             do {
                 outcome = try await store.refresh(rules, limits: counters)
@@ -97,7 +105,7 @@ public struct SessionRefresh: Sendable {
             switch decision {
             case .rotate(let answered), .reuse(let answered):
                 guard let user = account.user else { throw AuthError.refreshTokenNotFound }
-                return try await answers.answer(user: user, session: answered, account: account)
+                return (try await answers.answer(user: user, session: answered, account: account), answered)
             case .revoke(let error):
                 if error.code == .refreshTokenAlreadyUsed {
                     logger.warning(
@@ -127,11 +135,14 @@ public struct SessionRefresh: Sendable {
         let context: AuditContext
         /// The id of the reuse event, should the decision record one.
         public let eventID: UUID
+        /// The OAuth client whose session the token must be (`nil`: one of the app's own).
+        let oauthClientID: UUID?
 
         public init(
             sessionID: UUID, token: String, now: Date, settings: SessionSettings, codec: RefreshTokenCodec, client: ClientInfo,
-            context: AuditContext = AuditContext(), eventID: UUID
+            context: AuditContext = AuditContext(), eventID: UUID, oauthClientID: UUID? = nil
         ) {
+            self.oauthClientID = oauthClientID
             self.sessionID = sessionID
             self.token = token
             self.now = now
@@ -144,7 +155,8 @@ public struct SessionRefresh: Sendable {
 
         /// What the rules decide for the stored session and its user.
         public func decide(session: SessionRecord?, user: UserRecord?) -> Decision {
-            SessionRefresh.decide(token: token, session: session, user: user, now: now, settings: settings, codec: codec)
+            SessionRefresh.decide(
+                token: token, session: session, user: user, now: now, settings: settings, codec: codec, oauthClientID: oauthClientID)
         }
 
         /// What `decision` writes: `nil` for a refusal, which writes nothing. Reuse detection
@@ -169,10 +181,21 @@ public struct SessionRefresh: Sendable {
 
     /// The refresh rules, as a plain function of the stored session and user.
     static func decide(
-        token: String, session: SessionRecord?, user: UserRecord?, now: Date, settings: SessionSettings, codec: RefreshTokenCodec
+        token: String, session: SessionRecord?, user: UserRecord?, now: Date, settings: SessionSettings, codec: RefreshTokenCodec,
+        oauthClientID: UUID? = nil
     ) -> Decision {
         guard let session, let presented = codec.authenticate(token, salt: session.refreshSalt) else {
             return .reject(.refreshTokenNotFound)
+        }
+        // A client's session refreshes at `/oauth/token` with that client's credentials alone;
+        // the app's own sessions only at `/token` (GoTrue's rule).
+        if session.oauthClientID != oauthClientID {
+            return .reject(
+                AuthError(
+                    .refreshTokenNotFound,
+                    session.oauthClientID == nil
+                        ? "Client authentication not allowed for non-OAuth session" : "Refresh token was issued to another OAuth client",
+                    oauthError: "invalid_grant"))
         }
         guard let user, user.id == session.userID else { return .revoke(.refreshTokenNotFound) }
         if user.isBanned(at: now) { return .reject(.userBanned) }

@@ -47,6 +47,8 @@ public final class InMemoryStore: Sendable {
         var oauthClients: [UUID: OAuthClientRecord] = [:]
         /// When each deleted client was deleted (GoTrue's soft delete).
         var deletedOAuthClients: [UUID: Date] = [:]
+        var oauthAuthorizations: [UUID: OAuthAuthorizationRecord] = [:]
+        var oauthConsents: [OAuthConsentRecord] = []
         var passkeys: [PasskeyRecord] = []
         var webAuthnChallenges: [UUID: WebAuthnChallengeRecord] = [:]
         var providerGrants: [ProviderGrantRecord] = []
@@ -201,6 +203,8 @@ extension InMemoryStore.State {
         vaults = vaults.filter { $0.value.userID != id }
         passkeys.removeAll { $0.userID == id }
         providerGrants.removeAll { $0.userID == id }
+        oauthAuthorizations = oauthAuthorizations.filter { $0.value.userID != id }
+        oauthConsents.removeAll { $0.userID == id }
         webAuthnChallenges = webAuthnChallenges.filter { $0.value.userID != id }
         signerBackups[id] = nil
         signerRecoveryKeys[id] = nil

@@ -50,11 +50,16 @@ public struct SessionAnswers: Sendable {
     ) async throws -> Session {
         let now = time.now()
         let expiresAt = Int(now.timeIntervalSince1970) + jwt.expiry
-        let claims = AccessTokenClaims(
+        var claims = AccessTokenClaims(
             iss: issuerClaim, sub: user.id.uuidString.lowercased(), aud: jwt.audience, exp: expiresAt,
             iat: Int(now.timeIntervalSince1970), email: user.email ?? "", phone: user.phone ?? "",
             appMetadata: user.appMetadata, userMetadata: user.userMetadata, role: user.role, aal: session.aal,
             amr: session.amr, sessionID: session.id.uuidString.lowercased(), isAnonymous: user.isAnonymous)
+        if let client = session.oauthClientID {
+            claims.clientID = client.uuidString.lowercased()
+            claims.scope = session.scopes ?? ""
+            claims.resource = session.resource
+        }
         let accessToken = try await issuer.sign(try await customized(claims, user: user, session: session))
         let wired: User
         if let account {

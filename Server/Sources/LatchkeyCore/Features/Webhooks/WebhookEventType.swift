@@ -10,6 +10,8 @@ public enum WebhookEventType: String, Sendable, CaseIterable, Codable {
     case userDeleted = "user.deleted"
     case factorAdded = "factor.added"
     case factorRemoved = "factor.removed"
+    case oauthConsentGranted = "oauth.consent_granted"
+    case oauthConsentRevoked = "oauth.consent_revoked"
 
     /// The event an audit action announces, if any: a sign-up, an operator's creation and an
     /// invitation create a user; a second factor counts once it is verified.
@@ -22,6 +24,8 @@ public enum WebhookEventType: String, Sendable, CaseIterable, Codable {
         case .userDeleted: self = .userDeleted
         case .factorVerified: self = .factorAdded
         case .factorUnenrolled: self = .factorRemoved
+        case .oauthConsentGranted: self = .oauthConsentGranted
+        case .oauthConsentRevoked: self = .oauthConsentRevoked
         default: return nil
         }
     }
