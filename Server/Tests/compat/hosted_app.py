@@ -89,6 +89,9 @@ def server(app, tmp_path_factory):
         "GOTRUE_MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY": "1000",
         "GOTRUE_MFA_WEB_AUTHN_ENROLL_ENABLED": "true",
         "GOTRUE_MFA_WEB_AUTHN_VERIFY_ENABLED": "true",
+        # The OAuth server with Latchkey's own consent page (#40).
+        "GOTRUE_OAUTH_SERVER_ENABLED": "true",
+        "GOTRUE_OAUTH_SERVER_ALLOW_DYNAMIC_REGISTRATION": "true",
         # Latchkey's own pages, with Latchkey's defaults (attempt caps, 15-character passwords).
         "LATCHKEY_PROFILE": "strict",
     }

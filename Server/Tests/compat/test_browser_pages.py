@@ -376,3 +376,84 @@ def test_the_second_factor_step_with_a_security_key(server, app, browser):
     assert session.status_code == 200, session.text
     token = claims(session.json()["access_token"])
     assert token["aal"] == "aal2" and "mfa/webauthn" in [m["method"] for m in token["amr"]]
+
+
+class RelyingParty:
+    """Another site (127.0.0.1, where the pages are on localhost): a page with a "Sign in with"
+    link to the OAuth server, and the callback that records what came back."""
+
+    def __init__(self):
+        import http.server
+        import threading
+
+        from conftest import _free_port
+
+        self.port = _free_port()
+        self.link = ""
+        self.hits: list[str] = []
+        party = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):  # noqa: N802 - the standard library's name
+                party.hits.append(self.path)
+                body = (f'<!doctype html><title>RP</title><a id="go" href="{party.link}">Sign in with Latchkey</a>'
+                        if self.path == "/start" else "<!doctype html><title>RP callback</title><p>Back.</p>").encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    @property
+    def callback(self) -> str:
+        return f"http://127.0.0.1:{self.port}/callback"
+
+
+def test_a_third_party_site_signs_a_user_in_through_the_consent_page(server, app, browser):
+    party = RelyingParty()
+    try:
+        client = httpx.post(f"{server}/oauth/clients/register", trust_env=False, json={
+            "client_name": "Photo Printer", "redirect_uris": [party.callback], "token_endpoint_auth_method": "client_secret_basic"})
+        assert client.status_code == 201, client.text
+        client = client.json()
+        email = f"rp-{uuid.uuid4().hex[:8]}@example.com"
+        password = "correct horse battery staple " + uuid.uuid4().hex[:6]
+        create_user(server, email, password)
+        verifier = PKCE()
+        party.link = f"{server}/oauth/authorize?" + urllib.parse.urlencode({
+            "client_id": client["client_id"], "redirect_uri": party.callback, "response_type": "code", "scope": "email",
+            "state": "rp-state", "code_challenge": verifier.challenge, "code_challenge_method": "S256"})
+        # (`email` alone: this server signs with GOTRUE_JWT_SECRET, and an HS256 id_token is refused.)
+        # From the other site's link (a cross-site navigation: SameSite=Strict cookies stay home).
+        browser.get(f"http://127.0.0.1:{party.port}/start")
+        browser.find_element(By.ID, "go").click()
+        wait_for(browser, lambda d: d.title.startswith("Sign in"))
+        browser.find_element(By.TAG_NAME, "summary").click()
+        browser.find_element(By.ID, "password-email").send_keys(email)
+        browser.find_element(By.ID, "password").send_keys(password)
+        browser.find_element(By.XPATH, "//button[text()='Sign in']").click()
+        wait_for(browser, lambda d: d.title.startswith("You're signed in"))
+        browser.find_element(By.ID, "continue").click()
+        wait_for(browser, lambda d: d.title.startswith("Allow access"))
+        assert "Photo Printer" in browser.page_source and "See your email address" in browser.page_source
+        shot(browser, "20-consent")
+        browser.find_element(By.ID, "approve").click()
+        wait_for(browser, lambda d: d.title == "RP callback")
+        back = urllib.parse.urlsplit(browser.current_url)
+        query = urllib.parse.parse_qs(back.query)
+        assert back.path == "/callback" and query["state"] == ["rp-state"]
+        tokens = httpx.post(f"{server}/oauth/token", trust_env=False, auth=(client["client_id"], client["client_secret"]), data={
+            "grant_type": "authorization_code", "code": query["code"][0], "redirect_uri": party.callback,
+            "code_verifier": verifier.verifier})
+        assert tokens.status_code == 200, tokens.text
+        info = httpx.get(f"{server}/oauth/userinfo", headers={"Authorization": f"Bearer {tokens.json()['access_token']}"},
+                         trust_env=False)
+        assert info.json()["email"] == email
+    finally:
+        party.server.shutdown()

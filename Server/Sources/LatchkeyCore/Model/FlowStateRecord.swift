@@ -16,6 +16,9 @@ public struct PKCEChallenge: Sendable, Equatable {
         self.method = method
     }
 
+    /// The `S256` challenge of `verifier` (base64url of its SHA-256).
+    public static func s256(of verifier: String) -> String { PKCEVerifier.s256(verifier) }
+
     /// Validates a request's `code_challenge` and `code_challenge_method`: both or neither; a
     /// challenge of 43–128 characters from `[A-Za-z0-9._~-]`; the method compared
     /// case-insensitively, as GoTrue does.

@@ -210,7 +210,9 @@ public func buildRouter(
                 codes: useCases.signIn.codes, verification: useCases.signIn.verification, passwordSignIn: useCases.signIn.password,
                 signUp: useCases.account.signUp, userAccount: useCases.account.user, passwordPolicy: useCases.parts.passwords.policy,
                 passkeys: useCases.account.passkeys,
-                sessions: .init(authenticator: authenticator, mfa: useCases.account.mfa, handOff: useCases.browser.handOff)),
+                sessions: .init(
+                    authenticator: authenticator, mfa: useCases.account.mfa, handOff: useCases.browser.handOff,
+                    authCode: useCases.signIn.authCode, oauthServer: auth.oauthServer.enabled ? useCases.browser.oauthServer : nil)),
             options: .init(auth, captcha: configuration.captcha), captcha: useCases.browser.captcha
         ).register(&routes)
     }

@@ -272,6 +272,10 @@ extension ServerConfiguration {
         configuration.outbound = OutboundPolicy(allowInternal: try reader[\.outboundAllowPrivate])
         configuration.templates = templates
         configuration.pages = try Self.pageSettings(reader, appName: auth.appName)
+        // No consent page of the app's: the hosted one, when the pages are on.
+        if configuration.auth.oauthFlow.consentPage == nil, configuration.pages.enabled {
+            configuration.auth.oauthFlow.consentPage = HostedFlow.consentPage(externalURL: configuration.auth.externalURL)
+        }
         configuration.logging = try Self.logSettings(reader)
         configuration.metrics = try Self.metricsSettings(reader)
         configuration.hooks = try Self.hookSettings(reader)

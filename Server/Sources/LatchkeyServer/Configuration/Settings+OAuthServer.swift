@@ -39,7 +39,7 @@ extension Setting {
         "oauth-server-authorization-path",
         ["LATCHKEY_OAUTH_SERVER_AUTHORIZATION_PATH", "GOTRUE_OAUTH_SERVER_AUTHORIZATION_PATH"],
         summary:
-            "The app's consent page, a path joined to the site URL: `GET /oauth/authorize` sends the browser there with `?authorization_id=`. Unset: the client is answered `server_error`, as GoTrue."
+            "The app's consent page, a path joined to the site URL: `GET /oauth/authorize` sends the browser there with `?authorization_id=`. Unset: Latchkey's hosted consent page (`/ui/consent`) when the hosted pages are on, else the client is answered `server_error`, as GoTrue."
     )
 
     static let oauthServerAuthorizationTTL = seconds(

@@ -27,6 +27,10 @@ struct HostedPagesController {
         let authenticator: Authenticator
         let mfa: MFA
         let handOff: SessionHandOff
+        /// The consent page's sign-in code, exchanged with the verifier it sealed.
+        let authCode: AuthCodeExchange
+        /// The OAuth server whose requests `/ui/consent` answers, when it is on.
+        let oauthServer: OAuthServer?
     }
 
     /// What the pages show and offer.
@@ -39,6 +43,8 @@ struct HostedPagesController {
         var providers: [(name: String, label: String)]
         /// The captcha widget the guarded forms carry, when captcha is on.
         var captcha: CaptchaSettings?
+        /// `/ui/consent`'s address, when the OAuth server is on: sign-ins may come back to it.
+        var consentPage: String?
     }
 
     let pages: PageRenderer
@@ -69,6 +75,7 @@ struct HostedPagesController {
         registerSignIn(&routes)
         registerSecondFactor(&routes)
         registerAccount(&routes)
+        registerConsent(&routes)
     }
 
     /// A form page for the flow in the request's query.
@@ -76,7 +83,7 @@ struct HostedPagesController {
         let query = Dictionary(request.uri.queryParameters.map { (String($0.key), String($0.value)) }, uniquingKeysWith: { a, _ in a })
         let csrf = security.csrf(for: request)
         do {
-            let flow = try HostedFlow.read(query, redirects: redirects)
+            let flow = try HostedFlow.read(query, redirects: redirects, consentPage: options.consentPage)
             return render(name, title: Self.titles[name] ?? "", flow: flow, csrf: csrf.token, cookies: csrf.cookie.map { [$0] } ?? [])
         } catch {
             return refuse(error)
@@ -128,7 +135,7 @@ struct HostedPagesController {
                 status: .badRequest, title: "Something went wrong", text: "The form could not be read. Go back and try again.")
         }
         try security.checkCSRF(request, token: fields["csrf"])
-        return (fields, try HostedFlow.read(fields, redirects: redirects))
+        return (fields, try HostedFlow.read(fields, redirects: redirects, consentPage: options.consentPage))
     }
 
     /// A posted form, read and checked: its fields, the app's flow, this browser's CSRF token.
@@ -146,7 +153,7 @@ struct HostedPagesController {
     static let titles = [
         "sign-in": "Sign in", "sign-up": "Create your account", "code": "Enter your code", "check-email": "Check your email",
         "reset": "Reset your password", "reset-code": "Choose a new password", "email-change": "Confirm your new address",
-        "continue": "You're signed in", "second-factor": "Two-step verification",
+        "continue": "You're signed in", "second-factor": "Two-step verification", "consent": "Allow access",
     ]
 
     /// Runs a POST: the form, then `body`; a refusal before the form is read is its own page.
@@ -209,6 +216,7 @@ extension HostedPagesController.Options {
             passwordMinLength: configuration.password.minLength, codeMinutes: max(1, configuration.otp.expiry / 60),
             providers: configuration.external.providers.filter { $0.enabled && $0.oauth != nil }.map {
                 (name: $0.name, label: labels[$0.name] ?? $0.name)
-            }, captcha: captcha)
+            }, captcha: captcha,
+            consentPage: configuration.oauthServer.enabled ? HostedFlow.consentPage(externalURL: configuration.externalURL) : nil)
     }
 }

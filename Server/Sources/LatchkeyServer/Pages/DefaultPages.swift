@@ -4,7 +4,7 @@
 enum DefaultPages {
     static let sources: [String: String] = [
         "layout": layout, "sign-in": signIn, "sign-up": signUp, "code": code, "check-email": checkEmail, "reset": reset,
-        "reset-code": resetCode, "email-change": emailChange, "continue": continuePage, "second-factor": secondFactor,
+        "reset-code": resetCode, "email-change": emailChange, "continue": continuePage, "second-factor": secondFactor, "consent": consent,
         "message": message,
         "admin-sign-in": AdminPages.signIn, "admin-users": AdminPages.users, "admin-user": AdminPages.user,
     ]
@@ -195,6 +195,22 @@ enum DefaultPages {
         <p class="muted">The codes you saved when you set up two-step verification; each works once.</p>
         </details>
         <p><a href="sign-in?{{query}}">Sign in as someone else</a></p>
+        """
+
+    static let consent = """
+        <p><strong>{{client_name}}</strong> would like to use your account <strong>{{email}}</strong>.</p>
+        {{#client_uri}}<p class="muted">{{client_uri}}</p>{{/client_uri}}
+        {{#has_scopes}}<p>It will be able to:</p>
+        <ul>{{#scopes}}<li>{{.}}</li>{{/scopes}}</ul>{{/has_scopes}}
+        <form method="post" action="consent">
+        {{{consent_fields}}}<input type="hidden" name="action" value="approve">
+        <button type="submit" id="approve">Allow</button>
+        </form>
+        <form method="post" action="consent">
+        {{{consent_fields}}}<input type="hidden" name="action" value="deny">
+        <button type="submit" id="deny" class="secondary">Deny</button>
+        </form>
+        <p class="muted">Either way you go back to {{redirect_host}}. You can take this access back at any time.</p>
         """
 
     static let message = """

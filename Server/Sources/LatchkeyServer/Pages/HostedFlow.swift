@@ -20,10 +20,18 @@ struct HostedFlow: Codable, Sendable, Equatable {
     /// The flow a request names, or the page that says why it cannot go on: a `redirect_to`
     /// off the allow list is never followed (nor silently replaced by the site URL), and a PKCE
     /// challenge (S256) is required, so that only the app that opened the page gets the session.
-    static func read(_ fields: [String: String], redirects: RedirectPolicy) throws(PageRefusal) -> HostedFlow {
+    /// `consentPage` is the hosted consent page's address: a sign-in may come back to it for one
+    /// request (`?authorization_id=`), whatever the allow list says.
+    static func read(_ fields: [String: String], redirects: RedirectPolicy, consentPage: String? = nil) throws(PageRefusal)
+        -> HostedFlow
+    {
         let requested = fields["redirect_to"].flatMap { $0.isEmpty ? nil : $0 }
         let target: String
-        if let requested {
+        if let requested, let consentPage, requested.hasPrefix(consentPage + "?authorization_id="),
+            OAuthServer.isAuthorizationID(String(requested.dropFirst(consentPage.count + 18)))
+        {
+            target = requested
+        } else if let requested {
             guard let url = RedirectURL(requested), redirects.isAllowed(url.description) else {
                 throw PageRefusal(
                     status: .badRequest, title: "This app cannot sign in here",
@@ -47,6 +55,13 @@ struct HostedFlow: Codable, Sendable, Equatable {
             )
         }
         return HostedFlow(redirectTo: target, codeChallenge: challenge.challenge, codeChallengeMethod: "s256")
+    }
+
+    /// The hosted consent page under `externalURL`.
+    static func consentPage(externalURL: String) -> String {
+        var base = externalURL
+        while base.hasSuffix("/") { base.removeLast() }
+        return base + "/ui/consent"
     }
 
     /// The flow as a query string, for links between pages.

@@ -82,13 +82,15 @@ extension OAuthServer {
 
     static let noLongerPending = AuthError.validation("authorization request is no longer pending")
 
+    /// Whether `id` has the shape of an authorization id: 32 ASCII letters and digits.
+    public static func isAuthorizationID(_ id: String) -> Bool {
+        id.utf8.count == 32 && id.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
+    }
+
     /// The pending request `id`, not expired, not another user's (`404` for all three but a
     /// request that was answered: `400`, as GoTrue).
     func pending(_ id: String, for principal: Principal) async throws -> OAuthAuthorizationRecord {
-        guard id.utf8.count == 32,
-            id.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }),
-            let authorization = try await store.oauthAuthorization(id: id)
-        else { throw Self.notFound() }
+        guard Self.isAuthorizationID(id), let authorization = try await store.oauthAuthorization(id: id) else { throw Self.notFound() }
         if let owner = authorization.userID, owner != principal.user.id { throw Self.notFound() }
         if authorization.expiresAt <= time.now() {
             if authorization.status == .pending {
