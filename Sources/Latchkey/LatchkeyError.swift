@@ -138,6 +138,13 @@ public struct LatchkeyError: Error, Sendable, Equatable, LocalizedError, CustomS
     /// No second factor is waiting: the session is not halfway (``AuthModel/Phase/needsSecondFactor(_:)``),
     /// or nothing was challenged yet.
     public var isNoSecondFactorPending: Bool { code == .noSecondFactorPending }
+    /// No pending OAuth authorization request with this id for this user: expired, answered, or
+    /// another user's (``OAuthConsent``).
+    public var isOAuthAuthorizationNotFound: Bool { code == .oauthAuthorizationNotFound }
+    /// The user has no grant to revoke for this client.
+    public var isOAuthConsentNotFound: Bool { code == .oauthConsentNotFound }
+    /// The token was issued to an OAuth client and may not be used on this route.
+    public var isInsufficientScope: Bool { code == .insufficientScope }
     /// The embedded signer has no key yet, or not on this device (Openfort's
     /// `embeddedSignerNotConfigured`).
     public var isSignerNotConfigured: Bool { code == .signerNotConfigured }

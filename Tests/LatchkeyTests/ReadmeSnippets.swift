@@ -163,6 +163,25 @@ _ = model
 @MainActor
 func readmeSnippet9(auth: AuthClient, email: String, password: String, newPassword: String, typedCode: String, code: String, url: URL) async throws {
 // README block begins
+func answer(authorizationID: String) async throws -> URL {
+    switch try await auth.oauth.authorizationDetails(id: authorizationID) {
+    case .approved(let back):                  // granted before: straight back to the other app
+        return back
+    case .pending(let request):                // ask: "\(request.client.name) wants \(request.scopes)"
+        show(request)
+        return try await auth.oauth.approve(id: authorizationID)   // or deny(id:)
+    }
+}
+// What the user granted, and taking it back (its sessions end):
+let granted = try await auth.oauth.grants()
+try await auth.oauth.revokeGrant(clientID: granted[0].client.id)
+// README block ends
+_ = granted
+}
+
+@MainActor
+func readmeSnippet10(auth: AuthClient, email: String, password: String, newPassword: String, typedCode: String, code: String, url: URL) async throws {
+// README block begins
 for await change in auth.authStateChanges {      // initialSession, signedIn, signedOut, tokenRefreshed, userUpdated
     route(to: change.session == nil ? .welcome : .home)
 }
@@ -176,7 +195,7 @@ _ = user
 }
 
 @MainActor
-func readmeSnippet10(email: String, password: String, newPassword: String, typedCode: String, code: String, url: URL) async throws {
+func readmeSnippet11(email: String, password: String, newPassword: String, typedCode: String, code: String, url: URL) async throws {
 // README block begins
 let transport = MockTransport()
 await transport.respond(to: "POST", path: "/token", status: 400,

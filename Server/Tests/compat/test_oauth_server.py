@@ -346,3 +346,37 @@ def test_an_app_refresh_token_is_not_a_clients_and_the_other_way_round(server):
     theirs = exchange(server, client, code, verifier).json()
     at_token = post(f"{server}/token?grant_type=refresh_token", json={"refresh_token": theirs["refresh_token"]})
     assert at_token.status_code == 400
+
+
+def test_an_mcp_client_registers_itself_and_gets_a_token_for_its_resource(server):
+    """The MCP authorization profile: metadata (RFC 8414), dynamic registration of a public client,
+    PKCE, and a resource indicator (RFC 8707) that becomes the access token's audience."""
+    meta = get(f"{server}/.well-known/oauth-authorization-server").json()
+    assert "S256" in meta["code_challenge_methods_supported"] and "none" in meta["token_endpoint_auth_methods_supported"]
+    client = register(server, method="none")
+    token, _ = user(server)
+    resource = "https://mcp.example.com"
+    verifier = generate_token(48)
+    query = urllib.parse.urlencode({
+        "client_id": client["client_id"], "redirect_uri": REDIRECT, "response_type": "code", "scope": "openid",
+        "code_challenge": create_s256_code_challenge(verifier), "code_challenge_method": "S256", "resource": resource})
+    callback = approve(server, f"{meta['authorization_endpoint']}?{query}", token)
+    code = urllib.parse.parse_qs(urllib.parse.urlsplit(callback).query)["code"][0]
+    exchange = {"grant_type": "authorization_code", "code": code, "redirect_uri": REDIRECT, "code_verifier": verifier,
+                "client_id": client["client_id"]}
+    other = post(meta["token_endpoint"], data={**exchange, "resource": "https://other.example.com"})
+    assert other.status_code == 400 and other.json()["error"] == "invalid_target"
+    tokens = post(meta["token_endpoint"], data={**exchange, "resource": resource}).json()
+    keys = JsonWebKey.import_key_set(get(meta["jwks_uri"]).json())
+    claims = JsonWebToken(["ES256"]).decode(tokens["access_token"], keys)
+    assert claims["aud"] == ["authenticated", resource] and claims["client_id"] == client["client_id"]
+    # The resource server's check, and Latchkey's own: the token still reads userinfo.
+    assert resource in claims["aud"]
+    headers = {"Authorization": f"Bearer {tokens['access_token']}"}
+    assert get(f"{server}/oauth/userinfo", headers=headers).json()["sub"] == claims["sub"]
+    # Never an operator's token.
+    assert get(f"{server}/admin/users", headers=headers).status_code == 403
+    # Refreshed, the token keeps its audience.
+    renewed = post(meta["token_endpoint"], data={"grant_type": "refresh_token", "refresh_token": tokens["refresh_token"],
+                                                 "client_id": client["client_id"]}).json()
+    assert JsonWebToken(["ES256"]).decode(renewed["access_token"], keys)["aud"] == ["authenticated", resource]
