@@ -25,6 +25,10 @@ import Testing
             Self.event(.codeSent, ["kind": "phone_change"]),
             Self.event(.lockout, ["kind": "totp", "factor_id": "x"]),
             Self.event(.refreshTokenReuse, ["session_id": "x"]),
+            Self.event(.oauthConsentGranted, ["client_id": "c"]),
+            Self.event(.oauthConsentRevoked, ["client_id": "c"]),
+            Self.event(.oauthCodeReuse, ["client_id": "c"]),
+            Self.event(.login, ["method": "oauth_authorization_code", "client_id": "c"]),
             Self.event(.userModified, [:]),
         ])
         #expect(test.counterTotal(label: AuthMetrics.Name.signIns, dimensions: [("method", "otp"), ("outcome", "success")]) == 1)
@@ -36,8 +40,14 @@ import Testing
         #expect(test.counterTotal(label: AuthMetrics.Name.codesSent, dimensions: [("channel", "sms"), ("kind", "phone_change")]) == 1)
         #expect(test.counterTotal(label: AuthMetrics.Name.lockouts, dimensions: [("kind", "totp")]) == 1)
         #expect(test.counterTotal(label: AuthMetrics.Name.refreshTokenReuse) == 1)
+        for event in ["granted", "revoked", "code_reuse"] {
+            #expect(test.counterTotal(label: AuthMetrics.Name.oauthGrants, dimensions: [("event", event)]) == 1)
+        }
+        #expect(
+            test.counterTotal(
+                label: AuthMetrics.Name.signIns, dimensions: [("method", "oauth_authorization_code"), ("outcome", "success")]) == 1)
         // Nothing else: an operator's change counts nowhere.
-        #expect(test.counters.map(\.totalValue).reduce(0, +) == 9)
+        #expect(test.counters.map(\.totalValue).reduce(0, +) == 13)
     }
 
     /// A label value that is not a short word (absent, or anything a client could have chosen)

@@ -131,6 +131,13 @@ import Testing
                 return
             }
             #expect(try await (store as! any AccountReading).account(userID: user.id, sessionID: used.sessionID).session == nil)
+            // The clean-up keeps a request for a day past its end, then deletes it.
+            if let maintenance = store as? any MaintenanceStore {
+                _ = try await maintenance.deleteExpired(now: request.expiresAt.addingTimeInterval(3600))
+                #expect(try await store.oauthAuthorization(id: request.authorizationID) != nil)
+                _ = try await maintenance.deleteExpired(now: request.expiresAt.addingTimeInterval(86401))
+                #expect(try await store.oauthAuthorization(id: request.authorizationID) == nil)
+            }
             // An unknown code is read as none.
             _ = try await store.redeemOAuthCode(codeHash: "none") { authorization, user in
                 #expect(authorization == nil && user == nil)

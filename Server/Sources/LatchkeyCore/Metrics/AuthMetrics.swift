@@ -37,6 +37,7 @@ public struct AuthMetrics: Sendable {
         public static let codesSent = "latchkey_codes_sent_total"
         public static let lockouts = "latchkey_lockouts_total"
         public static let refreshTokenReuse = "latchkey_refresh_token_reuse_total"
+        public static let oauthGrants = "latchkey_oauth_grants_total"
         public static let rateLimitRefusals = "latchkey_rate_limit_refusals_total"
         public static let deliveryFailures = "latchkey_delivery_failures_total"
         public static let transactionDuration = "latchkey_db_transaction_duration_seconds"
@@ -68,6 +69,12 @@ public struct AuthMetrics: Sendable {
             increment(Name.lockouts, [("kind", label(event.details["kind"]))])
         case .refreshTokenReuse:
             increment(Name.refreshTokenReuse, [])
+        case .oauthConsentGranted:
+            increment(Name.oauthGrants, [("event", "granted")])
+        case .oauthConsentRevoked:
+            increment(Name.oauthGrants, [("event", "revoked")])
+        case .oauthCodeReuse:
+            increment(Name.oauthGrants, [("event", "code_reuse")])
         default:
             break
         }

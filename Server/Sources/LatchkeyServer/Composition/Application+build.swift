@@ -229,7 +229,9 @@ public func buildRouter(
             pages: configuration.pages.renderer, security: security,
             useCases: .init(
                 users: useCases.admin.users, mfa: useCases.account.mfa, passkeys: useCases.account.passkeys, audit: useCases.admin.audit,
-                codes: useCases.signIn.codes, authenticator: authenticator),
+                codes: useCases.signIn.codes, authenticator: authenticator,
+                oauthClients: auth.oauthServer.enabled ? useCases.admin.oauthClients : nil,
+                oauthServer: auth.oauthServer.enabled ? useCases.browser.oauthServer : nil),
             sessionLength: configuration.pages.adminSession, time: useCases.time, revocations: useCases.store
         ).register(&routes)
     }

@@ -8,7 +8,7 @@ import LatchkeyCore
 extension AdminConsoleController {
     func usersPage(_ request: Request, csrf: String) async throws -> Response {
         let q = String(request.uri.queryParameters["q"] ?? "").trimmingCharacters(in: .whitespaces)
-        var values: [String: Any] = ["csrf_field": Self.csrfField(csrf), "q": q]
+        var values: [String: Any] = ["csrf_field": Self.csrfField(csrf), "q": q, "oauth": useCases.oauthClients != nil]
         if let done = request.uri.queryParameters["done"].flatMap({ Self.done[String($0)] }) { values["info"] = done }
         if !q.isEmpty {
             let found = try await search(q)
@@ -58,6 +58,8 @@ extension AdminConsoleController {
         let sessions = try await useCases.users.sessions(ofUser: userID)
         let (events, _) = try await useCases.audit.page(1, perPage: 25, userID: userID, actions: [])
         let banned = (user.bannedUntil ?? .distantPast) > time.now()
+        let grants = try await useCases.oauthServer?.grants(userID: user.id) ?? []
+        let clientNames = Dictionary(grants.map { ($0.client.id, $0.client.name) }, uniquingKeysWith: { a, _ in a })
         var values: [String: Any] = [
             "csrf_field": Self.csrfField(csrf), "id": userID, "email": user.email, "email_confirmed": user.emailConfirmedAt != nil,
             "phone": user.phoneNumber ?? "—", "created": Self.when(user.createdAt), "last": Self.when(user.lastSignInAt),
@@ -79,8 +81,19 @@ extension AdminConsoleController {
                     "created": Self.when($0.createdAt), "synced": $0.backedUp == true,
                 ] as [String: Any]
             },
-            "sessions": sessions.map {
-                ["created": Self.when($0.createdAt), "aal": $0.aal, "ip": $0.ip ?? "—", "agent": $0.userAgent ?? "—"]
+            "sessions": sessions.map { session -> [String: Any] in
+                var row: [String: Any] = [
+                    "created": Self.when(session.createdAt), "aal": session.aal, "ip": session.ip ?? "—", "agent": session.userAgent ?? "—",
+                ]
+                if let client = session.oauthClientID?.uuidString.lowercased() { row["client"] = clientNames[client] ?? client }
+                return row
+            },
+            "oauth": useCases.oauthServer != nil,
+            "grants": grants.map {
+                [
+                    "name": $0.client.name.isEmpty ? $0.client.id : $0.client.name, "client": $0.client.id, "user_id": userID,
+                    "scopes": $0.scopes.joined(separator: " "), "granted": Self.when($0.grantedAt),
+                ]
             },
             "has_sessions": !sessions.isEmpty,
             "events": events.map {
@@ -94,5 +107,23 @@ extension AdminConsoleController {
         values["info"] = info
         values["error"] = error
         return pages.response("admin-user", title: Self.label(user), values: values, status: status, wide: true)
+    }
+
+    /// The OAuth server's clients, newest first.
+    func oauthClientsPage() async throws -> Response {
+        guard let clients = useCases.oauthClients else {
+            return pages.response(
+                "message", title: "The OAuth server is off", values: ["text": "Turn it on with GOTRUE_OAUTH_SERVER_ENABLED."],
+                status: .notFound)
+        }
+        let list = try await clients.list().clients
+        let rows = list.map { client -> [String: Any] in
+            [
+                "name": client.clientName ?? "—", "id": client.clientID.uuidString.lowercased(), "type": client.clientType,
+                "uris": client.redirectURIs, "created": Self.when(client.createdAt), "registration": client.registrationType,
+            ]
+        }
+        return pages.response(
+            "admin-oauth-clients", title: "OAuth clients", values: ["clients": rows, "has_clients": !rows.isEmpty], wide: true)
     }
 }

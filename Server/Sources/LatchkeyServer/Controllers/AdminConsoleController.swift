@@ -18,6 +18,9 @@ struct AdminConsoleController {
         let audit: AuditLog
         let codes: OneTimeCodes
         let authenticator: Authenticator
+        /// The OAuth server's clients and the users' grants, when it is on.
+        let oauthClients: OAuthClients?
+        let oauthServer: OAuthServer?
     }
 
     let pages: PageRenderer
@@ -49,6 +52,7 @@ struct AdminConsoleController {
         "unbanned": "The ban is lifted.", "factor": "The factor is removed.",
         "factors-reset": "Every second factor is removed, and the user is signed out everywhere.", "passkey": "The passkey is removed.",
         "resent": "A new confirmation is on its way.", "deleted": "The user is deleted.",
+        "grant-revoked": "The application's access is revoked, and its sessions ended.",
     ]
 
     func register(_ routes: inout RouteRegistrar) {
@@ -99,6 +103,9 @@ struct AdminConsoleController {
                 return try await userPage(String(request.uri.queryParameters["id"] ?? ""), csrf: csrf, info: done)
             }
         }
+        routes.on(.get, "/ui/admin/oauth-clients") { request, _ in
+            try await signedIn(request) { _, _ in try await oauthClientsPage() }
+        }
         registerActions(&routes)
     }
 
@@ -134,6 +141,16 @@ struct AdminConsoleController {
                 { console, fields in
                     _ = try await console.useCases.mfa.resetFactors(ofUser: fields["id"] ?? "")
                     return "factors-reset"
+                }
+            ),
+            (
+                "revoke-grant",
+                { console, fields in
+                    guard let server = console.useCases.oauthServer, let user = UUID(uuidString: fields["id"] ?? "") else {
+                        throw AuthError.adminUserNotFound
+                    }
+                    try await server.revokeGrant(clientID: fields["client"], userID: user)
+                    return "grant-revoked"
                 }
             ),
             (

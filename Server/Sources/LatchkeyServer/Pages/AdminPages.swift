@@ -23,6 +23,7 @@ enum AdminPages {
         <thead><tr><th scope="col">User</th><th scope="col">Created</th><th scope="col">Last sign-in</th></tr></thead>
         <tbody>{{#users}}<tr><td><a href="user?id={{id}}">{{label}}</a>{{#banned}} (banned){{/banned}}</td><td>{{created}}</td><td>{{last}}</td></tr>{{/users}}</tbody>
         </table>{{/searched}}
+        {{#oauth}}<p><a href="oauth-clients">OAuth clients</a>: the applications your users can sign in to</p>{{/oauth}}
         <form method="post" action="sign-out">{{{csrf_field}}}<button type="submit" class="link">Sign out of the console</button></form>
         """
 
@@ -54,10 +55,14 @@ enum AdminPages {
         {{^passkeys}}<p class="muted">None.</p>{{/passkeys}}
         {{#passkeys}}<div class="row"><span>{{name}}, added {{created}}{{#synced}}, synced{{/synced}}</span>
         <form method="post" action="remove-passkey">{{{csrf_field}}}<input type="hidden" name="id" value="{{user_id}}"><input type="hidden" name="passkey" value="{{id}}"><button type="submit" class="link">Remove</button></form></div>{{/passkeys}}
+        {{#oauth}}<h2>Applications with access</h2>
+        {{^grants}}<p class="muted">None.</p>{{/grants}}
+        {{#grants}}<div class="row"><span>{{name}} ({{scopes}}), since {{granted}}</span>
+        <form method="post" action="revoke-grant">{{{csrf_field}}}<input type="hidden" name="id" value="{{user_id}}"><input type="hidden" name="client" value="{{client}}"><button type="submit" class="link">Revoke</button></form></div>{{/grants}}{{/oauth}}
         <h2>Sessions</h2>
         {{^sessions}}<p class="muted">None.</p>{{/sessions}}
         {{#has_sessions}}<table><thead><tr><th scope="col">Started</th><th scope="col">Level</th><th scope="col">Address</th><th scope="col">Agent</th></tr></thead>
-        <tbody>{{#sessions}}<tr><td>{{created}}</td><td>{{aal}}</td><td>{{ip}}</td><td>{{agent}}</td></tr>{{/sessions}}</tbody></table>{{/has_sessions}}
+        <tbody>{{#sessions}}<tr><td>{{created}}</td><td>{{aal}}</td><td>{{ip}}</td><td>{{agent}}{{#client}} (for {{client}}){{/client}}</td></tr>{{/sessions}}</tbody></table>{{/has_sessions}}
         <h2>Recent events</h2>
         <table><thead><tr><th scope="col">When</th><th scope="col">Event</th><th scope="col">By</th><th scope="col">Address</th></tr></thead>
         <tbody>{{#events}}<tr><td>{{when}}</td><td>{{action}}</td><td>{{actor}}</td><td>{{ip}}</td></tr>{{/events}}</tbody></table>
@@ -66,5 +71,13 @@ enum AdminPages {
         <form method="post" action="delete">{{{csrf_field}}}<input type="hidden" name="id" value="{{id}}">
         {{#confirm_delete}}<label for="confirm">Type {{confirm_word}}</label><input id="confirm" name="confirm" autocomplete="off" required autofocus>{{/confirm_delete}}
         <button type="submit" class="danger">{{#confirm_delete}}Delete for good{{/confirm_delete}}{{^confirm_delete}}Delete this user…{{/confirm_delete}}</button></form>
+        """
+
+    static let oauthClients = """
+        <p><a href="users">← Users</a></p>
+        <p class="muted">Register and change clients with <code>latchkey oauth-clients</code> or <code>/admin/oauth/clients</code>.</p>
+        {{^clients}}<p class="muted">No client is registered.</p>{{/clients}}
+        {{#has_clients}}<table><thead><tr><th scope="col">Name</th><th scope="col">Client id</th><th scope="col">Type</th><th scope="col">Redirect URIs</th><th scope="col">Registered</th></tr></thead>
+        <tbody>{{#clients}}<tr><td>{{name}}</td><td><code>{{id}}</code></td><td>{{type}}</td><td>{{#uris}}<code>{{.}}</code> {{/uris}}</td><td>{{created}} ({{registration}})</td></tr>{{/clients}}</tbody></table>{{/has_clients}}
         """
 }

@@ -7,6 +7,7 @@ enum DefaultPages {
         "reset-code": resetCode, "email-change": emailChange, "continue": continuePage, "second-factor": secondFactor, "consent": consent,
         "message": message,
         "admin-sign-in": AdminPages.signIn, "admin-users": AdminPages.users, "admin-user": AdminPages.user,
+        "admin-oauth-clients": AdminPages.oauthClients,
     ]
 
     static let layout = """

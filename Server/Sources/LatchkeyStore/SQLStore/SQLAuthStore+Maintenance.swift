@@ -109,7 +109,12 @@ extension SQLAuthStore {
             let unverified = try await db.query(
                 "DELETE FROM mfa_factors WHERE status = 'unverified' AND created_at <= ? RETURNING id",
                 [SQLValue(now.addingTimeInterval(-86400))])
+            // The OAuth server's requests a day past their end (a spent code presented again within
+            // that day still ends the session it made).
+            let authorizations = try await db.query(
+                "DELETE FROM oauth_authorizations WHERE expires_at <= ? RETURNING id", [SQLValue(now.addingTimeInterval(-86400))])
             return limits.count + tokens.count + flows.count + finished.count + assertions.count + challenges.count + unverified.count
+                + authorizations.count
         }
     }
 }
