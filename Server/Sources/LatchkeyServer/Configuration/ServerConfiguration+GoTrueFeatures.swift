@@ -35,10 +35,6 @@ extension ServerConfiguration {
 
         let missing: [(String, String)] = [
             ("GOTRUE_SAML_ENABLED", "SAML single sign-on is not served: /sso answers 404 saml_provider_disabled"),
-            (
-                "GOTRUE_OAUTH_SERVER_ENABLED",
-                "the OAuth server's clients are served, its authorization flow (/oauth/authorize, /oauth/token) is not built yet: those answer 404"
-            ),
             ("GOTRUE_SESSIONS_SINGLE_PER_USER", "sessions are not limited to one per user"),
             ("GOTRUE_EXTERNAL_WEB3_SOLANA_ENABLED", "wallet sign-in is not built yet: grant_type=web3 answers 422 web3_provider_disabled"),
             (
