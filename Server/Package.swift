@@ -82,6 +82,17 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .systemLibrary(
+            name: "CSecp256k1",
+            path: "Sources/CSecp256k1",
+            pkgConfig: "libsecp256k1",
+            providers: [.apt(["libsecp256k1-dev"]), .brew(["secp256k1"])]
+        ),
+        .target(
+            name: "LatchkeyWallets",
+            dependencies: ["LatchkeyCore", "CSecp256k1"],
+            swiftSettings: swiftSettings
+        ),
+        .systemLibrary(
             name: "CSQLite",
             path: "Sources/CSQLite",
             pkgConfig: "sqlite3",
@@ -125,6 +136,7 @@ let package = Package(
                 "LatchkeyDelivery",
                 "LatchkeyProviders",
                 "LatchkeyWebAuthn",
+                "LatchkeyWallets",
                 .product(name: "LatchkeyAPI", package: "Latchkey"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -214,6 +226,11 @@ let package = Package(
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "LatchkeyWalletsTests",
+            dependencies: ["LatchkeyWallets", "LatchkeyCore"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -156,6 +156,8 @@ extension ErrorCode {
     public static let reauthenticationNotValid: ErrorCode = "reauthentication_not_valid"
     /// Sign-in with a wallet (`grant_type=web3`) is turned off (HTTP 422).
     public static let web3ProviderDisabled: ErrorCode = "web3_provider_disabled"
+    /// `grant_type=web3` with a chain other than `ethereum` or `solana` (HTTP 400).
+    public static let web3UnsupportedChain: ErrorCode = "web3_unsupported_chain"
     /// The captcha token is missing or the captcha provider refused it (solve the captcha again).
     public static let captchaFailed: ErrorCode = "captcha_failed"
     // Rate limits

@@ -53,6 +53,8 @@ public struct AuthConfiguration: Sendable {
     public var oauthServer = OAuthClients.Settings()
     /// The OAuth server's authorization flow.
     public var oauthFlow = OAuthServer.Settings()
+    /// Sign-in with a wallet (`grant_type=web3`); both chains off by default, as in GoTrue.
+    public var web3 = Web3SignIn.Settings()
 
     public init(
         siteURL: String = "http://localhost:3000", externalURL: String = "http://127.0.0.1:9999",

@@ -195,7 +195,8 @@ public func buildRouter(
     PasskeyController(passkeys: useCases.account.passkeys, captcha: captcha).register(&routes)
     TokenController(
         authenticator: authenticator, passwordSignIn: useCases.signIn.password, sessionRefresh: useCases.signIn.refresh,
-        authCodeExchange: useCases.signIn.authCode, idTokenSignIn: useCases.signIn.idToken, deviceKeySignIn: useCases.signIn.deviceKey,
+        authCodeExchange: useCases.signIn.authCode, idTokenSignIn: useCases.signIn.external.idToken,
+        web3SignIn: useCases.signIn.external.web3, deviceKeySignIn: useCases.signIn.deviceKey,
         captcha: captcha
     ).register(&routes)
     SignUpController(signUp: useCases.account.signUp, anonymousUsers: useCases.signIn.anonymous, captcha: captcha).register(&routes)

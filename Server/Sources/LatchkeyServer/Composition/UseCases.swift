@@ -5,6 +5,7 @@ import LatchkeyDelivery
 import LatchkeyJWT
 import LatchkeyProviders
 import LatchkeyStore
+import LatchkeyWallets
 import Logging
 import NIOPosix
 import ServiceLifecycle
@@ -50,13 +51,20 @@ public struct SignInUseCases: Sendable {
     public let password: PasswordSignIn
     public let refresh: SessionRefresh
     public let deviceKey: DeviceKeySignIn
-    public let idToken: IDTokenSignIn
+    /// Identities others vouch for: providers' id tokens and wallets' signatures.
+    public let external: ExternalSignIns
     public let authCode: AuthCodeExchange
     /// Anonymous sign-ups and the deletion of stale anonymous users.
     public let anonymous: AnonymousUsers
     public let codes: OneTimeCodes
     /// `/verify`: codes and links.
     public let verification: Verification
+}
+
+/// Sign-ins with an identity another party proves: a provider's id token, a wallet's signature.
+public struct ExternalSignIns: Sendable {
+    public let idToken: IDTokenSignIn
+    public let web3: Web3SignIn
 }
 
 /// What a user does with their account once signed in (and signing up).
@@ -267,7 +275,11 @@ private func composeUseCases(
             deviceKey: DeviceKeySignIn(
                 store: store, assertions: JWTAssertionReader(), limiter: parts.limiter, settings: DeviceKeySignIn.Settings(auth),
                 answers: parts.records.answers, time: time),
-            idToken: idTokenSignIn,
+            external: ExternalSignIns(
+                idToken: idTokenSignIn,
+                web3: Web3SignIn(
+                    accounts: idTokenSignIn, spent: store, recovering: Secp256k1Recovery(), redirects: parts.redirects,
+                    limiter: parts.limiter, settings: auth.web3, time: time)),
             authCode: AuthCodeExchange(
                 store: store, limiter: parts.limiter, tokenPerIP: auth.rateLimits.tokenPerIP, records: parts.records),
             anonymous: AnonymousUsers(

@@ -36,11 +36,6 @@ extension ServerConfiguration {
         let missing: [(String, String)] = [
             ("GOTRUE_SAML_ENABLED", "SAML single sign-on is not served: /sso answers 404 saml_provider_disabled"),
             ("GOTRUE_SESSIONS_SINGLE_PER_USER", "sessions are not limited to one per user"),
-            ("GOTRUE_EXTERNAL_WEB3_SOLANA_ENABLED", "wallet sign-in is not built yet: grant_type=web3 answers 422 web3_provider_disabled"),
-            (
-                "GOTRUE_EXTERNAL_WEB3_ETHEREUM_ENABLED",
-                "wallet sign-in is not built yet: grant_type=web3 answers 422 web3_provider_disabled"
-            ),
         ]
         var warnings = missing.filter { turned($0.0, true) }.map { "\($0.0)=true: \($0.1)" }
         // GoTrue's other OAuth providers (facebook, gitlab, slack…).

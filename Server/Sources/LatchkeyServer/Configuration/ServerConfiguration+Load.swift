@@ -292,9 +292,11 @@ extension ServerConfiguration {
         configuration.profile = profile
         configuration.captcha = try Self.captchaSettings(reader)
         configuration.appleApps = appleApps
-        // Read only so that a value that does not parse refuses to start, as on GoTrue.
-        _ = try (reader[\.externalWeb3SolanaEnabled], reader[\.externalWeb3EthereumEnabled])
-        _ = try (reader[\.externalWeb3SolanaMaximumValidityDuration], reader[\.externalWeb3EthereumMaximumValidityDuration])
+        configuration.auth.web3 = Web3SignIn.Settings(
+            ethereum: try reader[\.externalWeb3EthereumEnabled], solana: try reader[\.externalWeb3SolanaEnabled],
+            ethereumValidity: try reader[\.externalWeb3EthereumMaximumValidityDuration],
+            solanaValidity: try reader[\.externalWeb3SolanaMaximumValidityDuration],
+            perIP: RateLimit(count: try reader[\.rateLimitWeb3], period: 300))
         if let captcha = configuration.captcha, captcha.siteKey == nil, configuration.pages.enabled {
             configuration.warnings.append(
                 "captcha is on without captcha-site-key (LATCHKEY_CAPTCHA_SITE_KEY): the hosted pages cannot show the widget, and their sign-in, sign-up and reset forms are refused"

@@ -53,13 +53,13 @@ extension Setting {
 }
 
 extension Setting {
-    /// GoTrue's wallet sign-in settings: read and checked, answered as GoTrue answers them with both
-    /// chains off until wallet sign-in is built.
+    /// GoTrue's wallet sign-in settings (docs/web3.md).
     static let web3: [any SettingDeclaration] = [
         externalWeb3SolanaEnabled,
         externalWeb3SolanaMaximumValidityDuration,
         externalWeb3EthereumEnabled,
         externalWeb3EthereumMaximumValidityDuration,
+        rateLimitWeb3,
     ]
 }
 
@@ -314,22 +314,26 @@ extension Setting {
     static let externalWeb3SolanaEnabled = flag(
         "external-web3-solana-enabled", ["GOTRUE_EXTERNAL_WEB3_SOLANA_ENABLED"], default: false,
         summary:
-            "GoTrue's Sign in with Solana. Accepted; wallet sign-in is not built yet, so `grant_type=web3` answers `422 web3_provider_disabled` as GoTrue does with it off, and the start-up log says so."
+            "Sign in with Solana (`POST /token?grant_type=web3`, `chain: solana`): a Solana wallet's Ed25519 signature of a Sign in with Solana message (docs/web3.md). Off: `422 web3_provider_disabled`, as GoTrue."
     )
 
     static let externalWeb3SolanaMaximumValidityDuration = seconds(
         "external-web3-solana-maximum-validity-duration", ["GOTRUE_EXTERNAL_WEB3_SOLANA_MAXIMUM_VALIDITY_DURATION"], default: 600,
-        summary: "GoTrue's longest validity of a Solana sign-in message; read and checked, unused until wallet sign-in lands.")
+        summary: "How far a Solana sign-in message's `Issued At` may be from now, either way, in seconds.")
 
     static let externalWeb3EthereumEnabled = flag(
         "external-web3-ethereum-enabled", ["GOTRUE_EXTERNAL_WEB3_ETHEREUM_ENABLED"], default: false,
         summary:
-            "GoTrue's Sign in with Ethereum. Accepted; wallet sign-in is not built yet, so `grant_type=web3` answers `422 web3_provider_disabled` as GoTrue does with it off, and the start-up log says so."
+            "Sign in with Ethereum (`POST /token?grant_type=web3`, `chain: ethereum`): an EIP-4361 message signed with `personal_sign` (docs/web3.md). Off: `422 web3_provider_disabled`, as GoTrue."
     )
 
     static let externalWeb3EthereumMaximumValidityDuration = seconds(
         "external-web3-ethereum-maximum-validity-duration", ["GOTRUE_EXTERNAL_WEB3_ETHEREUM_MAXIMUM_VALIDITY_DURATION"], default: 600,
-        summary: "GoTrue's longest validity of an Ethereum sign-in message; read and checked, unused until wallet sign-in lands.")
+        summary: "How far an Ethereum sign-in message's `Issued At` may be from now, either way, in seconds.")
+
+    static let rateLimitWeb3 = count(
+        "rate-limit-web3", ["LATCHKEY_RATE_LIMIT_WEB3", "GOTRUE_RATE_LIMIT_WEB3"], default: 30,
+        summary: "Wallet sign-ins (`grant_type=web3`) per client IP per 5 minutes, counted before anything else is read, as GoTrue.")
 }
 
 extension Setting {

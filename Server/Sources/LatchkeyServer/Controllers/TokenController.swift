@@ -14,6 +14,7 @@ struct TokenController {
     let authCodeExchange: AuthCodeExchange
     /// `grant_type=id_token`: Sign in with Apple, Google, Microsoft, Keycloak.
     let idTokenSignIn: IDTokenSignIn
+    let web3SignIn: Web3SignIn
     let deviceKeySignIn: DeviceKeySignIn
     /// GoTrue's captcha on password sign-ins and the grants it does not know.
     let captcha: CaptchaGuard
@@ -43,9 +44,9 @@ struct TokenController {
                 let body = try await request.decodeJSON(JWTBearerGrantRequest.self, context: context)
                 return try JSONResponse.make(try await deviceKeySignIn.signIn(body, client: context.client), noStore: true)
             case "web3":
-                // Wallet sign-in is not built yet: GoTrue's answer with both chains off, after its captcha.
-                try await captcha.check(request, context: context)
-                throw AuthError(.web3ProviderDisabled, "Web3 provider is disabled")
+                // GoTrue checks the captcha of a wallet's sign-in too.
+                let body = try await captcha.body(Web3GrantRequest.self, of: request, context: context)
+                return try JSONResponse.make(try await web3SignIn.signIn(body, client: context.client), noStore: true)
             default:
                 // GoTrue checks the captcha of every grant but these four before it reads the grant.
                 try await captcha.check(request, context: context)

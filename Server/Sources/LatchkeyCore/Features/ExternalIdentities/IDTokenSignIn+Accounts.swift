@@ -16,13 +16,17 @@ extension IDTokenSignIn {
 
     /// Signs the provider's user in, answering the session; with `flow` (a redirect flow whose app
     /// sent a PKCE challenge), stores the flow state the app's code redeems instead, and answers `nil`.
+    ///
+    /// `method` is the session's `amr` method (`oauth` for a provider's id token; `web3` for a
+    /// wallet's signed message), and the audit events' too (`id_token` for `oauth`, as GoTrue's).
     public func complete(
-        _ user: ProviderUser, provider: IdentityProvider, data: [String: JSONValue], client: ClientInfo, flow: BrowserFlow?
+        _ user: ProviderUser, provider: IdentityProvider, data: [String: JSONValue], client: ClientInfo, flow: BrowserFlow?,
+        method: String = "oauth"
     ) async throws -> Session? {
         var tries = 0
         while true {
             do {
-                var (write, signedIn) = try await decide(user, provider: provider, data: data, client: client)
+                var (write, signedIn) = try await decide(user, provider: provider, data: data, client: client, method: method)
                 if let flow, let session = write.session {
                     // The sign-in happens when the app exchanges the code (and is recorded then).
                     write.session = nil
@@ -47,12 +51,12 @@ extension IDTokenSignIn {
     /// What this sign-in writes, from the identity and the address as stored now, and the user
     /// as it will be. An ``ExternalSignInWrite/UserWrite/update(_:)`` carries the user changed
     /// but still at the version it was read at: the store's precondition.
-    func decide(_ external: ProviderUser, provider: IdentityProvider, data: [String: JSONValue], client: ClientInfo) async throws
-        -> (ExternalSignInWrite, UserRecord)
-    {
+    func decide(
+        _ external: ProviderUser, provider: IdentityProvider, data: [String: JSONValue], client: ClientInfo, method: String = "oauth"
+    ) async throws -> (ExternalSignInWrite, UserRecord) {
         let now = records.time.now()
         let vouched = external.email != nil && (external.emailVerified || settings.mailerAutoconfirm)
-        let details: [String: JSONValue] = ["method": "id_token", "provider": .string(provider.name)]
+        let details: [String: JSONValue] = ["method": .string(method == "oauth" ? "id_token" : method), "provider": .string(provider.name)]
         if let (identity, user) = try await store.identity(provider: provider.name, providerID: external.subject) {
             try Self.refuseIfIssuerChanged(identity, external, provider: provider)
             try await refuseIfBanned(user, provider: provider, client: client)
@@ -71,7 +75,7 @@ extension IDTokenSignIn {
             refreshed.email = external.email
             refreshed.lastSignInAt = now
             refreshed.updatedAt = now
-            let session = records.answers.newSession(for: updated, method: "oauth", client: client, now: now)
+            let session = records.answers.newSession(for: updated, method: method, client: client, now: now)
             let audit = [records.events.event(.login, user: updated, details: details, client: client)]
             return (ExternalSignInWrite(user: .update(updated), identity: .update(refreshed), session: session, audit: audit), updated)
         }
@@ -86,7 +90,7 @@ extension IDTokenSignIn {
             var linked = owner
             linked.signedIn(with: external.identityData.merging(data) { _, given in given }, provider: provider.name, at: now)
             let identity = newIdentity(external, provider: provider, userID: owner.id, now: now)
-            let session = records.answers.newSession(for: linked, method: "oauth", client: client, now: now)
+            let session = records.answers.newSession(for: linked, method: method, client: client, now: now)
             let audit = [
                 records.events.event(.identityLinked, user: linked, details: Self.linked(identity), client: client),
                 records.events.event(.login, user: linked, details: details, client: client),
@@ -111,7 +115,7 @@ extension IDTokenSignIn {
             createdAt: now, updatedAt: now)
         let identity = newIdentity(external, provider: provider, userID: id, now: now)
         try await records.hooks.beforeUserCreated(user, identities: [identity])
-        let session = records.answers.newSession(for: user, method: "oauth", client: client, now: now)
+        let session = records.answers.newSession(for: user, method: method, client: client, now: now)
         let audit = [records.events.event(.userSignedUp, user: user, details: details, client: client)]
         return (ExternalSignInWrite(user: .insert(user), identity: .insert(identity), session: session, audit: audit), user)
     }
