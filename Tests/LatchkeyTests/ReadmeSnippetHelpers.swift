@@ -14,6 +14,9 @@ import Testing
 @MainActor func offerSignIn(_ email: String) {}
 enum Screen { case welcome, home }
 @MainActor func route(to screen: Screen) {}
+let walletAddress = "0x196a28d05bA75C8dC35B0F6e71DD622D1aC82b7E"
+/// A wallet app's `personal_sign` (the app's own integration).
+func signWithWallet(_ text: String) async throws -> Data { Data() }
 
 /// The README's Swift blocks are type-checked as printed: ReadmeSnippets.swift holds each as a
 /// function body (the SwiftUI app is Tests/AppleSurface/Sources/ReadmeSample), made by

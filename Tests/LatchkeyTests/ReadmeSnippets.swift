@@ -80,6 +80,17 @@ case .unknownUser:
 @MainActor
 func readmeSnippet4(auth: AuthClient, email: String, password: String, newPassword: String, typedCode: String, code: String, url: URL) async throws {
 // README block begins
+let message = SignInMessage(chain: .ethereum, address: walletAddress, uri: url, statement: "Sign in to Example")
+let signature = try await signWithWallet(message.text)      // MetaMask's SDK, WalletConnect, a Ledger…
+try await auth.signInWithWeb3(message: message, signature: signature)
+// README block ends
+_ = message
+_ = signature
+}
+
+@MainActor
+func readmeSnippet5(auth: AuthClient, email: String, password: String, newPassword: String, typedCode: String, code: String, url: URL) async throws {
+// README block begins
 // Reset: a code and a link by email; either signs in with the .passwordRecovery event.
 let reset = try await auth.resetPassword(email: email)
 try await reset.submit(code: typedCode)
@@ -109,7 +120,7 @@ _ = link
 }
 
 @MainActor
-func readmeSnippet5(auth: AuthClient, email: String, password: String, newPassword: String, typedCode: String, code: String, url: URL) async throws {
+func readmeSnippet6(auth: AuthClient, email: String, password: String, newPassword: String, typedCode: String, code: String, url: URL) async throws {
 // README block begins
 let enrollment = try await auth.mfa.enroll(friendlyName: "Ada's phone")
 showQRCode(svg: enrollment.totp.qrCode)                   // or enrollment.totp.secret, typed in
@@ -128,7 +139,7 @@ _ = level
 }
 
 @MainActor
-func readmeSnippet6(auth: AuthClient, email: String, password: String, newPassword: String, typedCode: String, code: String, url: URL) async throws {
+func readmeSnippet7(auth: AuthClient, email: String, password: String, newPassword: String, typedCode: String, code: String, url: URL) async throws {
 // README block begins
 let phone = try await auth.mfa.enrollPhone("+44 7700 900123")
 let challenge = try await auth.mfa.challenge(factorID: phone.id, channel: .sms)   // sends the code
@@ -139,7 +150,7 @@ _ = challenge
 }
 
 @MainActor
-func readmeSnippet7(auth: AuthClient, email: String, password: String, newPassword: String, typedCode: String, code: String, url: URL) async throws {
+func readmeSnippet8(auth: AuthClient, email: String, password: String, newPassword: String, typedCode: String, code: String, url: URL) async throws {
 // README block begins
 let codes = try await auth.mfa.generateRecoveryCodes().codes   // show them once: ten "xxxxx-xxxxx"
 try await auth.mfa.verifyRecoveryCode(typedCode)               // in place of the factor: now aal2
@@ -148,7 +159,7 @@ _ = codes
 }
 
 @MainActor
-func readmeSnippet8(auth: AuthClient, email: String, password: String, newPassword: String, typedCode: String, code: String, url: URL) async throws {
+func readmeSnippet9(auth: AuthClient, email: String, password: String, newPassword: String, typedCode: String, code: String, url: URL) async throws {
 // README block begins
 let model = AuthModel(client: auth)
 if let factor = model.secondFactors.first {     // apps first, then security keys, then phones
@@ -161,7 +172,7 @@ _ = model
 }
 
 @MainActor
-func readmeSnippet9(auth: AuthClient, email: String, password: String, newPassword: String, typedCode: String, code: String, url: URL) async throws {
+func readmeSnippet10(auth: AuthClient, email: String, password: String, newPassword: String, typedCode: String, code: String, url: URL) async throws {
 // README block begins
 func answer(authorizationID: String) async throws -> URL {
     switch try await auth.oauth.authorizationDetails(id: authorizationID) {
@@ -180,7 +191,7 @@ _ = granted
 }
 
 @MainActor
-func readmeSnippet10(auth: AuthClient, email: String, password: String, newPassword: String, typedCode: String, code: String, url: URL) async throws {
+func readmeSnippet11(auth: AuthClient, email: String, password: String, newPassword: String, typedCode: String, code: String, url: URL) async throws {
 // README block begins
 for await change in auth.authStateChanges {      // initialSession, signedIn, signedOut, tokenRefreshed, userUpdated
     route(to: change.session == nil ? .welcome : .home)
@@ -195,7 +206,7 @@ _ = user
 }
 
 @MainActor
-func readmeSnippet11(email: String, password: String, newPassword: String, typedCode: String, code: String, url: URL) async throws {
+func readmeSnippet12(email: String, password: String, newPassword: String, typedCode: String, code: String, url: URL) async throws {
 // README block begins
 let transport = MockTransport()
 await transport.respond(to: "POST", path: "/token", status: 400,
