@@ -9,10 +9,19 @@ public struct Web3GrantRequest: Codable, Sendable, Equatable {
     public var message: String?
     /// Ethereum: `0x` and 130 hex digits (`r`, `s`, `v`); Solana: the 64-byte Ed25519 signature in base64.
     public var signature: String?
+    /// Latchkey's extension: link the wallet to the signed-in user (the `Authorization` header's)
+    /// instead of signing in, as `link_identity` does for id tokens.
+    public var linkIdentity: Bool?
 
-    public init(chain: String?, message: String?, signature: String?) {
+    public init(chain: String?, message: String?, signature: String?, linkIdentity: Bool? = nil) {
         self.chain = chain
         self.message = message
         self.signature = signature
+        self.linkIdentity = linkIdentity
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case chain, message, signature
+        case linkIdentity = "link_identity"
     }
 }

@@ -58,6 +58,18 @@ import Testing
         #expect(try #require(await transport.requests.last).json?["signature"] == "/+4=")
     }
 
+    @Test func linkingSendsTheUsersTokenAndTheExtension() async throws {
+        let transport = MockTransport()
+        await transport.respond(to: "POST", path: "/token", json: Fixtures.sessionJSON())
+        let auth = try await Fixtures.client(transport: transport, stored: try Fixtures.session())
+        let stored = try #require(await auth.currentSession)
+        let message = SignInMessage(chain: .solana, address: "x", uri: try #require(URL(string: "https://app.example.com")))
+        try await auth.linkWeb3(message: message, signature: Data([1]))
+        let request = try #require(await transport.requests.last)
+        #expect(request.headers["Authorization"] == "Bearer \(stored.accessToken)" && request.query == ["grant_type": "web3"])
+        #expect(request.json?["link_identity"] == true && request.json?["signature"] == "AQ==")
+    }
+
     /// Stellar's own example: the all-zero key's account id.
     @Test func stellarAddressesAreStrKey() {
         #expect(StrKey.accountID([UInt8](repeating: 0, count: 32)) == "GAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAWHF")

@@ -30,6 +30,7 @@ ENV = {
     "GOTRUE_EXTERNAL_WEB3_ETHEREUM_ENABLED": "true",
     "GOTRUE_EXTERNAL_WEB3_SOLANA_ENABLED": "true",
     "GOTRUE_RATE_LIMIT_WEB3": "1000",
+    "GOTRUE_SECURITY_MANUAL_LINKING_ENABLED": "true",
 }
 
 
@@ -216,3 +217,73 @@ def test_racing_requests_with_one_signed_message_sign_in_once(server):
     with concurrent.futures.ThreadPoolExecutor(8) as pool:
         answers = list(pool.map(lambda _: grant(server, "ethereum", message, signature), range(8)))
     assert [a.status_code for a in answers].count(200) == 1, [a.text for a in answers]
+
+
+def test_a_wallet_is_linked_to_an_account_and_unlinked(server):
+    email = f"linker-{uuid.uuid4().hex[:8]}@example.com"
+    made = httpx.post(f"{server}/admin/users", json={"email": email, "password": "correct horse battery staple",
+                                                     "email_confirm": True}, headers=service_headers(), trust_env=False)
+    assert made.status_code == 200, made.text
+    token = httpx.post(f"{server}/token?grant_type=password", json={"email": email, "password": "correct horse battery staple"},
+                       trust_env=False).json()["access_token"]
+    account = Account.create()
+    message = siwe_message(account.address)
+    linked = httpx.post(f"{server}/token?grant_type=web3", trust_env=False, headers={"Authorization": f"Bearer {token}"}, json={
+        "chain": "ethereum", "message": message, "signature": sign_ethereum(account, message), "link_identity": True})
+    assert linked.status_code == 200, linked.text
+    user = linked.json()["user"]
+    assert user["email"] == email and sorted(i["provider"] for i in user["identities"]) == ["email", "web3"]
+    # The wallet now signs the same user in.
+    again = siwe_message(account.address)
+    assert grant(server, "ethereum", again, sign_ethereum(account, again)).json()["user"]["id"] == user["id"]
+    # Another account cannot take it; without a token there is no one to link to.
+    other = Account.create()
+    theirs = siwe_message(other.address)
+    assert httpx.post(f"{server}/token?grant_type=web3", trust_env=False, json={
+        "chain": "ethereum", "message": theirs, "signature": sign_ethereum(other, theirs), "link_identity": True}).status_code == 401
+    second = grant(server, "ethereum", theirs, sign_ethereum(other, theirs)).json()
+    third = siwe_message(account.address)
+    stolen = httpx.post(f"{server}/token?grant_type=web3", trust_env=False, headers={"Authorization": f"Bearer {second['access_token']}"},
+                        json={"chain": "ethereum", "message": third, "signature": sign_ethereum(account, third), "link_identity": True})
+    assert stolen.status_code == 422 and stolen.json()["error_code"] == "identity_already_exists", stolen.text
+    # Unlinked, the wallet is its own user again; the last identity stays.
+    fresh = linked.json()["access_token"]
+    wallet_identity = next(i for i in user["identities"] if i["provider"] == "web3")
+    gone = httpx.delete(f"{server}/user/identities/{wallet_identity['identity_id']}", headers={"Authorization": f"Bearer {fresh}"},
+                        trust_env=False)
+    assert gone.status_code in (200, 204), gone.text
+    last = next(i for i in second["user"]["identities"] if i["provider"] == "web3")
+    kept = httpx.delete(f"{server}/user/identities/{last['identity_id']}", headers={"Authorization": f"Bearer {second['access_token']}"},
+                        trust_env=False)
+    assert kept.status_code == 422 and kept.json()["error_code"] == "single_identity_not_deletable"
+    later = siwe_message(account.address)
+    assert grant(server, "ethereum", later, sign_ethereum(account, later)).json()["user"]["id"] != user["id"]
+
+
+def test_a_password_alone_links_no_wallet_to_an_account_with_a_second_factor(server):
+    import pyotp
+
+    email = f"guarded-{uuid.uuid4().hex[:8]}@example.com"
+    password = "correct horse battery staple"
+    httpx.post(f"{server}/admin/users", json={"email": email, "password": password, "email_confirm": True},
+               headers=service_headers(), trust_env=False)
+    first = httpx.post(f"{server}/token?grant_type=password", json={"email": email, "password": password}, trust_env=False).json()
+    headers = {"Authorization": f"Bearer {first['access_token']}"}
+    factor = httpx.post(f"{server}/factors", json={"factor_type": "totp"}, headers=headers, trust_env=False).json()
+    totp = pyotp.TOTP(factor["totp"]["secret"])
+    challenge = httpx.post(f"{server}/factors/{factor['id']}/challenge", headers=headers, trust_env=False).json()
+    raised = httpx.post(f"{server}/factors/{factor['id']}/verify", json={"challenge_id": challenge["id"], "code": totp.now()},
+                        headers=headers, trust_env=False)
+    assert raised.status_code == 200, raised.text
+    # A thief with the password: an aal1 session.
+    thief = httpx.post(f"{server}/token?grant_type=password", json={"email": email, "password": password}, trust_env=False).json()
+    account = Account.create()
+    message = siwe_message(account.address)
+    body = {"chain": "ethereum", "message": message, "signature": sign_ethereum(account, message), "link_identity": True}
+    refused = httpx.post(f"{server}/token?grant_type=web3", json=body, headers={"Authorization": f"Bearer {thief['access_token']}"},
+                         trust_env=False)
+    assert refused.status_code == 401 and refused.json()["error_code"] == "insufficient_aal", refused.text
+    # The owner at aal2 links it with the same message: it was not spent by the refusal.
+    owner = httpx.post(f"{server}/token?grant_type=web3", json=body,
+                       headers={"Authorization": f"Bearer {raised.json()['access_token']}"}, trust_env=False)
+    assert owner.status_code == 200, owner.text

@@ -106,8 +106,37 @@ extension AuthClient {
     /// signature in hex, a Solana one as the 64 bytes.
     @discardableResult
     public func signInWithWeb3(message: SignInMessage, signature: Data) async throws -> Session {
-        let encoded =
-            message.chain == .ethereum ? "0x" + signature.map { String(format: "%02x", $0) }.joined() : signature.base64EncodedString()
-        return try await signInWithWeb3(chain: message.chain, message: message.text, signature: encoded)
+        try await signInWithWeb3(chain: message.chain, message: message.text, signature: Self.encoded(signature, for: message.chain))
+    }
+
+    /// Links the wallet that signed `message` to the signed-in user, who can then sign in with
+    /// either (Latchkey's extension of GoTrue's grant). Throws `identity_already_exists` when the
+    /// wallet is someone's, and `insufficient_aal` when the user has a second factor this session
+    /// has not used. Unlink it as any identity (``unlinkIdentity(_:)``), unless it is the last.
+    @discardableResult
+    public func linkWeb3(message: SignInMessage, signature: Data) async throws -> Session {
+        let body = Web3GrantRequest(
+            chain: message.chain.rawValue, message: message.text, signature: Self.encoded(signature, for: message.chain), linkIdentity: true
+        )
+        let session = try await withSession { session in
+            try await api.send(
+                try api.request("POST", "token", query: ["grant_type": "web3"], body: body, bearer: session.accessToken), as: Session.self)
+        }
+        await setSession(session, event: .userUpdated)
+        return session
+    }
+
+    /// Signs in with the embedded signer's key as a wallet: Solana (its Ed25519 key); Ethereum
+    /// keys are not made in the SDK (no secp256k1 library is available to it on every platform).
+    @discardableResult
+    public func signInWithEmbeddedWallet(_ signer: EmbeddedSigner, chain: Web3Chain = .solana, uri: URL) async throws -> Session {
+        guard chain == .solana else {
+            throw LatchkeyError(code: .signerNotConfigured, message: "The embedded signer holds an Ed25519 key: a Solana wallet")
+        }
+        return try await signer.signInWithSolana(uri: uri)
+    }
+
+    static func encoded(_ signature: Data, for chain: Web3Chain) -> String {
+        chain == .ethereum ? "0x" + signature.map { String(format: "%02x", $0) }.joined() : signature.base64EncodedString()
     }
 }

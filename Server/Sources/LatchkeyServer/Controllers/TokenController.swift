@@ -46,6 +46,12 @@ struct TokenController {
             case "web3":
                 // GoTrue checks the captcha of a wallet's sign-in too.
                 let body = try await captcha.body(Web3GrantRequest.self, of: request, context: context)
+                if body.linkIdentity == true {
+                    // Linking is for a signed-in user: the bearer token names whom.
+                    let principal = try await authenticator.authenticate(authorization: request.headers[.authorization])
+                    return try JSONResponse.make(
+                        try await web3SignIn.link(body, principal: principal, client: context.client), noStore: true)
+                }
                 return try JSONResponse.make(try await web3SignIn.signIn(body, client: context.client), noStore: true)
             default:
                 // GoTrue checks the captcha of every grant but these four before it reads the grant.

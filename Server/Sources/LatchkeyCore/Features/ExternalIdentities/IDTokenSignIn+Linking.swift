@@ -30,9 +30,9 @@ extension IDTokenSignIn {
     /// add the thief's provider account). The write is made only while that session still exists
     /// at the level read, so a sign-out or a first factor landing in flight is decided again. The
     /// owner is told by email.
-    public func link(_ external: ProviderUser, provider: IdentityProvider, to linking: LinkingSession, client: ClientInfo)
-        async throws -> Session
-    {
+    public func link(
+        _ external: ProviderUser, provider: IdentityProvider, to linking: LinkingSession, client: ClientInfo, method: String = "oauth"
+    ) async throws -> Session {
         guard let user = try await store.user(id: linking.userID) else { throw AuthError.userNotFound }
         return try await store.onFreshCopies(of: user) { _ in
             let account = try await store.account(userID: linking.userID, sessionID: linking.sessionID)
@@ -62,21 +62,22 @@ extension IDTokenSignIn {
                 // A provider's identity is a lasting way in: an anonymous user becomes permanent.
                 linked.isAnonymous = false
             }
-            return try await write(linked, external, provider: provider, held: held, client: client, now: now)
+            return try await write(linked, external, provider: provider, held: held, client: client, now: now, method: method)
         }
     }
 
     /// Stores the link: the user (at the version read), the new identity, a new session, the
     /// owner's notice, while `held` still exists at its level.
     private func write(
-        _ user: UserRecord, _ external: ProviderUser, provider: IdentityProvider, held: SessionRecord, client: ClientInfo, now: Date
+        _ user: UserRecord, _ external: ProviderUser, provider: IdentityProvider, held: SessionRecord, client: ClientInfo, now: Date,
+        method: String
     ) async throws -> Session {
         var linked = user
         linked.addProvider(provider.name)
         linked.updatedAt = now
         linked.lastSignInAt = now
         let identity = newIdentity(external, provider: provider, userID: user.id, now: now)
-        let session = records.answers.newSession(for: linked, method: "oauth", client: client, now: now)
+        let session = records.answers.newSession(for: linked, method: method, client: client, now: now)
         let audit = [records.events.event(.identityLinked, user: linked, details: Self.linked(identity), client: client)]
         let notice = try records.notices.notice(.identityLinked, to: linked, provider: provider.name)
         do {

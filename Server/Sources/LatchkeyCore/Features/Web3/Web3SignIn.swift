@@ -64,6 +64,28 @@ public struct Web3SignIn: Sendable {
 
     /// The session for a signed message.
     public func signIn(_ request: Web3GrantRequest, client: ClientInfo) async throws -> Session {
+        let wallet = try await verify(request, client: client)
+        guard
+            let session = try await accounts.complete(wallet, provider: Self.provider, data: [:], client: client, flow: nil, method: "web3")
+        else { throw AuthError(.unexpectedFailure, "No session was made") }
+        return session
+    }
+
+    /// Links the wallet that signed the message to the signed-in user (Latchkey's extension,
+    /// `link_identity: true` with the user's token, as for id tokens, under the same
+    /// `GOTRUE_SECURITY_MANUAL_LINKING_ENABLED`): refused when the wallet is anyone's already, and at
+    /// `aal1` when the user has a second factor. The answer is a new session of the user.
+    public func link(_ request: Web3GrantRequest, principal: Principal, client: ClientInfo) async throws -> Session {
+        // GoTrue's switch for every link, and the second-factor rule, before the message is spent.
+        guard accounts.settings.manualLinking else { throw IdentityLinks.disabled }
+        guard let linking = LinkingSession(principal) else { throw AuthError.sessionNotFound }
+        try SecondFactorGate.check(principal.session, factors: principal.factors, to: "link an identity")
+        let wallet = try await verify(request, client: client)
+        return try await accounts.link(wallet, provider: Self.provider, to: linking, client: client, method: "web3")
+    }
+
+    /// The wallet a signed message proves, after every check, its message spent.
+    func verify(_ request: Web3GrantRequest, client: ClientInfo) async throws -> ProviderUser {
         try await limiter.hit([.init("ip:web3:\(client.ip)", settings.perIP)])
         guard settings.ethereum || settings.solana else { throw AuthError(.web3ProviderDisabled, "Web3 provider is disabled") }
         let chain: Web3Message.Chain
@@ -119,11 +141,9 @@ public struct Web3SignIn: Sendable {
             "address": .string(address), "chain": .string(chain.rawValue), "network": .string(message.chainID ?? ""),
             "domain": .string(message.domain), "statement": message.statement.map(JSONValue.string) ?? .null,
         ]
-        let user = ProviderUser(
+        return ProviderUser(
             subject: subject, email: nil, emailVerified: false,
             identityData: ["sub": .string(subject), "custom_claims": .object(claims), "email_verified": false, "phone_verified": false])
-        return try await accounts.complete(user, provider: Self.provider, data: [:], client: client, flow: nil, method: "web3")
-            ?? { throw AuthError(.unexpectedFailure, "No session was made") }()
     }
 
     func parse(_ text: String, _ chain: Web3Message.Chain) throws -> Web3Message {
