@@ -65,3 +65,24 @@ import Testing
         #expect(read.requestID == "r-1" && read.resources == ["https://app.example.com/terms"])
     }
 }
+
+extension SDKWeb3Tests {
+    /// A real wallet's `personal_sign` (GoTrue's test vector, signed with ethers) through the
+    /// SDK's call: the server set to GoTrue's test site and a validity that reaches back to the
+    /// vector's `Issued At`.
+    @Test func anEthereumWalletsSignatureSignsInThroughTheSDK() async throws {
+        try await LiveServer.run(configure: { configuration in
+            configuration.auth.siteURL = "https://example.com"
+            configuration.auth.web3 = Web3SignIn.Settings(ethereum: true, ethereumValidity: 20 * 365 * 86400)
+        }) { server in
+            let auth = server.client()
+            let message =
+                "example.com wants you to sign in with your Ethereum account:\n0x196a28d05bA75C8dC35B0F6e71DD622D1aC82b7E\n\nSign in to Example App\n\nURI: https://example.com\nVersion: 1\nChain ID: 1\nNonce: 12345678\nIssued At: 2025-01-01T00:00:00.000Z"
+            let signature =
+                "0xee337880f195524c156b8cc5f425ffcedb9d94638a91fa41ba72e26d93f04c9d1c7bca7020071c34ef7527ed6389ee24b59de79deab4e9e8251e6ca1e195a56a1b"
+            let session = try await auth.signInWithWeb3(chain: .ethereum, message: message, signature: signature)
+            let subject = session.user.identities?.first?.identityData["sub"]
+            #expect(subject == "web3:ethereum:0x196a28d05bA75C8dC35B0F6e71DD622D1aC82b7E")
+        }
+    }
+}

@@ -190,3 +190,25 @@ import Testing
         }
     }
 }
+
+/// The record that makes a wallet's signed message single-use (#41): the rate-limit store's
+/// counter under `web3:used:<digest>`, on memory, SQLite and PostgreSQL: the first use counts 1,
+/// a replay more, another message 1, and the clean-up forgets it once the message is unusable.
+@Suite struct Web3MessageRecordContractTests {
+    @Test func aSignedMessageIsSpentOnce() async throws {
+        try await StoreContractTests.eachStore(memory: InMemoryStore() as any RateLimitStore) { store in
+            let epoch = Date(timeIntervalSince1970: 0)
+            let until = Date(timeIntervalSince1970: 1_800_000_600)
+            let key = "web3:used:\(UUID().uuidString)"
+            #expect(try await store.incrementRateLimit(key: key, windowStart: epoch, expiresAt: until) == 1)
+            #expect(try await store.incrementRateLimit(key: key, windowStart: epoch, expiresAt: until) == 2)
+            #expect(try await store.incrementRateLimit(key: key + "x", windowStart: epoch, expiresAt: until) == 1)
+            if let maintenance = store as? any MaintenanceStore {
+                _ = try await maintenance.deleteExpired(now: until.addingTimeInterval(-1))
+                #expect(try await store.rateLimitCount(key: key, windowStart: epoch) == 2)
+                _ = try await maintenance.deleteExpired(now: until.addingTimeInterval(1))
+                #expect(try await store.rateLimitCount(key: key, windowStart: epoch) == 0)
+            }
+        }
+    }
+}
