@@ -55,6 +55,7 @@ import Testing
         }
 
         static let verifier = String(repeating: "v", count: 43)
+        static let browser = ClientInfo(ip: "198.51.100.7")
 
         func request(scope: String? = "openid email", method: String = "S256", challenge: String? = nil, state: String? = "st")
             -> OAuthAuthorizeRequest
@@ -66,7 +67,7 @@ import Testing
 
         /// The request's authorization id, from where `authorize` sends the browser.
         func open(_ request: OAuthAuthorizeRequest? = nil) async throws -> String {
-            let location = try await server.authorize(request ?? self.request())
+            let location = try await server.authorize(request ?? self.request(), client: Self.browser)
             #expect(location.hasPrefix(OAuthServerTests.consentPage + "?authorization_id="))
             return String(location.split(separator: "=").last ?? "")
         }
@@ -277,7 +278,7 @@ import Testing
         case "code_challenge": request.codeChallenge = value
         default: request.resource = value
         }
-        let location = try await f.server.authorize(request)
+        let location = try await f.server.authorize(request, client: Fixture.browser)
         #expect(
             location.hasPrefix(Self.redirect + "?") && Fixture.query(location)["error"] == error && Fixture.query(location)["state"] == "st"
         )
@@ -288,7 +289,7 @@ import Testing
         let id = try await plain.open(plain.request(method: "plain", challenge: Fixture.verifier))
         #expect(id.count == 32)
         let none = try await Fixture(settings: .init(consentPage: nil))
-        #expect(Fixture.query(try await none.server.authorize(none.request()))["error"] == "server_error")
+        #expect(Fixture.query(try await none.server.authorize(none.request(), client: Fixture.browser))["error"] == "server_error")
     }
 
     @Test func aDeletedClientsGrantsEnd() async throws {
@@ -299,5 +300,14 @@ import Testing
         #expect(!f.store.sessions(userID: f.user.id).contains { $0.oauthClientID != nil })
         #expect(try await f.server.grants(principal: f.principal).isEmpty)
         #expect(await f.error { try await f.exchange(pending) }?.oauthError == "invalid_client")
+    }
+
+    @Test func authorizationRequestsAreCountedPerIP() async throws {
+        let f = try await Fixture(settings: .init(consentPage: OAuthServerTests.consentPage, tokenPerIP: .init(count: 2, period: 300)))
+        _ = try await f.open()
+        _ = try await f.open()
+        #expect(await f.error { try await f.server.authorize(f.request(), client: Fixture.browser) }?.code == .overRequestRateLimit)
+        // Another address has its own budget.
+        _ = try await f.server.authorize(f.request(), client: ClientInfo(ip: "203.0.113.1"))
     }
 }

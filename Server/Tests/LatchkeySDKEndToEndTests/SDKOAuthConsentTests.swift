@@ -29,7 +29,7 @@ import Testing
                 let location = try await server.app.browser.oauthServer.authorize(
                     OAuthAuthorizeRequest(
                         clientID: client.clientID.uuidString, redirectURI: Self.redirect, scope: scope, state: "s",
-                        codeChallenge: String(repeating: "c", count: 43), codeChallengeMethod: "S256"))
+                        codeChallenge: String(repeating: "c", count: 43), codeChallengeMethod: "S256"), client: ClientInfo(ip: "192.0.2.9"))
                 return try #require(location.split(separator: "=").last.map(String.init))
             }
 

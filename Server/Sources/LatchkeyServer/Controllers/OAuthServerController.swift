@@ -15,14 +15,14 @@ struct OAuthServerController {
     let dynamicRegistration: Bool
 
     func register(_ routes: inout RouteRegistrar) {
-        routes.on(.get, "/oauth/authorize") { request, _ in
+        routes.on(.get, "/oauth/authorize") { request, context in
             // The query is form-encoded (`+` a space, as clients write `scope`).
             let query = FormBody.fields(request.uri.query ?? "")
             let location = try await server.authorize(
                 OAuthAuthorizeRequest(
                     clientID: query["client_id"], redirectURI: query["redirect_uri"], responseType: query["response_type"],
                     scope: query["scope"], state: query["state"], resource: query["resource"], codeChallenge: query["code_challenge"],
-                    codeChallengeMethod: query["code_challenge_method"], nonce: query["nonce"]))
+                    codeChallengeMethod: query["code_challenge_method"], nonce: query["nonce"]), client: context.client)
             return Response(
                 status: .found, headers: [.location: location, .cacheControl: "no-store", .referrerPolicy: "no-referrer"])
         }

@@ -33,8 +33,11 @@ extension OAuthServer {
     /// `GET /oauth/authorize`: where the browser goes, the consent page with the stored
     /// request's id, or the client's redirect URI with an OAuth error. A request whose client or
     /// redirect URI is not known is refused here (thrown: never redirected to a URI not registered).
-    public func authorize(_ request: OAuthAuthorizeRequest) async throws -> String {
+    /// Each request stores a row until a day past its end, so they are counted per client IP
+    /// (the `/token` limit's size, under a key of their own); GoTrue does not count them.
+    public func authorize(_ request: OAuthAuthorizeRequest, client: ClientInfo) async throws -> String {
         try requireEnabled()
+        try await limiter.hit([.init("ip:oauth_authorize:\(client.ip)", settings.tokenPerIP)])
         guard let rawClient = nonEmpty(request.clientID) else { throw AuthError.validation("client_id is required") }
         guard let redirectURI = nonEmpty(request.redirectURI) else { throw AuthError.validation("redirect_uri is required") }
         guard let clientID = UUID(uuidString: rawClient) else { throw AuthError(.oauthClientNotFound, "invalid client_id format") }
