@@ -41,6 +41,14 @@ import Testing
         #expect(!solana.text.contains("\n\n\n"), "no statement, no empty statement block")
     }
 
+    @Test func siweAndSiwsAreTheTwoChainsMessages() throws {
+        let uri = try #require(URL(string: "https://app.example.com"))
+        let siwe = SignInMessage.siwe(address: "0x196a28d05bA75C8dC35B0F6e71DD622D1aC82b7E", uri: uri, chainID: 137)
+        #expect(siwe.chain == .ethereum && siwe.chainID == "137" && siwe.text.contains("Chain ID: 137\n"))
+        let siws = SignInMessage.siws(address: "2EZEiBdw47VHT6SpZSW9VnuSvBe7DxuYHBTxj19gxvv8", uri: uri, network: "solana:devnet")
+        #expect(siws.chain == .solana && siws.text.contains("your Solana account") && siws.text.contains("Chain ID: solana:devnet"))
+    }
+
     @Test func theGrantIsSentAsSupabaseJSSendsIt() async throws {
         let transport = MockTransport()
         await transport.respond(to: "POST", path: "/token", json: Fixtures.sessionJSON())

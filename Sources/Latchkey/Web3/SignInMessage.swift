@@ -57,6 +57,20 @@ public struct SignInMessage: Sendable, Equatable {
         self.resources = resources
     }
 
+    /// A "Sign in with Ethereum" (EIP-4361) message for `address` (EIP-55), on `chainID` (1: mainnet).
+    public static func siwe(
+        address: String, uri: URL, statement: String? = nil, chainID: Int = 1, validity: TimeInterval? = 300
+    ) -> SignInMessage {
+        SignInMessage(chain: .ethereum, address: address, uri: uri, statement: statement, chainID: String(chainID), validity: validity)
+    }
+
+    /// A "Sign in with Solana" message for `address` (base58), on `network` (`solana:mainnet`…).
+    public static func siws(
+        address: String, uri: URL, statement: String? = nil, network: String = "solana:mainnet", validity: TimeInterval? = 300
+    ) -> SignInMessage {
+        SignInMessage(chain: .solana, address: address, uri: uri, statement: statement, chainID: network, validity: validity)
+    }
+
     /// The text the wallet signs, in EIP-4361's order (the Solana form alike).
     public var text: String {
         var lines = ["\(domain) wants you to sign in with your \(chain == .ethereum ? "Ethereum" : "Solana") account:", address, ""]
