@@ -14,7 +14,7 @@ import pytest
 from authlib.common.security import generate_token
 from authlib.oauth2.rfc7636 import create_s256_code_challenge
 
-from test_cli import _start_server
+from test_cli import serving
 
 REDIRECT = "https://rp.example.com/callback"
 PASSWORD = "correct horse battery staple"
@@ -30,13 +30,8 @@ ENV = {
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    process, url, log = _start_server(tmp_path_factory.mktemp("consent-page"), env=ENV)
-    try:
+    with serving(tmp_path_factory.mktemp("consent-page"), env=ENV) as url:
         yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
-        log.close()
 
 
 def client_and_user(server: str) -> tuple[dict, str]:

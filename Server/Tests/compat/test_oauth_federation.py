@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from conftest import _free_port
-from test_cli import _start_server
+from test_cli import serving
 from test_supabase_admin import SECRET, service_headers
 
 A_SITE = "http://app.a.test"
@@ -24,7 +24,7 @@ PASSWORD = "correct horse battery staple"
 
 @pytest.fixture(scope="module")
 def instances(tmp_path_factory):
-    a_process, a_url, a_log = _start_server(tmp_path_factory.mktemp("federation-a"), env={
+    a_env = {
         "LATCHKEY_PROFILE": "strict",
         "GOTRUE_SITE_URL": A_SITE,
         "GOTRUE_MAILER_AUTOCONFIRM": "true",
@@ -32,21 +32,12 @@ def instances(tmp_path_factory):
         "GOTRUE_OAUTH_SERVER_ALLOW_DYNAMIC_REGISTRATION": "true",
         "GOTRUE_OAUTH_SERVER_AUTHORIZATION_PATH": "/consent",
         "LATCHKEY_PASSWORD_SCRYPT_LOG_N": "10",
-    })
+    }
     b_port = _free_port()
-    b_url = f"http://127.0.0.1:{b_port}"
-    b_process, b_url, b_log = _start_server(tmp_path_factory.mktemp("federation-b"), port=b_port, env={
-        "GOTRUE_JWT_SECRET": SECRET,
-        "GOTRUE_SITE_URL": B_SITE,
-        "API_EXTERNAL_URL": b_url,
-    })
-    try:
+    b_env = {"GOTRUE_JWT_SECRET": SECRET, "GOTRUE_SITE_URL": B_SITE, "API_EXTERNAL_URL": f"http://127.0.0.1:{b_port}"}
+    with serving(tmp_path_factory.mktemp("federation-a"), env=a_env) as a_url, \
+            serving(tmp_path_factory.mktemp("federation-b"), port=b_port, env=b_env) as b_url:
         yield a_url, b_url
-    finally:
-        for process, log in [(a_process, a_log), (b_process, b_log)]:
-            process.terminate()
-            process.wait(timeout=20)
-            log.close()
 
 
 def test_a_second_latchkey_signs_a_user_in_through_the_first(instances):

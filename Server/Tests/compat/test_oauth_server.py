@@ -19,7 +19,7 @@ from authlib.integrations.requests_client import OAuth2Session
 from authlib.jose import JsonWebKey, JsonWebToken
 from authlib.oauth2.rfc7636 import create_s256_code_challenge
 
-from test_cli import _start_server
+from test_cli import serving
 
 SITE = "http://app.test"
 REDIRECT = "https://rp.example.com/callback"
@@ -40,13 +40,8 @@ PASSWORD = "correct horse battery staple"
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    process, url, log = _start_server(tmp_path_factory.mktemp("oauth-server"), env=ENV)
-    try:
+    with serving(tmp_path_factory.mktemp("oauth-server"), env=ENV) as url:
         yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
-        log.close()
 
 
 def get(url: str, **kwargs) -> httpx.Response:

@@ -14,7 +14,7 @@ import pyotp
 import pytest
 
 from conftest import REPO
-from test_cli import _start_server
+from test_cli import serving
 
 ENV = {
     "GOTRUE_MAILER_AUTOCONFIRM": "true",
@@ -33,13 +33,8 @@ def the_documents_rule() -> dict:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    process, url, log = _start_server(tmp_path_factory.mktemp("step-up"), env=ENV)
-    try:
+    with serving(tmp_path_factory.mktemp("step-up"), env=ENV) as url:
         yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
-        log.close()
 
 
 def post(url: str, path: str, token: str | None, body: dict) -> dict:

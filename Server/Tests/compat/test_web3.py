@@ -19,7 +19,7 @@ from eth_account import Account
 from eth_account.messages import encode_defunct
 from nacl.signing import SigningKey
 
-from test_cli import _start_server
+from test_cli import serving
 from test_supabase_admin import SECRET, service_headers
 
 SITE = "https://app.example.com"
@@ -36,13 +36,8 @@ ENV = {
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    process, url, log = _start_server(tmp_path_factory.mktemp("web3"), env=ENV)
-    try:
+    with serving(tmp_path_factory.mktemp("web3"), env=ENV) as url:
         yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
-        log.close()
 
 
 def iso(moment: datetime.datetime) -> str:
