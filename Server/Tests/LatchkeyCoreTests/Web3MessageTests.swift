@@ -29,7 +29,7 @@ import Testing
         "0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB", "0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb",
     ])
     func eip55(address: String) throws {
-        let bytes = try #require(Web3Signatures.hexBytes(address.dropFirst(2)))
+        let bytes = try #require(hexBytes(address.dropFirst(2)))
         #expect(Web3Signatures.checksummed(bytes) == address)
     }
 

@@ -54,7 +54,7 @@ import Testing
             "supabase.com wants you to sign in with your Ethereum account:\n0xD1FfC6bdfacf333C2B08F88f2f50ddcD87eaCa57\n\nStatement\n\nURI: https://supabase.com/\nVersion: 1\nIssued At: 2025-03-29T00:00:00Z"
         let signature =
             "0xd8dad96466536aca351702766ce1ca321317ef1e7c355b2cf19a166828f78854197ae34e3cdff0a6be1e6317f654ef458623433f14ed55f79f183e7a56c458f51b"
-        let bytes = try #require(Web3Signatures.hexBytes(signature.dropFirst(2)))
+        let bytes = try #require(hexBytes(signature.dropFirst(2)))
         let high = Array(bytes[0..<32]) + Self.negated(Array(bytes[32..<64])) + [bytes[64] == 27 ? 28 : 27]
         let twin = "0x" + high.map { String(format: "%02x", $0) }.joined()
         // libsecp256k1 itself recovers the twin to the same key: the refusal is ours.

@@ -20,17 +20,22 @@ from test_supabase_admin import SECRET, service_headers
 
 
 class App:
-    """The app's side: a local page at the redirect URL that records what came back."""
+    """The app's side: a local page at the redirect URL that records what came back. `host` is
+    the name its callback is reached by (`localhost`, the pages' own site; `127.0.0.1`, another
+    site), and `link`, when set, is offered by its `/start` page ("Sign in with…")."""
 
-    def __init__(self):
+    def __init__(self, host: str = "localhost"):
         self.port = _free_port()
+        self.host = host
+        self.link = ""
         self.hits: list[str] = []
         app = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
             def do_GET(self):  # noqa: N802 - the standard library's name
                 app.hits.append(self.path)
-                body = b"<!doctype html><title>App</title><p>Back in the app.</p>"
+                body = (f'<!doctype html><title>App</title><a id="go" href="{app.link}">Sign in with Latchkey</a>'
+                        if self.path == "/start" else "<!doctype html><title>App</title><p>Back in the app.</p>").encode()
                 self.send_response(200)
                 self.send_header("Content-Type", "text/html")
                 self.send_header("Content-Length", str(len(body)))
@@ -45,7 +50,7 @@ class App:
 
     @property
     def callback(self) -> str:
-        return f"http://localhost:{self.port}/callback"
+        return f"http://{self.host}:{self.port}/callback"
 
     def code(self, timeout: float = 10) -> str:
         deadline = time.monotonic() + timeout

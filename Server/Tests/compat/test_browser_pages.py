@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 from conftest import REPO
-from hosted_app import PKCE, app, create_user, latest_code, server  # noqa: F401 - app and server are fixtures
+from hosted_app import PKCE, App, app, create_user, latest_code, server  # noqa: F401 - app and server are fixtures
 from test_supabase_admin import service_headers
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -378,45 +378,9 @@ def test_the_second_factor_step_with_a_security_key(server, app, browser):
     assert token["aal"] == "aal2" and "mfa/webauthn" in [m["method"] for m in token["amr"]]
 
 
-class RelyingParty:
-    """Another site (127.0.0.1, where the pages are on localhost): a page with a "Sign in with"
-    link to the OAuth server, and the callback that records what came back."""
-
-    def __init__(self):
-        import http.server
-        import threading
-
-        from conftest import _free_port
-
-        self.port = _free_port()
-        self.link = ""
-        self.hits: list[str] = []
-        party = self
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def do_GET(self):  # noqa: N802 - the standard library's name
-                party.hits.append(self.path)
-                body = (f'<!doctype html><title>RP</title><a id="go" href="{party.link}">Sign in with Latchkey</a>'
-                        if self.path == "/start" else "<!doctype html><title>RP callback</title><p>Back.</p>").encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "text/html")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, *args):
-                pass
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    @property
-    def callback(self) -> str:
-        return f"http://127.0.0.1:{self.port}/callback"
-
-
 def test_a_third_party_site_signs_a_user_in_through_the_consent_page(server, app, browser):
-    party = RelyingParty()
+    # Another site: the pages are on localhost, the party on 127.0.0.1.
+    party = App(host="127.0.0.1")
     try:
         client = httpx.post(f"{server}/oauth/clients/register", trust_env=False, json={
             "client_name": "Photo Printer", "redirect_uris": [party.callback], "token_endpoint_auth_method": "client_secret_basic"})
@@ -444,7 +408,7 @@ def test_a_third_party_site_signs_a_user_in_through_the_consent_page(server, app
         assert "Photo Printer" in browser.page_source and "See your email address" in browser.page_source
         shot(browser, "20-consent")
         browser.find_element(By.ID, "approve").click()
-        wait_for(browser, lambda d: d.title == "RP callback")
+        wait_for(browser, lambda d: d.title == "App" and "/callback" in d.current_url)
         back = urllib.parse.urlsplit(browser.current_url)
         query = urllib.parse.parse_qs(back.query)
         assert back.path == "/callback" and query["state"] == ["rp-state"]

@@ -294,3 +294,23 @@ def test_a_password_alone_links_no_wallet_to_an_account_with_a_second_factor(ser
     owner = httpx.post(f"{server}/token?grant_type=web3", json=body,
                        headers={"Authorization": f"Bearer {raised.json()['access_token']}"}, trust_env=False)
     assert owner.status_code == 200, owner.text
+
+
+def test_linking_a_wallet_is_refused_while_manual_linking_is_off(tmp_path):
+    env = {**ENV, "GOTRUE_SECURITY_MANUAL_LINKING_ENABLED": "false"}
+    with serving(tmp_path, env=env) as url:
+        email = f"nolink-{uuid.uuid4().hex[:8]}@example.com"
+        httpx.post(f"{url}/admin/users", json={"email": email, "password": "correct horse battery staple", "email_confirm": True},
+                   headers=service_headers(), trust_env=False)
+        token = httpx.post(f"{url}/token?grant_type=password", json={"email": email, "password": "correct horse battery staple"},
+                           trust_env=False).json()["access_token"]
+        account = Account.create()
+        message = siwe_message(account.address)
+        body = {"chain": "ethereum", "message": message, "signature": sign_ethereum(account, message), "link_identity": True}
+        refused = httpx.post(f"{url}/token?grant_type=web3", json=body, headers={"Authorization": f"Bearer {token}"},
+                             trust_env=False)
+        assert refused.status_code == 404 and refused.json()["error_code"] == "manual_linking_disabled", refused.text
+        # Nothing was linked, and the message was not spent: it still signs its own wallet in.
+        assert [i["provider"] for i in httpx.get(f"{url}/user", headers={"Authorization": f"Bearer {token}"},
+                                                 trust_env=False).json()["identities"]] == ["email"]
+        assert grant(url, "ethereum", message, body["signature"]).status_code == 200

@@ -28,20 +28,4 @@ public enum OneTimeSecrets {
     private static func codeDigest(_ code: String, userID: UUID) -> SHA256.Digest {
         SHA256.hash(data: Array("latchkey-otp:\(userID.uuidString.lowercased()):\(code)".utf8))
     }
-
-    private static func hexBytes(_ hex: String) -> [UInt8]? {
-        let utf8 = Array(hex.utf8)
-        guard utf8.count % 2 == 0 else { return nil }
-        var result: [UInt8] = []
-        result.reserveCapacity(utf8.count / 2)
-        var index = 0
-        while index < utf8.count {
-            guard let byte = UInt8(String(decoding: utf8[index..<index + 2], as: UTF8.self), radix: 16) else {
-                return nil
-            }
-            result.append(byte)
-            index += 2
-        }
-        return result
-    }
 }

@@ -94,17 +94,11 @@ public struct OAuthServer: Sendable {
     }
 
     /// `uri` (a registered redirect URI, or the consent page: no fragment) with `pairs` added to
-    /// its query, each value percent-encoded; empty values are left out.
+    /// its query, form-encoded; empty values are left out.
     static func redirect(_ uri: String, _ pairs: [(String, String?)]) -> String {
-        let query = pairs.compactMap { name, value in value.flatMap { $0.isEmpty ? nil : "\(name)=\(encode($0))" } }
+        let query = FormEncoding.encode(pairs.compactMap { name, value in value.flatMap { $0.isEmpty ? nil : (name, $0) } })
         guard !query.isEmpty else { return uri }
         let separator = uri.contains("?") ? (uri.hasSuffix("?") || uri.hasSuffix("&") ? "" : "&") : "?"
-        return uri + separator + query.joined(separator: "&")
-    }
-
-    /// Form encoding of a query value: every byte but the unreserved ones escaped.
-    static func encode(_ text: String) -> String {
-        let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+        return uri + separator + query
     }
 }

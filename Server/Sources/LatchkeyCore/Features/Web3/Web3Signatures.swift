@@ -29,7 +29,7 @@ public enum Web3Signatures {
     /// EIP-55: the hex digits of `address` (20 bytes), a letter upper-cased where the nibble of
     /// the Keccak-256 of the lowercase hex at its place is 8 or more.
     public static func checksummed(_ address: [UInt8]) -> String {
-        let lower = address.map { String(format: "%02x", $0) }.joined()
+        let lower = address.hexString
         let hash = Keccak256.hash(Array(lower.utf8))
         var out = "0x"
         for (index, character) in lower.enumerated() {
@@ -81,26 +81,4 @@ public enum Web3Signatures {
     }
 
     static func sha256(_ bytes: [UInt8]) -> [UInt8] { Array(SHA256.hash(data: bytes)) }
-
-    static func hexBytes(_ text: Substring) -> [UInt8]? {
-        let utf8 = Array(text.utf8)
-        guard utf8.count % 2 == 0 else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(utf8.count / 2)
-        func nibble(_ c: UInt8) -> UInt8? {
-            switch c {
-            case 0x30...0x39: c - 0x30
-            case 0x41...0x46: c - 0x37
-            case 0x61...0x66: c - 0x57
-            default: nil
-            }
-        }
-        var index = 0
-        while index < utf8.count {
-            guard let high = nibble(utf8[index]), let low = nibble(utf8[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-            index += 2
-        }
-        return bytes
-    }
 }
