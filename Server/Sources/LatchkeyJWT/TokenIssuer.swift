@@ -73,7 +73,8 @@ public struct TokenIssuer: TokenIssuing {
         let ordered = keys.sorted { $0.0.signsFrom < $1.0.signsFrom }
         for (index, (record, pem)) in ordered.enumerated() {
             let kid = JWKIdentifier(string: record.kid)
-            await collection.add(ecdsa: try ES256PrivateKey(pem: pem), kid: kid, parser: ClaimsDecoder.parser)
+            await collection.add(
+                ecdsa: try ES256PrivateKey(pem: pem), kid: kid, parser: ClaimsDecoder.parser, serializer: ClaimsEncoder.serializer)
             let next = index + 1 < ordered.count ? ordered[index + 1].0.signsFrom : nil
             signers.append(
                 Snapshot.Signer(
@@ -173,7 +174,9 @@ extension TokenIssuer {
 
         if let secret = material.hmacSecret, !secret.isEmpty {
             // No kid: the default, which also checks tokens without a known kid (as GoTrue does).
-            await keys.add(hmac: HMACKey(from: Array(secret.utf8)), digestAlgorithm: .sha256, parser: ClaimsDecoder.parser)
+            await keys.add(
+                hmac: HMACKey(from: Array(secret.utf8)), digestAlgorithm: .sha256, parser: ClaimsDecoder.parser,
+                serializer: ClaimsEncoder.serializer)
             if signer == nil { signer = (nil, "HS256") }
         }
 
@@ -201,7 +204,9 @@ extension TokenIssuer {
                 throw KeyConfigurationError("An oct JWK needs a base64url `k` of at least 32 bytes")
             }
             guard let kid else { throw KeyConfigurationError("An oct JWK in GOTRUE_JWT_KEYS needs a kid") }
-            await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256, kid: kid, parser: ClaimsDecoder.parser)
+            await keys.add(
+                hmac: HMACKey(from: secret), digestAlgorithm: .sha256, kid: kid, parser: ClaimsDecoder.parser,
+                serializer: ClaimsEncoder.serializer)
             return AddedKey(kid: kid, alg: "HS256", isPrivate: true, publicJWK: nil)
         case "EC", "RSA", "OKP":
             guard let kid else { throw KeyConfigurationError("Every JWK in GOTRUE_JWT_KEYS needs a kid") }

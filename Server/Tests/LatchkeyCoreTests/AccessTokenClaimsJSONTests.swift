@@ -38,6 +38,42 @@ import Testing
         }
     }
 
+    /// What the direct writer signs is what `JSONEncoder` would have signed: the same object, read
+    /// back as the same claims, for every shape of claims a token may carry.
+    @Test func tokensAreWrittenAsJSONEncoderWritesThem() throws {
+        var generator = SystemRandomNumberGenerator()
+        let encoder = JSONEncoder()
+        for index in 0..<1_000 {
+            func some<T>(_ value: T) -> T? { Bool.random(using: &generator) ? value : nil }
+            let text = ["", "a/b", "quote \" \\", "tab\t\u{1}", "émoji 🦊", "\u{2028}"]
+            var claims = AccessTokenClaims(
+                iss: some(text.randomElement(using: &generator)!), sub: some(UUID().uuidString.lowercased()),
+                aud: some("authenticated"), exp: some(1_800_000_000 + index), iat: some(-index),
+                email: some(text.randomElement(using: &generator)!), phone: some(""),
+                appMetadata: some(JSONTextTests.randomObject(depth: 0, &generator)),
+                userMetadata: some(JSONTextTests.randomObject(depth: 0, &generator)), role: some("authenticated"),
+                aal: some("aal2"), amr: some((0..<index % 3).map { AuthenticationMethod(method: "otp\($0)", timestamp: $0) }),
+                sessionID: some(UUID().uuidString), isAnonymous: some(index % 2 == 0))
+            claims.nbf = some(index)
+            claims.clientID = some("client/\(index)")
+            claims.scope = some("openid email")
+            claims.resource = claims.aud == nil ? nil : some("https://mcp.example.com/")
+            if index % 10 == 0 { claims.custom = JSONTextTests.randomObject(depth: 0, &generator) }
+            let expected = try encoder.encode(claims)
+            let written = try #require(claims.json().map { Data($0) })
+            let object = try JSONSerialization.jsonObject(with: written) as? NSDictionary
+            #expect(object == (try JSONSerialization.jsonObject(with: expected) as? NSDictionary))
+            #expect(
+                try JSONDecoder().decode(AccessTokenClaims.self, from: written)
+                    == JSONDecoder().decode(AccessTokenClaims.self, from: expected))
+        }
+        // A number JSON cannot write is left to JSONEncoder, which refuses it.
+        var odd = AccessTokenClaims(sub: "x", appMetadata: ["n": .number(.infinity)])
+        #expect(odd.json() == nil)
+        odd.custom = ["n": .number(.nan)]
+        #expect(odd.json() == nil)
+    }
+
     @Test(arguments: [
         #"{}"#, #"{"sub":null,"aud":null,"amr":null}"#, #"{"aud":["a","b"]}"#, #"{"aud":[]}"#, #"{"aud":[1]}"#, #"{"aud":1}"#,
         #"{"sub":1}"#, #"{"exp":"1"}"#, #"{"exp":1.9}"#, #"{"exp":-1.9}"#, #"{"exp":1e300}"#, #"{"iat":true}"#,

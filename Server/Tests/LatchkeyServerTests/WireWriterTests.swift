@@ -108,4 +108,46 @@ import Testing
             weakPassword: WeakPassword(reasons: [.init(rawValue: "length")]))
         #expect(WireWriter.json(session) == nil)
     }
+
+    /// `/otp`'s answer: every combination of present and absent fields, byte for byte.
+    @Test func codeAnswersAreWrittenAsTheEncoderWritesThem() throws {
+        var g = SystemRandomNumberGenerator()
+        let encoder = WireJSON.makeEncoder()
+        var direct = 0
+        for _ in 0..<500 {
+            func some<T>(_ value: T) -> T? { Bool.random(using: &g) ? value : nil }
+            let answer = OTPResponse(
+                messageID: some(Self.strings.randomElement(using: &g)!), channel: some("email"),
+                sentTo: some(Self.strings.randomElement(using: &g)!), codeLength: some(Int.random(in: 6...10, using: &g)),
+                expiresIn: some(3600), resendAfter: some(Int.random(in: -1...60, using: &g)), maxAttempts: some(5))
+            if let written = WireWriter.json(answer) {
+                direct += 1
+                #expect(String(decoding: written, as: UTF8.self) == String(decoding: try encoder.encode(answer), as: UTF8.self))
+            } else {
+                // Only a control character is left to the encoder.
+                #expect([answer.messageID, answer.sentTo].contains { $0?.utf8.contains { $0 < 0x20 || $0 == 0x7F } == true })
+            }
+        }
+        #expect(direct >= 250)
+        #expect(WireWriter.json(OTPResponse()).map { String(decoding: $0, as: UTF8.self) } == "{}")
+    }
+
+    /// The development mailbox's answer reads back as what was written, whatever the bodies hold.
+    @Test func mailboxAnswersReadBackAsWritten() throws {
+        var g = SystemRandomNumberGenerator()
+        let hostile = Self.strings + ["<a href=\"x\">\r\n</a>", "\u{0}\u{8}\u{C}\u{1F}", "\\u0041", String(repeating: "ß", count: 3000)]
+        for count in [0, 1, 2, 7] {
+            let answer = MailboxResponse(
+                messages: (0..<count).map { _ in
+                    MailboxMessage(
+                        id: UUID().uuidString.lowercased(),
+                        to: (0..<Int.random(in: 0...2, using: &g)).map { _ in hostile.randomElement(using: &g)! },
+                        subject: hostile.randomElement(using: &g)!, text: hostile.randomElement(using: &g)!,
+                        html: hostile.randomElement(using: &g)!, createdAt: WireJSON.formatDate(Date()))
+                })
+            let written = WireWriter.json(answer)
+            #expect(try WireJSON.makeDecoder().decode(MailboxResponse.self, from: Data(written)) == answer)
+            #expect(try JSONSerialization.jsonObject(with: Data(written)) is [String: Any])
+        }
+    }
 }

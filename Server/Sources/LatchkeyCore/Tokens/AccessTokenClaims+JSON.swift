@@ -14,6 +14,73 @@ extension AccessTokenClaims {
         return try JSONDecoder().decode(AccessTokenClaims.self, from: data)
     }
 
+    /// The payload as it is signed, written by ``JSONWriter`` in ``encode(to:)``'s order with the
+    /// same claims left out: what `JSONEncoder` writes, but for escaping `/` (a fifth of its cost
+    /// on every sign-in and refresh). `nil` for a number JSON cannot write (in custom claims or
+    /// metadata), which `JSONEncoder` then refuses as it always did.
+    public func json() -> [UInt8]? {
+        var writer = JSONWriter(style: .compact, capacity: 512)
+        if let custom { return writer.object(custom) ? writer.bytes : nil }
+        var first = true
+        func key(_ name: StaticString) {
+            writer.key(name, first: first)
+            first = false
+        }
+        func string(_ name: StaticString, _ value: String?) {
+            guard let value else { return }
+            key(name)
+            writer.string(value)
+        }
+        func int(_ name: StaticString, _ value: Int?) {
+            guard let value else { return }
+            key(name)
+            writer.int(value)
+        }
+        func object(_ name: StaticString, _ value: [String: JSONValue]?) -> Bool {
+            guard let value else { return true }
+            key(name)
+            return writer.object(value)
+        }
+        writer.open()
+        string("iss", iss)
+        string("sub", sub)
+        if let aud, let resource {
+            key("aud")
+            _ = writer.array([aud, resource]) { $0.string($1) }
+        } else {
+            string("aud", aud)
+        }
+        int("exp", exp)
+        int("iat", iat)
+        int("nbf", nbf)
+        string("email", email)
+        string("phone", phone)
+        guard object("app_metadata", appMetadata), object("user_metadata", userMetadata) else { return nil }
+        string("role", role)
+        string("aal", aal)
+        if let amr {
+            key("amr")
+            _ = writer.array(amr) { writer, entry in
+                writer.open()
+                writer.key("method", first: true)
+                writer.string(entry.method)
+                writer.key("timestamp")
+                writer.int(entry.timestamp)
+                writer.close()
+                return true
+            }
+        }
+        string("session_id", sessionID)
+        if let isAnonymous {
+            key("is_anonymous")
+            writer.bool(isAnonymous)
+        }
+        string("client_id", clientID)
+        string("scope", scope)
+        writer.close()
+        return writer.bytes
+    }
+
     /// The claims in a parsed payload, read by the rules of ``init(from:)``; `nil` for anything
     /// those rules would refuse or read otherwise (left to `JSONDecoder`).
     init?(jsonObject object: [String: JSONValue]) {

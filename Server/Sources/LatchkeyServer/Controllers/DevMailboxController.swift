@@ -46,7 +46,8 @@ struct DevMailboxController {
             }
             let messages = try await store.mailbox(to: to, limit: limit ?? 100).map(Self.wire)
             if request.headers[.accept]?.contains("application/json") == true {
-                return try JSONResponse.make(MailboxResponse(messages: messages), noStore: true)
+                let body = ByteBuffer(bytes: WireWriter.json(MailboxResponse(messages: messages)))
+                return JSONResponse.make(bytes: body, noStore: true)
             }
             return DevMailboxPage.response(messages)
         }

@@ -14,6 +14,17 @@ enum JSONResponse {
         } else {
             body = ByteBuffer(bytes: try WireJSON.makeEncoder().encode(value))
         }
+        return make(bytes: body, status: status, noStore: noStore)
+    }
+
+    /// `/otp`'s and `/resend`'s answer, written directly when it can be.
+    static func make(_ answer: OTPResponse) throws -> Response {
+        guard let bytes = WireWriter.json(answer) else { return try make(answer, status: .ok, noStore: false) }
+        return make(bytes: ByteBuffer(bytes: bytes))
+    }
+
+    /// A response of JSON already written.
+    static func make(bytes body: ByteBuffer, status: HTTPResponse.Status = .ok, noStore: Bool = false) -> Response {
         var headers: HTTPFields = [.contentType: "application/json;charset=UTF-8"]
         if noStore {
             headers[.cacheControl] = "no-store"

@@ -26,6 +26,10 @@ public struct ObservedDatabase: SQLDatabase {
         try await base.read(body)
     }
 
+    public func lookup<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
+        try await base.lookup(body)
+    }
+
     @discardableResult
     public func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
         try await observe(body) { try await base.transaction($0) }

@@ -72,6 +72,10 @@ extension SQLExecutor {
 public protocol SQLDatabase: Sendable {
     /// Runs read-only work.
     func read<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T
+    /// Runs read-only work of a few statements that each find rows by an index (the account a
+    /// token names): like ``read(_:)``, but a store may run it on the caller's thread, since it
+    /// takes microseconds. Nothing that scans or sorts a table goes through here.
+    func lookup<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T
     /// Runs `body` in one write transaction, committed when it returns and rolled back when it throws.
     @discardableResult
     func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T
@@ -101,6 +105,12 @@ public protocol SQLDatabase: Sendable {
     func ping() async -> Bool
     /// Closes every connection.
     func close() async throws
+}
+
+extension SQLDatabase {
+    public func lookup<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
+        try await read(body)
+    }
 }
 
 /// Where a write transaction counts its request's rate limits. A request's counters are rows that

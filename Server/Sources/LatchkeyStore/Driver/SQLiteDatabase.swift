@@ -7,7 +7,8 @@ import Logging
 /// One writer connection on a thread of its own runs transactions one at a time, batched so
 /// that the transactions waiting while one commits share the next commit (``SQLiteWriter``).
 /// Reader connections, each on a thread of its own, run a read (all its statements, from one
-/// snapshot) as one job; readers never delay the writer.
+/// snapshot) as one job; readers never delay the writer. A lookup (a few indexed rows) runs on a
+/// reader connection from the caller's thread.
 public final class SQLiteDatabase: SQLDatabase {
     struct Reader: Sendable {
         let handle: SQLiteHandle
@@ -95,22 +96,39 @@ public final class SQLiteDatabase: SQLDatabase {
     public func read<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
         try await inFlight.run {
             let reader = await readerPool.checkout()
-            let result = await withTaskExecutorPreference(reader.thread) {
-                await Result(awaiting: { () async throws -> T in
-                    try reader.handle.query("BEGIN", [])
-                    do {
-                        let value = try await body(SQLiteExecutor(handle: reader.handle))
-                        try reader.handle.query("COMMIT", [])
-                        return value
-                    } catch {
-                        if reader.handle.isInTransaction { _ = try? reader.handle.query("ROLLBACK", []) }
-                        throw error
-                    }
-                })
-            }
-            await readerPool.checkin(reader)
+            let result = await withTaskExecutorPreference(reader.thread) { await Self.read(on: reader.handle, body) }
+            readerPool.checkin(reader)
             return try result.get()
         }
+    }
+
+    /// Runs `body` on a reader connection in one read transaction, on the caller's thread: a few
+    /// indexed lookups take microseconds, less than the two thread hops to a reader's own thread
+    /// and back (what `GET /user` and every signed-in request pay). A reader never waits for the
+    /// writer (WAL), so this never blocks the caller on another transaction.
+    public func lookup<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
+        try await inFlight.run {
+            let reader = await readerPool.checkout()
+            let result = await Self.read(on: reader.handle, body)
+            readerPool.checkin(reader)
+            return try result.get()
+        }
+    }
+
+    private static func read<T: Sendable>(
+        on handle: SQLiteHandle, _ body: @escaping @Sendable (any SQLExecutor) async throws -> T
+    ) async -> Result<T, any Error> {
+        await Result(awaiting: { () async throws -> T in
+            try handle.query("BEGIN", [])
+            do {
+                let value = try await body(SQLiteExecutor(handle: handle))
+                try handle.query("COMMIT", [])
+                return value
+            } catch {
+                if handle.isInTransaction { _ = try? handle.query("ROLLBACK", []) }
+                throw error
+            }
+        })
     }
 
     @discardableResult

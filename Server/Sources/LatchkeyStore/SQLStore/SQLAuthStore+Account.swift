@@ -3,7 +3,7 @@ import LatchkeyCore
 
 extension SQLAuthStore {
     public func account(userID: UUID, sessionID: UUID?) async throws -> AccountRecords {
-        try await database.read { db in
+        try await database.lookup { db in
             guard
                 let user = try await db.query("SELECT \(Self.userColumns) FROM users WHERE id = ?", [SQLValue(userID)]).first
                     .flatMap(Self.user)

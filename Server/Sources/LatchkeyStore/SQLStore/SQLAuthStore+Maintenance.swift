@@ -69,24 +69,25 @@ extension SQLAuthStore {
     }
 
     public func mailbox(to address: String?, limit: Int) async throws -> [StoredEmail] {
-        try await database.read { db in
-            let rows: [SQLRow]
-            if let address {
-                // Through the recipient index: a client waiting for its code reads only its own mail.
-                rows = try await db.query(Self.mailboxByRecipient, [.text(Self.mailboxAddress(address)), SQLValue(max(1, limit))])
-            } else {
-                rows = try await db.query(
-                    "SELECT \(Self.mailboxColumns) FROM dev_mailbox m ORDER BY m.created_at DESC LIMIT ?", [SQLValue(max(1, limit))])
+        let limit = SQLValue(max(1, limit))
+        let rows: [SQLRow]
+        if let address {
+            // Through the recipient index: a client waiting for its code reads only its own mail.
+            let recipient = SQLValue.text(Self.mailboxAddress(address))
+            rows = try await database.lookup { try await $0.query(Self.mailboxByRecipient, [recipient, limit]) }
+        } else {
+            rows = try await database.read {
+                try await $0.query("SELECT \(Self.mailboxColumns) FROM dev_mailbox m ORDER BY m.created_at DESC LIMIT ?", [limit])
             }
-            return rows.compactMap { row in
-                guard let id = row.uuid("id"), let created = row.date("created_at") else { return nil }
-                let to = row.strings("recipients")
-                return StoredEmail(
-                    id: id,
-                    message: EmailMessage(
-                        to: to, subject: row.string("subject") ?? "", text: row.string("text_body") ?? "",
-                        html: row.string("html_body") ?? ""), createdAt: created)
-            }
+        }
+        return rows.compactMap { row in
+            guard let id = row.uuid("id"), let created = row.date("created_at") else { return nil }
+            let to = row.strings("recipients")
+            return StoredEmail(
+                id: id,
+                message: EmailMessage(
+                    to: to, subject: row.string("subject") ?? "", text: row.string("text_body") ?? "",
+                    html: row.string("html_body") ?? ""), createdAt: created)
         }
     }
 
