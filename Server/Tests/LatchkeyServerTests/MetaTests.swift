@@ -67,6 +67,8 @@ import Testing
             #expect(try await database.pragma("journal_mode") == "wal")
             #expect(try await database.pragma("synchronous") == "2")
             #expect(try await database.pragma("foreign_keys") == "1")
+            // The writer's savepoint journals stay in memory instead of spilling to a temporary file.
+            #expect(try await database.pragma("temp_store") == "2")
         }
     }
 
