@@ -44,7 +44,7 @@ extension SQLAuthStore {
     /// A message and its recipients in the development mailbox.
     static func insertMailbox(_ message: EmailMessage, at date: Date, _ db: any SQLExecutor) async throws {
         let recipients = JSONText.encode(message.to)
-        let id = UUID()
+        let id = SystemRandomSource().orderedUUID(at: date)
         try await db.query(
             "INSERT INTO dev_mailbox (id, recipients, subject, text_body, html_body, created_at) VALUES (?, ?, ?, ?, ?, ?)",
             [SQLValue(id), .text(recipients), .text(message.subject), .text(message.text), .text(message.html), SQLValue(date)])

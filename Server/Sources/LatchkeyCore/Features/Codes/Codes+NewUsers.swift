@@ -13,7 +13,7 @@ extension Codes {
             emailConfirmedAt: confirmed ? now : nil, appMetadata: ["provider": "email", "providers": ["email"]],
             userMetadata: metadata, createdAt: now, updatedAt: now)
         let identity = IdentityRecord(
-            id: records.random.uuid(), userID: id, provider: "email", providerID: id.uuidString.lowercased(),
+            id: records.random.orderedUUID(at: now), userID: id, provider: "email", providerID: id.uuidString.lowercased(),
             identityData: [
                 "sub": .string(id.uuidString.lowercased()), "email": .string(email), "email_verified": .bool(confirmed),
                 "phone_verified": false,
@@ -32,7 +32,7 @@ extension Codes {
             phoneConfirmedAt: confirmed ? now : nil, appMetadata: ["provider": "phone", "providers": ["phone"]], userMetadata: data,
             createdAt: now, updatedAt: now)
         let identity = IdentityRecord(
-            id: records.random.uuid(), userID: id, provider: "phone", providerID: id.uuidString.lowercased(),
+            id: records.random.orderedUUID(at: now), userID: id, provider: "phone", providerID: id.uuidString.lowercased(),
             identityData: [
                 "sub": .string(id.uuidString.lowercased()), "phone": .string(phone), "email_verified": false,
                 "phone_verified": .bool(confirmed),

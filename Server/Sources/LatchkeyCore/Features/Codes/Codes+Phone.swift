@@ -39,7 +39,7 @@ extension Codes {
         }
         let code = test ?? records.random.digits(settings.sms.length)
         let record = OneTimeTokenRecord(
-            id: records.random.uuid(), userID: user.id, kind: kind, relatesTo: phone,
+            id: records.random.orderedUUID(at: now), userID: user.id, kind: kind, relatesTo: phone,
             codeHash: OneTimeSecrets.codeHash(code, userID: user.id), linkHash: OneTimeSecrets.linkHash(records.random.linkSecret()),
             redirectTo: nil, createdAt: now, expiresAt: now.addingTimeInterval(Double(settings.sms.expiry)))
         do {

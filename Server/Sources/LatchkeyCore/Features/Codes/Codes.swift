@@ -87,7 +87,7 @@ public struct Codes: Sendable {
         let code = records.random.digits(settings.otp.length)
         let secret = records.random.linkSecret()
         let record = OneTimeTokenRecord(
-            id: records.random.uuid(), userID: user.id, kind: kind, relatesTo: address,
+            id: records.random.orderedUUID(at: now), userID: user.id, kind: kind, relatesTo: address,
             codeHash: OneTimeSecrets.codeHash(code, userID: user.id), linkHash: OneTimeSecrets.linkHash(secret),
             redirectTo: redirectTo, challenge: challenge, createdAt: now, expiresAt: now.addingTimeInterval(Double(settings.otp.expiry)))
         return Issued(code: code, linkSecret: secret, record: record)

@@ -91,9 +91,10 @@ public struct SessionRefresh: Sendable {
         // The first call counts the budget; one that lost a race has counted it already.
         var counters = budget.counters
         for _ in 0..<Self.maxRaces {
+            let now = time.now()
             let rules = Rules(
-                sessionID: peeked.sessionID, token: token, now: time.now(), settings: settings.sessions, codec: answers.refreshCodec,
-                client: client, context: .current, eventID: answers.random.uuid(), oauthClientID: oauthClientID)
+                sessionID: peeked.sessionID, token: token, now: now, settings: settings.sessions, codec: answers.refreshCodec,
+                client: client, context: .current, eventID: answers.random.orderedUUID(at: now), oauthClientID: oauthClientID)
             let outcome: (Decision, AccountRecords)?
             do {
                 outcome = try await store.refresh(rules, limits: counters)

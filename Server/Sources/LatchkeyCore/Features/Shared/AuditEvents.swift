@@ -17,15 +17,18 @@ public struct AuditEvents: Sendable {
     public func event(
         _ action: AuditAction, userID: UUID?, name: String?, details: [String: JSONValue] = [:], client: ClientInfo? = nil
     ) -> AuditEvent {
-        AuditEvent(
-            action, userID: userID, name: name, details: details, client: client, context: .current, id: random.uuid(), at: time.now())
+        let now = time.now()
+        return AuditEvent(
+            action, userID: userID, name: name, details: details, client: client, context: .current, id: random.orderedUUID(at: now),
+            at: now)
     }
 
     /// An event about `user`.
     public func event(_ action: AuditAction, user: UserRecord, details: [String: JSONValue] = [:], client: ClientInfo? = nil)
         -> AuditEvent
     {
-        AuditEvent(action, user: user, details: details, client: client, context: .current, id: random.uuid(), at: time.now())
+        let now = time.now()
+        return AuditEvent(action, user: user, details: details, client: client, context: .current, id: random.orderedUUID(at: now), at: now)
     }
 
     /// An event about `user` when it was read, else about the account `userID` (deleted since,

@@ -24,7 +24,8 @@ public struct Notices: Sendable {
         let now = time.now()
         return try messages.map { message in
             var record = OutboxRecord(
-                id: random.uuid(), recipient: message.to.joined(separator: ", "), payload: try sealer.seal(message), nextAttemptAt: now,
+                id: random.orderedUUID(at: now), recipient: message.to.joined(separator: ", "), payload: try sealer.seal(message),
+                nextAttemptAt: now,
                 createdAt: now)
             record.message = message
             return record

@@ -30,9 +30,11 @@ public struct Prepared: Sendable, Equatable {
     /// Values drawn from `records`' clock and randomness, in the task's audit context.
     public init(_ records: Records) {
         let random = records.random
+        let now = records.time.now()
         self.init(
-            now: records.time.now(), context: .current, sessionID: random.uuid(), refreshSalt: random.bytes(32),
-            flowStateID: random.uuid(), eventIDs: [random.uuid(), random.uuid(), random.uuid()])
+            now: now, context: .current, sessionID: random.orderedUUID(at: now), refreshSalt: random.bytes(32),
+            flowStateID: random.orderedUUID(at: now),
+            eventIDs: [random.orderedUUID(at: now), random.orderedUUID(at: now), random.orderedUUID(at: now)])
     }
 
     /// The id of the decision's event number `index` (from 0).

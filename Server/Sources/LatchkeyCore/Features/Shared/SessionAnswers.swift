@@ -35,7 +35,8 @@ public struct SessionAnswers: Sendable {
 
     /// A new session record for `user`, proved by `method`.
     public func newSession(for user: UserRecord, method: String, client: ClientInfo, now: Date) -> SessionRecord {
-        SessionRecord.new(for: user, method: method, client: client, id: random.uuid(), refreshSalt: random.bytes(32), now: now)
+        SessionRecord.new(
+            for: user, method: method, client: client, id: random.orderedUUID(at: now), refreshSalt: random.bytes(32), now: now)
     }
 
     /// The wire session for a stored session: a new access token and the current refresh token.
