@@ -96,4 +96,49 @@ import Testing
             #expect(try await store.listUsers(emailContains: tag, anonymous: nil, offset: 0, limit: 10).total == 3)
         }
     }
+
+    /// The account a token names, read whole: what PostgreSQL reads as one statement (its rows
+    /// as JSON) is what the other stores read row by row, field for field, in the same order.
+    @Test func anAccountIsReadWholeWithItsIdentitiesFactorsAndSession() async throws {
+        try await StoreContractTests.eachStore(memory: InMemoryStore() as any Store & FactorStore) { store in
+            let tag = "whole\(UUID().uuidString.prefix(6).lowercased())"
+            let pairs = Self.users(tag, count: 2)
+            try await store.insertUsers(pairs)
+            let user = try #require(try await store.user(id: pairs[0].user.id))
+            var factors = [
+                FactorStoreContractTests.factor(user.id, name: "second \" \\ é", at: Self.now.addingTimeInterval(2)),
+                FactorStoreContractTests.factor(user.id, name: nil, at: Self.now.addingTimeInterval(1)),
+            ]
+            factors[0].phone = "+15555550100"
+            factors[0].lastUsedStep = 59_999_999
+            for factor in factors { #expect(try await store.createFactor(factor, limit: 10, audit: [])) }
+            var session = SessionRecord(
+                id: UUID(), userID: user.id, aal: "aal2", amr: [.init(method: "otp", timestamp: 1_800_000_000)],
+                refreshSalt: Array(0..<32), createdAt: Self.now, updatedAt: Self.now.addingTimeInterval(0.25))
+            session.userAgent = "agent/1.0 \"quoted\""
+            session.ip = "203.0.113.9"
+            session.refreshCounter = 7
+            try await store.createSession(session, user: user, audit: [])
+            let other = try #require(try await store.user(id: pairs[1].user.id))
+            let othersSession = SessionRecord(
+                id: UUID(), userID: other.id, amr: [], refreshSalt: [1], createdAt: Self.now, updatedAt: Self.now)
+            try await store.createSession(othersSession, user: other, audit: [])
+
+            let current = try #require(try await store.user(id: user.id))
+            let account = try await store.account(userID: user.id, sessionID: session.id)
+            #expect(account.user == current)
+            #expect(account.session == (try await store.sessions(userID: user.id)).first)
+            #expect(account.session?.id == session.id && account.session?.userAgent == session.userAgent)
+            #expect(account.identities.map(\.id) == [pairs[0].identity.id])
+            #expect(account.identities.first?.identityData == pairs[0].identity.identityData)
+            #expect(account.factors == (try await store.factors(userID: user.id)))
+            #expect(account.factors.map(\.id) == [factors[1].id, factors[0].id])
+            // Another user's session is answered as found; the authenticator refuses it.
+            #expect(try await store.account(userID: user.id, sessionID: othersSession.id).session?.userID == other.id)
+            let bare = try await store.account(userID: user.id, sessionID: nil)
+            #expect(bare.user == current && bare.session == nil && bare.factors.count == 2)
+            let missing = try await store.account(userID: UUID(), sessionID: session.id)
+            #expect(missing.user == nil && missing.identities.isEmpty && missing.factors.isEmpty)
+        }
+    }
 }

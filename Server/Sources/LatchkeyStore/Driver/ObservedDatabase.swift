@@ -51,6 +51,7 @@ public struct ObservedDatabase: SQLDatabase {
     public func lockClause(_ lock: RowLock) -> String { base.lockClause(lock) }
     public var claimClause: String { base.claimClause }
     public var limitCounting: LimitCounting { base.limitCounting }
+    public var aggregatesReads: Bool { base.aggregatesReads }
     public func isUniqueViolation(_ error: any Error) -> Bool { base.isUniqueViolation(error) }
     public func ping() async -> Bool { await base.ping() }
     public func close() async throws { try await base.close() }

@@ -181,6 +181,10 @@ public final class PostgresDatabase: SQLDatabase {
     /// through the commit.
     public var limitCounting: LimitCounting { .last }
 
+    /// A statement costs a round trip and postgres-nio's work per statement: the account a token
+    /// names is one.
+    public var aggregatesReads: Bool { true }
+
     public func lockClause(_ lock: RowLock) -> String {
         switch lock {
         case .share: " FOR SHARE"

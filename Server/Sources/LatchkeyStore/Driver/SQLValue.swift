@@ -76,6 +76,10 @@ public protocol SQLDatabase: Sendable {
     /// token names): like ``read(_:)``, but a store may run it on the caller's thread, since it
     /// takes microseconds. Nothing that scans or sorts a table goes through here.
     func lookup<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T
+    /// Whether rows from several tables are better read as one statement that aggregates them
+    /// (PostgreSQL: every statement is a round trip, and the driver's work per statement is most
+    /// of a read's cost) than as a statement each (SQLite, in process).
+    var aggregatesReads: Bool { get }
     /// Runs `body` in one write transaction, committed when it returns and rolled back when it throws.
     @discardableResult
     func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T
@@ -108,6 +112,8 @@ public protocol SQLDatabase: Sendable {
 }
 
 extension SQLDatabase {
+    public var aggregatesReads: Bool { false }
+
     public func lookup<T: Sendable>(_ body: @escaping @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
         try await read(body)
     }
