@@ -33,6 +33,62 @@ extension SQLAuthStore {
         FROM users WHERE id = ?
         """
 
+    /// A session's user, locked shared, with its identities and factors (the refresh's first
+    /// statement on PostgreSQL, in place of three).
+    static let aggregatedSessionOwnerSQL = """
+        SELECT \(userColumns), \
+        (SELECT json_agg(json_build_object(\(pairs(identityColumns))) ORDER BY created_at)::text \
+        FROM identities WHERE user_id = users.id) AS account_identities, \
+        (SELECT json_agg(json_build_object(\(pairs(factorColumns))) ORDER BY created_at, id)::text \
+        FROM mfa_factors WHERE user_id = users.id) AS account_factors \
+        FROM users WHERE id = (SELECT user_id FROM sessions WHERE id = ?) FOR SHARE
+        """
+
+    /// ``refresh(_:limits:)`` on a store that aggregates reads: the session's user with its
+    /// identities and factors in one statement (locked in the same order: the user's row shared,
+    /// then the session's alone), where the rows-by-row path takes four.
+    func aggregatedRefresh(_ rules: SessionRefresh.Rules, limits: [RateLimitCounter]) async throws -> (
+        SessionRefresh.Decision, AccountRecords
+    )? {
+        let database = self.database
+        let id = rules.sessionID
+        return try await limitedTransaction(limits, .locking) { db in
+            var session: SessionRecord?
+            var account = AccountRecords(user: nil, session: nil, identities: [], factors: [])
+            if let row = try await db.query(Self.aggregatedSessionOwnerSQL, [SQLValue(id)]).first {
+                account = Self.account(aggregated: row, session: nil)
+                if account.user != nil {
+                    session = try await db.query(
+                        "SELECT \(Self.sessionColumns) FROM sessions WHERE id = ?\(database.lockClause(.update))", [SQLValue(id)]
+                    ).first.flatMap(Self.session)
+                }
+            }
+            let user = account.user
+            let decision = rules.decide(session: session, user: user)
+            if let write = rules.write(for: decision, user: user) {
+                guard try await Self.apply(write, db) else { return nil }
+            }
+            switch decision {
+            case .rotate(let answered), .reuse(let answered):
+                if user != nil {
+                    account.session = answered
+                    return (decision, account)
+                }
+            case .revoke, .reject:
+                break
+            }
+            return (decision, AccountRecords(user: user, session: nil, identities: [], factors: []))
+        }
+    }
+
+    /// The account in a row of one of the aggregating statements.
+    static func account(aggregated row: SQLRow, session: SessionRecord?) -> AccountRecords {
+        AccountRecords(
+            user: Self.user(from: row), session: session,
+            identities: row.string("account_identities").flatMap(Self.jsonRows)?.compactMap(Self.identity) ?? [],
+            factors: row.string("account_factors").flatMap(Self.jsonRows)?.compactMap(Self.factor) ?? [])
+    }
+
     /// `'a', a, 'b', b` for the columns `a, b`.
     private static func pairs(_ columns: String) -> String {
         columns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.map { "'\($0)', \($0)" }
@@ -42,12 +98,9 @@ extension SQLAuthStore {
     func aggregatedAccount(userID: UUID, sessionID: UUID?) async throws -> AccountRecords {
         let binds = [SQLValue(sessionID), SQLValue(userID)]
         let row = try await database.lookup { try await $0.query(Self.aggregatedAccountSQL, binds) }.first
-        guard let row, let user = Self.user(from: row) else { return AccountRecords(user: nil, session: nil, identities: [], factors: []) }
+        guard let row else { return AccountRecords(user: nil, session: nil, identities: [], factors: []) }
         let session = row.string("account_session").flatMap { Self.jsonRows("[\($0)]") }?.first.flatMap(Self.session)
-        return AccountRecords(
-            user: user, session: session,
-            identities: row.string("account_identities").flatMap(Self.jsonRows)?.compactMap(Self.identity) ?? [],
-            factors: row.string("account_factors").flatMap(Self.jsonRows)?.compactMap(Self.factor) ?? [])
+        return Self.account(aggregated: row, session: session)
     }
 
     /// Rows from a JSON array of objects of column values (text, whole numbers, nulls), as the

@@ -88,6 +88,7 @@ extension SQLAuthStore {
         // of one session queue, and the second sees the first).
         let database = self.database
         let id = rules.sessionID
+        if database.aggregatesReads { return try await aggregatedRefresh(rules, limits: limits) }
         return try await limitedTransaction(limits, .locking) { db in
             var session: SessionRecord?
             var user: UserRecord?
