@@ -134,6 +134,9 @@ extension AccessTokenClaims {
             userMetadata: userMetadata, role: role, aal: aal, amr: Self.amr(object["amr"]), sessionID: sessionID,
             isAnonymous: isAnonymous)
         self.nbf = nbf
+        // An OAuth client's claims (#40), read as ``init(from:)`` reads them: a string, else absent.
+        if case .string(let clientID)? = object["client_id"] { self.clientID = clientID }
+        if case .string(let scope)? = object["scope"] { self.scope = scope }
     }
 
     /// `amr` as ``init(from:)`` reads it: the list when every entry is a method with whole-second
