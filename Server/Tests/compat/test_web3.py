@@ -62,6 +62,11 @@ def sign_ethereum(account, message: str) -> str:
     return account.sign_message(encode_defunct(text=message)).signature.to_0x_hex()
 
 
+def link_body(account, message: str) -> dict:
+    """A request to link `account`'s Ethereum wallet to the bearer's account, signing `message`."""
+    return {"chain": "ethereum", "message": message, "signature": sign_ethereum(account, message), "link_identity": True}
+
+
 def siws_message(address: str, domain: str = "app.example.com", uri: str = f"{SITE}/login", issued: str | None = None,
                  extra: str = "") -> str:
     return (f"{domain} wants you to sign in with your Solana account:\n{address}\n\nSign in to Example\n\n"
@@ -235,8 +240,8 @@ def test_a_wallet_is_linked_to_an_account_and_unlinked(server):
                        trust_env=False).json()["access_token"]
     account = Account.create()
     message = siwe_message(account.address)
-    linked = httpx.post(f"{server}/token?grant_type=web3", trust_env=False, headers={"Authorization": f"Bearer {token}"}, json={
-        "chain": "ethereum", "message": message, "signature": sign_ethereum(account, message), "link_identity": True})
+    linked = httpx.post(f"{server}/token?grant_type=web3", trust_env=False, headers={"Authorization": f"Bearer {token}"},
+                        json=link_body(account, message))
     assert linked.status_code == 200, linked.text
     user = linked.json()["user"]
     assert user["email"] == email and sorted(i["provider"] for i in user["identities"]) == ["email", "web3"]
@@ -246,12 +251,11 @@ def test_a_wallet_is_linked_to_an_account_and_unlinked(server):
     # Another account cannot take it; without a token there is no one to link to.
     other = Account.create()
     theirs = siwe_message(other.address)
-    assert httpx.post(f"{server}/token?grant_type=web3", trust_env=False, json={
-        "chain": "ethereum", "message": theirs, "signature": sign_ethereum(other, theirs), "link_identity": True}).status_code == 401
+    assert httpx.post(f"{server}/token?grant_type=web3", trust_env=False, json=link_body(other, theirs)).status_code == 401
     second = grant(server, "ethereum", theirs, sign_ethereum(other, theirs)).json()
     third = siwe_message(account.address)
     stolen = httpx.post(f"{server}/token?grant_type=web3", trust_env=False, headers={"Authorization": f"Bearer {second['access_token']}"},
-                        json={"chain": "ethereum", "message": third, "signature": sign_ethereum(account, third), "link_identity": True})
+                        json=link_body(account, third))
     assert stolen.status_code == 422 and stolen.json()["error_code"] == "identity_already_exists", stolen.text
     # Unlinked, the wallet is its own user again; the last identity stays.
     fresh = linked.json()["access_token"]
@@ -286,7 +290,7 @@ def test_a_password_alone_links_no_wallet_to_an_account_with_a_second_factor(ser
     thief = httpx.post(f"{server}/token?grant_type=password", json={"email": email, "password": password}, trust_env=False).json()
     account = Account.create()
     message = siwe_message(account.address)
-    body = {"chain": "ethereum", "message": message, "signature": sign_ethereum(account, message), "link_identity": True}
+    body = link_body(account, message)
     refused = httpx.post(f"{server}/token?grant_type=web3", json=body, headers={"Authorization": f"Bearer {thief['access_token']}"},
                          trust_env=False)
     assert refused.status_code == 401 and refused.json()["error_code"] == "insufficient_aal", refused.text
@@ -306,7 +310,7 @@ def test_linking_a_wallet_is_refused_while_manual_linking_is_off(tmp_path):
                            trust_env=False).json()["access_token"]
         account = Account.create()
         message = siwe_message(account.address)
-        body = {"chain": "ethereum", "message": message, "signature": sign_ethereum(account, message), "link_identity": True}
+        body = link_body(account, message)
         refused = httpx.post(f"{url}/token?grant_type=web3", json=body, headers={"Authorization": f"Bearer {token}"},
                              trust_env=False)
         assert refused.status_code == 404 and refused.json()["error_code"] == "manual_linking_disabled", refused.text

@@ -129,56 +129,44 @@ struct WireWriter {
         return true
     }
 
-    /// The JSON of what `/otp` and `/resend` answer, or `nil` to leave it to the encoder.
+    /// The JSON of what `/otp` and `/resend` answer, or `nil` to leave it to the encoder. Keys in
+    /// the encoder's sorted order; absent ones left out, as the encoder leaves them.
     static func json(_ answer: OTPResponse) -> [UInt8]? {
         var writer = WireWriter(capacity: 160)
-        writer.open()
         var first = true
-        func field(_ name: StaticString, _ write: (inout WireWriter) -> Bool) -> Bool {
+        func key(_ name: StaticString) {
             writer.key(name, first: first)
             first = false
-            return write(&writer)
         }
-        // Keys in the encoder's sorted order; absent ones left out, as the encoder leaves them.
-        if let channel = answer.channel, !field("channel", { $0.string(channel) }) { return nil }
-        if let length = answer.codeLength,
-            !field(
-                "code_length",
-                {
-                    $0.int(length); return true
-                })
-        {
-            return nil
+        writer.open()
+        if let channel = answer.channel {
+            key("channel")
+            guard writer.string(channel) else { return nil }
         }
-        if let expiresIn = answer.expiresIn,
-            !field(
-                "expires_in",
-                {
-                    $0.int(expiresIn); return true
-                })
-        {
-            return nil
+        if let length = answer.codeLength {
+            key("code_length")
+            writer.int(length)
         }
-        if let attempts = answer.maxAttempts,
-            !field(
-                "max_attempts",
-                {
-                    $0.int(attempts); return true
-                })
-        {
-            return nil
+        if let expiresIn = answer.expiresIn {
+            key("expires_in")
+            writer.int(expiresIn)
         }
-        if let id = answer.messageID, !field("message_id", { $0.string(id) }) { return nil }
-        if let after = answer.resendAfter,
-            !field(
-                "resend_after",
-                {
-                    $0.int(after); return true
-                })
-        {
-            return nil
+        if let attempts = answer.maxAttempts {
+            key("max_attempts")
+            writer.int(attempts)
         }
-        if let sentTo = answer.sentTo, !field("sent_to", { $0.string(sentTo) }) { return nil }
+        if let id = answer.messageID {
+            key("message_id")
+            guard writer.string(id) else { return nil }
+        }
+        if let after = answer.resendAfter {
+            key("resend_after")
+            writer.int(after)
+        }
+        if let sentTo = answer.sentTo {
+            key("sent_to")
+            guard writer.string(sentTo) else { return nil }
+        }
         writer.close()
         return writer.writer.bytes
     }

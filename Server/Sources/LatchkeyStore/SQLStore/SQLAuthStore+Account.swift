@@ -21,65 +21,27 @@ extension SQLAuthStore {
 }
 
 extension SQLAuthStore {
-    /// The account as one statement: the user's row with its identities, factors and the session
-    /// as JSON (PostgreSQL's `json_build_object` of each row's columns, read back into rows).
-    static let aggregatedAccountSQL = """
-        SELECT \(userColumns), \
+    /// A user's identities and factors as JSON columns beside the user's row (PostgreSQL's
+    /// `json_build_object` of each row's columns, read back into rows by ``jsonRows(_:)``).
+    static let aggregatedHoldings = """
         (SELECT json_agg(json_build_object(\(pairs(identityColumns))) ORDER BY created_at)::text \
         FROM identities WHERE user_id = users.id) AS account_identities, \
         (SELECT json_agg(json_build_object(\(pairs(factorColumns))) ORDER BY created_at, id)::text \
-        FROM mfa_factors WHERE user_id = users.id) AS account_factors, \
+        FROM mfa_factors WHERE user_id = users.id) AS account_factors
+        """
+
+    /// The account as one statement: the user's row with its identities, factors and the session.
+    static let aggregatedAccountSQL = """
+        SELECT \(userColumns), \(aggregatedHoldings), \
         (SELECT json_build_object(\(pairs(sessionColumns)))::text FROM sessions WHERE id = ?) AS account_session \
         FROM users WHERE id = ?
         """
 
-    /// A session's user, locked shared, with its identities and factors (the refresh's first
-    /// statement on PostgreSQL, in place of three).
+    /// A session's user with its identities and factors (a refresh's first read; the caller adds
+    /// the lock clause).
     static let aggregatedSessionOwnerSQL = """
-        SELECT \(userColumns), \
-        (SELECT json_agg(json_build_object(\(pairs(identityColumns))) ORDER BY created_at)::text \
-        FROM identities WHERE user_id = users.id) AS account_identities, \
-        (SELECT json_agg(json_build_object(\(pairs(factorColumns))) ORDER BY created_at, id)::text \
-        FROM mfa_factors WHERE user_id = users.id) AS account_factors \
-        FROM users WHERE id = (SELECT user_id FROM sessions WHERE id = ?) FOR SHARE
+        SELECT \(userColumns), \(aggregatedHoldings) FROM users WHERE id = (SELECT user_id FROM sessions WHERE id = ?)
         """
-
-    /// ``refresh(_:limits:)`` on a store that aggregates reads: the session's user with its
-    /// identities and factors in one statement (locked in the same order: the user's row shared,
-    /// then the session's alone), where the rows-by-row path takes four.
-    func aggregatedRefresh(_ rules: SessionRefresh.Rules, limits: [RateLimitCounter]) async throws -> (
-        SessionRefresh.Decision, AccountRecords
-    )? {
-        let database = self.database
-        let id = rules.sessionID
-        return try await limitedTransaction(limits, .locking) { db in
-            var session: SessionRecord?
-            var account = AccountRecords(user: nil, session: nil, identities: [], factors: [])
-            if let row = try await db.query(Self.aggregatedSessionOwnerSQL, [SQLValue(id)]).first {
-                account = Self.account(aggregated: row, session: nil)
-                if account.user != nil {
-                    session = try await db.query(
-                        "SELECT \(Self.sessionColumns) FROM sessions WHERE id = ?\(database.lockClause(.update))", [SQLValue(id)]
-                    ).first.flatMap(Self.session)
-                }
-            }
-            let user = account.user
-            let decision = rules.decide(session: session, user: user)
-            if let write = rules.write(for: decision, user: user) {
-                guard try await Self.apply(write, db) else { return nil }
-            }
-            switch decision {
-            case .rotate(let answered), .reuse(let answered):
-                if user != nil {
-                    account.session = answered
-                    return (decision, account)
-                }
-            case .revoke, .reject:
-                break
-            }
-            return (decision, AccountRecords(user: user, session: nil, identities: [], factors: []))
-        }
-    }
 
     /// The account in a row of one of the aggregating statements.
     static func account(aggregated row: SQLRow, session: SessionRecord?) -> AccountRecords {

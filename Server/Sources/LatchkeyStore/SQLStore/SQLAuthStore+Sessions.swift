@@ -82,37 +82,60 @@ extension SQLAuthStore {
         SessionRefresh.Decision, AccountRecords
     )? {
         // One transaction, the hottest write's one trip. Row locks at READ COMMITTED on
-        // PostgreSQL: refreshes of different sessions never conflict. Locked in the order a ban
-        // or a sign-out-everywhere takes them, the user's row (shared: a ban waits for this
-        // rotation, then deletes the rotated session) before the session's (alone: two rotations
-        // of one session queue, and the second sees the first).
+        // PostgreSQL: refreshes of different sessions never conflict (`refreshReads`).
         let database = self.database
         let id = rules.sessionID
-        if database.aggregatesReads { return try await aggregatedRefresh(rules, limits: limits) }
         return try await limitedTransaction(limits, .locking) { db in
-            var session: SessionRecord?
-            var user: UserRecord?
-            if let owner = try await db.query("SELECT user_id FROM sessions WHERE id = ?", [SQLValue(id)]).first?.uuid("user_id") {
-                user = try await db.query(
-                    "SELECT \(Self.userColumns) FROM users WHERE id = ?\(database.lockClause(.share))", [SQLValue(owner)]
-                ).first.flatMap(Self.user)
-                session = try await db.query(
-                    "SELECT \(Self.sessionColumns) FROM sessions WHERE id = ?\(database.lockClause(.update))", [SQLValue(id)]
-                ).first.flatMap(Self.session)
-            }
-            let decision = rules.decide(session: session, user: user)
-            if let write = rules.write(for: decision, user: user) {
+            let read = try await Self.refreshReads(sessionID: id, database: database, db)
+            let decision = rules.decide(session: read.session, user: read.user)
+            if let write = rules.write(for: decision, user: read.user) {
                 guard try await Self.apply(write, db) else { return nil }
             }
-            // The session answer's other reads, in this transaction.
+            // The session answer's other reads, in this transaction (or with the first read).
             switch decision {
             case .rotate(let answered), .reuse(let answered):
-                if let user { return (decision, try await Self.account(user, session: answered, db)) }
+                if let user = read.user {
+                    var account: AccountRecords
+                    if let holdings = read.holdings {
+                        account = holdings
+                    } else {
+                        account = try await Self.account(user, session: answered, db)
+                    }
+                    account.session = answered
+                    return (decision, account)
+                }
             case .revoke, .reject:
                 break
             }
-            return (decision, AccountRecords(user: user, session: nil, identities: [], factors: []))
+            return (decision, AccountRecords(user: read.user, session: nil, identities: [], factors: []))
         }
+    }
+
+    /// What a refresh decides on, locked in the order a ban or a sign-out-everywhere takes them:
+    /// the session's user (shared: a ban waits for this rotation, then deletes the rotated
+    /// session), then the session (alone: two rotations of one session queue, and the second sees
+    /// the first). A store that aggregates reads gets the user's identities and factors with the
+    /// user, in one statement where the row-by-row path takes four (`holdings`).
+    static func refreshReads(sessionID id: UUID, database: any SQLDatabase, _ db: any SQLExecutor) async throws -> (
+        user: UserRecord?, session: SessionRecord?, holdings: AccountRecords?
+    ) {
+        var user: UserRecord?
+        var holdings: AccountRecords?
+        if database.aggregatesReads {
+            let sql = aggregatedSessionOwnerSQL + database.lockClause(.share)
+            guard let row = try await db.query(sql, [SQLValue(id)]).first else { return (nil, nil, nil) }
+            holdings = account(aggregated: row, session: nil)
+            user = holdings?.user
+        } else {
+            guard let owner = try await db.query("SELECT user_id FROM sessions WHERE id = ?", [SQLValue(id)]).first?.uuid("user_id")
+            else { return (nil, nil, nil) }
+            user = try await db.query("SELECT \(userColumns) FROM users WHERE id = ?\(database.lockClause(.share))", [SQLValue(owner)])
+                .first.flatMap(Self.user)
+        }
+        let session = try await db.query(
+            "SELECT \(sessionColumns) FROM sessions WHERE id = ?\(database.lockClause(.update))", [SQLValue(id)]
+        ).first.flatMap(Self.session)
+        return (user, session, holdings)
     }
 
     public func deleteSession(id: UUID, audit: [AuditEvent]) async throws {

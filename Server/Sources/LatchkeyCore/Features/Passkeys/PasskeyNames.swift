@@ -20,11 +20,6 @@ enum PasskeyNames {
 
     static func name(aaguid: [UInt8]) -> String {
         guard aaguid.count == 16 else { return "Passkey" }
-        let id = UUID(
-            uuid: (
-                aaguid[0], aaguid[1], aaguid[2], aaguid[3], aaguid[4], aaguid[5], aaguid[6], aaguid[7], aaguid[8], aaguid[9], aaguid[10],
-                aaguid[11], aaguid[12], aaguid[13], aaguid[14], aaguid[15]
-            ))
-        return known[id.uuidString.lowercased()] ?? "Passkey"
+        return known[UUID(bytes: aaguid).uuidString.lowercased()] ?? "Passkey"
     }
 }

@@ -23,19 +23,31 @@ extension RandomSource {
 }
 
 extension UUID {
+    /// The UUID whose 16 bytes are `raw`, as they are.
+    init(bytes raw: [UInt8]) {
+        precondition(raw.count == 16, "a UUID is 16 bytes")
+        self.init(
+            uuid: (
+                raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7], raw[8], raw[9], raw[10], raw[11], raw[12], raw[13],
+                raw[14], raw[15]
+            ))
+    }
+
+    /// The UUID of 16 bytes, with `version` and RFC 9562's variant set in them.
+    init(_ bytes: [UInt8], version: UInt8) {
+        var raw = bytes
+        raw[6] = raw[6] & 0x0F | version << 4
+        raw[8] = raw[8] & 0x3F | 0x80
+        self.init(bytes: raw)
+    }
+
     /// A version 7 UUID of `date` and 10 random bytes (74 bits of them used).
     public static func version7(at date: Date, random: [UInt8]) -> UUID {
         let milliseconds = UInt64(max(0, min((date.timeIntervalSince1970 * 1000).rounded(.down), 281_474_976_710_655)))
         var raw = [UInt8](repeating: 0, count: 16)
         for index in 0..<6 { raw[index] = UInt8(truncatingIfNeeded: milliseconds >> (40 - 8 * UInt64(index))) }
         for index in 0..<10 { raw[6 + index] = index < random.count ? random[index] : 0 }
-        raw[6] = raw[6] & 0x0F | 0x70
-        raw[8] = raw[8] & 0x3F | 0x80
-        return UUID(
-            uuid: (
-                raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7], raw[8], raw[9], raw[10], raw[11], raw[12], raw[13],
-                raw[14], raw[15]
-            ))
+        return UUID(raw, version: 7)
     }
 }
 
@@ -64,14 +76,7 @@ public final class SeededRandomSource: RandomSource {
     }
 
     public func uuid() -> UUID {
-        var raw = bytes(16)
-        raw[6] = raw[6] & 0x0F | 0x40
-        raw[8] = raw[8] & 0x3F | 0x80
-        return UUID(
-            uuid: (
-                raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7], raw[8], raw[9], raw[10], raw[11], raw[12], raw[13],
-                raw[14], raw[15]
-            ))
+        UUID(bytes(16), version: 4)
     }
 
     static func next(_ state: inout UInt64) -> UInt64 {
