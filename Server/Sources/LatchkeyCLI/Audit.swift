@@ -22,7 +22,7 @@ struct Audit: AsyncParsableCommand {
         guard interval > 0 else { throw ValidationError("--interval must be positive") }
         try await Users.withUseCases(output.data) { useCases in
             var userID = user
-            if let key = user, UUID(uuidString: key) == nil { userID = try await Users.find(key, useCases).id.uuidString }
+            if let key = user, UUID(text: key) == nil { userID = try await Users.find(key, useCases).id.uuidString }
             let actions = action.flatMap { $0.split(separator: ",").map(String.init) }
             let log = AuditLog(store: useCases.store)
             let (newest, _) = try await log.page(1, perPage: limit, userID: userID, actions: actions)

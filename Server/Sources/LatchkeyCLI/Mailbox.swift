@@ -30,7 +30,7 @@ struct Mailbox: AsyncParsableCommand {
         if json {
             let wire = messages.map {
                 MailboxMessage(
-                    id: $0.id.uuidString.lowercased(), to: $0.message.to, subject: $0.message.subject, text: $0.message.text,
+                    id: $0.id.lowercasedString, to: $0.message.to, subject: $0.message.subject, text: $0.message.text,
                     html: $0.message.html, createdAt: WireJSON.formatDate($0.createdAt))
             }
             print(String(decoding: try WireJSON.makeEncoder().encode(MailboxResponse(messages: wire)), as: UTF8.self))

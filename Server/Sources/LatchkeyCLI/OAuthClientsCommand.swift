@@ -31,7 +31,7 @@ struct OAuthClientsCommand: AsyncParsableCommand {
                     ),
                     dynamic: false)
                 if output.json { return try Users.printJSON(client) }
-                print("Added \(client.clientID.uuidString.lowercased()) (\(client.clientType)).")
+                print("Added \(client.clientID.lowercasedString) (\(client.clientType)).")
                 if let secret = client.clientSecret { print("Client secret (shown this once): \(secret)") }
             }
         }
@@ -48,7 +48,7 @@ struct OAuthClientsCommand: AsyncParsableCommand {
                 if list.clients.isEmpty { print("No OAuth clients.") }
                 for client in list.clients {
                     print(
-                        "  \(client.clientID.uuidString.lowercased())  \(client.clientType)  \(client.clientName ?? "-")  \(client.redirectURIs.joined(separator: " "))"
+                        "  \(client.clientID.lowercasedString)  \(client.clientType)  \(client.clientName ?? "-")  \(client.redirectURIs.joined(separator: " "))"
                     )
                 }
             }

@@ -19,7 +19,7 @@ extension Users {
                 let user = try await useCases.admin.invitations.invite(
                     InviteRequest(email: email, data: try Users.object(data)), redirectTo: redirectTo)
                 if output.json { return try Users.printJSON(user) }
-                print("Invited \(user.email) (\(user.id.uuidString.lowercased())); the email goes out from the server's outbox")
+                print("Invited \(user.email) (\(user.id.lowercasedString)); the email goes out from the server's outbox")
             }
         }
     }

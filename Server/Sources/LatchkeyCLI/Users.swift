@@ -72,7 +72,7 @@ struct Users: AsyncParsableCommand {
                 attributes.id = id
                 let user = try await useCases.admin.users.create(attributes)
                 if output.json { return try Users.printJSON(user) }
-                print("Created \(user.id.uuidString.lowercased()) \(Users.label(user))")
+                print("Created \(user.id.lowercasedString) \(Users.label(user))")
             }
         }
     }
@@ -161,8 +161,8 @@ struct Users: AsyncParsableCommand {
             try await Users.withUseCases(output.data) { useCases in
                 let found = try await Users.find(user, useCases)
                 try await useCases.admin.users.delete(id: found.id.uuidString)
-                if output.json { return print(#"{"deleted":"\#(found.id.uuidString.lowercased())"}"#) }
-                print("Deleted \(found.id.uuidString.lowercased()) \(Users.label(found))")
+                if output.json { return print(#"{"deleted":"\#(found.id.lowercasedString)"}"#) }
+                print("Deleted \(found.id.lowercasedString) \(Users.label(found))")
             }
         }
     }
@@ -235,7 +235,7 @@ struct Users: AsyncParsableCommand {
     static func printTable(_ users: [User]) {
         let rows = users.map { user in
             [
-                user.id.uuidString.lowercased(), user.email, user.phone,
+                user.id.lowercasedString, user.email, user.phone,
                 user.emailConfirmedAt != nil || user.phoneConfirmedAt != nil ? "yes" : "no",
                 user.bannedUntil.map { $0 > Date() ? "banned" : "" } ?? "", String(WireJSON.formatDate(user.createdAt).prefix(19)),
             ]
@@ -250,7 +250,7 @@ struct Users: AsyncParsableCommand {
 
     static func printDetails(_ user: User) {
         let fields: [(String, String)] = [
-            ("id", user.id.uuidString.lowercased()), ("email", user.email), ("phone", user.phone),
+            ("id", user.id.lowercasedString), ("email", user.email), ("phone", user.phone),
             ("email confirmed", user.emailConfirmedAt.map(WireJSON.formatDate) ?? "no"),
             ("phone confirmed", user.phoneConfirmedAt.map(WireJSON.formatDate) ?? "no"), ("role", user.role),
             ("banned until", user.bannedUntil.map(WireJSON.formatDate) ?? "-"),

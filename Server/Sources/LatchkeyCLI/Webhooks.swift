@@ -35,13 +35,13 @@ struct Webhooks: AsyncParsableCommand {
                 if endpoints.isEmpty { print("No webhook endpoints.") }
                 for endpoint in endpoints {
                     let events = endpoint.events.isEmpty ? "all events" : endpoint.events.map(\.rawValue).joined(separator: ",")
-                    print("  \(endpoint.id.uuidString.lowercased())  \(endpoint.source.rawValue)  \(endpoint.url)  \(events)")
+                    print("  \(endpoint.id.lowercasedString)  \(endpoint.source.rawValue)  \(endpoint.url)  \(events)")
                 }
                 if !deliveries.isEmpty { print("Deliveries, newest first:") }
                 for delivery in deliveries {
                     let error = delivery.lastError.map { "  \($0.prefix(120))" } ?? ""
                     print(
-                        "  \(delivery.id.uuidString.lowercased())  \(delivery.state.rawValue)  \(delivery.type)  attempts \(delivery.attempts)\(error)"
+                        "  \(delivery.id.lowercasedString)  \(delivery.state.rawValue)  \(delivery.type)  attempts \(delivery.attempts)\(error)"
                     )
                 }
             }
@@ -64,7 +64,7 @@ struct Webhooks: AsyncParsableCommand {
             try await Users.withUseCases(output.data) { useCases in
                 let added = try await useCases.admin.webhooks.add(url: url, secret: secret, events: event)
                 if output.json { return try Users.printJSON(WebhookEndpointBody(added.endpoint, secret: added.secret)) }
-                print("Added \(added.endpoint.id.uuidString.lowercased()) for \(url).")
+                print("Added \(added.endpoint.id.lowercasedString) for \(url).")
                 print("Its signing secret (shown once): \(added.secret)")
             }
         }
@@ -101,7 +101,7 @@ struct Webhooks: AsyncParsableCommand {
                     failed
                     ? try await useCases.admin.webhooks.replayFailed(endpointID: endpoint)
                     : try await useCases.admin.webhooks.replay(ids: ids)
-                if output.json { return try Users.printJSON(["replayed": replayed.map { $0.uuidString.lowercased() }]) }
+                if output.json { return try Users.printJSON(["replayed": replayed.map { $0.lowercasedString }]) }
                 print("Queued \(replayed.count) deliver\(replayed.count == 1 ? "y" : "ies") again.")
             }
         }

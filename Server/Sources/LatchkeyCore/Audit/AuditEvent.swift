@@ -39,10 +39,10 @@ public struct AuditEvent: Sendable, Equatable {
     /// `actor_username`, `action`, `log_type`, `traits`) plus the user and the user agent.
     public var wire: AuditLogEntry {
         AuditLogEntry(
-            id: id.uuidString.lowercased(),
+            id: id.lowercasedString,
             payload: AuditLogEntry.Payload(
-                actorID: actorID?.uuidString.lowercased() ?? "", actorUsername: actorName, action: action.rawValue,
+                actorID: actorID?.lowercasedString ?? "", actorUsername: actorName, action: action.rawValue,
                 logType: action.logType, traits: details),
-            userID: userID?.uuidString.lowercased(), ipAddress: ip ?? "", userAgent: userAgent, createdAt: createdAt)
+            userID: userID?.lowercasedString, ipAddress: ip ?? "", userAgent: userAgent, createdAt: createdAt)
     }
 }

@@ -26,6 +26,6 @@ public enum OneTimeSecrets {
     }
 
     private static func codeDigest(_ code: String, userID: UUID) -> SHA256.Digest {
-        SHA256.hash(data: Array("latchkey-otp:\(userID.uuidString.lowercased()):\(code)".utf8))
+        SHA256.hash(data: Array("latchkey-otp:\(userID.lowercasedString):\(code)".utf8))
     }
 }

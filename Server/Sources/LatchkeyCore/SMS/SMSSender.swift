@@ -64,6 +64,6 @@ public struct DevSMSOutbox: SMSSender {
     public func send(to phone: String, body: String, channel: String) async throws -> String {
         let subject = channel == "whatsapp" ? "WhatsApp" : "SMS"
         try await store.appendMailbox(EmailMessage(to: [phone], subject: subject, text: body, html: ""), at: time.now())
-        return "dev-\(random.uuid().uuidString.lowercased())"
+        return "dev-\(random.uuid().lowercasedString)"
     }
 }

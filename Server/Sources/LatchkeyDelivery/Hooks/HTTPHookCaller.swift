@@ -54,7 +54,7 @@ public struct HTTPHookCaller: HookCaller {
         for attempt in 1...attempts {
             let left = deadline - ContinuousClock.now
             guard left > .zero else { throw timedOut() }
-            let id = random.uuid().uuidString.lowercased()
+            let id = random.uuid().lowercasedString
             let timestamp = Int(time.now().timeIntervalSince1970)
             let request = OutboundHTTP.signedPost(url: endpoint.url, body: body, id: id, timestamp: timestamp, secrets: endpoint.secrets)
             let response: HTTPClientResponse

@@ -29,13 +29,13 @@ public struct HTTPWebhookSender: WebhookSender {
     }
 
     public func send(_ delivery: OutboxRecord) async throws {
-        guard let id = UUID(uuidString: delivery.recipient), let endpoint = try await endpoints.endpoint(id: id) else {
+        guard let id = UUID(text: delivery.recipient), let endpoint = try await endpoints.endpoint(id: id) else {
             throw WebhookFailure(isPermanent: true, reason: "endpoint removed")
         }
         if let problem = await policy.problem(endpoint.url) { throw WebhookFailure(isPermanent: true, reason: problem) }
         let secret = try endpoints.secret(of: endpoint)
         let body = Array(delivery.payload.utf8)
-        let messageID = delivery.id.uuidString.lowercased()
+        let messageID = delivery.id.lowercasedString
         let timestamp = Int(time.now().timeIntervalSince1970)
         let request = OutboundHTTP.signedPost(url: endpoint.url, body: body, id: messageID, timestamp: timestamp, secrets: [secret])
         let response: HTTPClientResponse

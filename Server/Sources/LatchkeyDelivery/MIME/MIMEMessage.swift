@@ -10,8 +10,8 @@ struct MIMEMessage {
 
     init(_ message: EmailMessage, from sender: String, senderName: String?, date: Date, boundary: String? = nil) throws {
         let domain = sender.split(separator: "@").last.map(String.init) ?? "localhost"
-        messageID = "<\(UUID().uuidString.lowercased())@\(domain)>"
-        let boundary = boundary ?? "latchkey-\(UUID().uuidString.lowercased())"
+        messageID = "<\(UUID().lowercasedString)@\(domain)>"
+        let boundary = boundary ?? "latchkey-\(UUID().lowercasedString)"
         for header in [message.subject, senderName ?? ""] where header.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" }) {
             throw SMTPError(.invalidMessage, "a header contains a line break", isPermanent: true)
         }

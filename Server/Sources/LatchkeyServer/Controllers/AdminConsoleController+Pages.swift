@@ -16,7 +16,7 @@ extension AdminConsoleController {
             values["count"] = found.count
             values["users"] = found.map { user -> [String: Any] in
                 [
-                    "id": user.id.uuidString.lowercased(), "label": Self.label(user), "created": Self.when(user.createdAt),
+                    "id": user.id.lowercasedString, "label": Self.label(user), "created": Self.when(user.createdAt),
                     "last": Self.when(user.lastSignInAt), "banned": (user.bannedUntil ?? .distantPast) > time.now(),
                 ]
             }
@@ -28,7 +28,7 @@ extension AdminConsoleController {
     func search(_ q: String) async throws -> [User] {
         var found: [User] = []
         if let exact = try? await useCases.users.user(lookup: q) { found.append(exact) }
-        if UUID(uuidString: q) == nil {
+        if UUID(text: q) == nil {
             let (list, _) = try await useCases.users.list(page: 1, perPage: 50, emailFilter: q)
             found += list.users.filter { user in !found.contains { $0.id == user.id } }
         }
@@ -38,7 +38,7 @@ extension AdminConsoleController {
     static func label(_ user: User) -> String {
         if !user.email.isEmpty { return user.email }
         if let phone = user.phoneNumber { return phone }
-        return user.isAnonymous ? "Anonymous \(user.id.uuidString.lowercased().prefix(8))" : user.id.uuidString.lowercased()
+        return user.isAnonymous ? "Anonymous \(user.id.lowercasedString.prefix(8))" : user.id.lowercasedString
     }
 
     func userPage(
@@ -53,7 +53,7 @@ extension AdminConsoleController {
                 "message", title: "No such user", values: ["text": "There is no user with this id; they may have been deleted."],
                 status: .notFound)
         }
-        let userID = user.id.uuidString.lowercased()
+        let userID = user.id.lowercasedString
         let passkeys = try await useCases.passkeys.passkeys(ofUser: userID)
         let sessions = try await useCases.users.sessions(ofUser: userID)
         let (events, _) = try await useCases.audit.page(1, perPage: 25, userID: userID, actions: [])
@@ -70,14 +70,14 @@ extension AdminConsoleController {
             },
             "factors": (user.factors ?? []).map {
                 [
-                    "id": $0.id.uuidString.lowercased(), "user_id": userID, "name": $0.friendlyName ?? "Unnamed",
+                    "id": $0.id.lowercasedString, "user_id": userID, "name": $0.friendlyName ?? "Unnamed",
                     "type": $0.factorType.rawValue + ($0.phone.map { " " + $0 } ?? ""), "status": $0.status.rawValue,
                 ]
             },
             "has_factors": !(user.factors ?? []).isEmpty,
             "passkeys": passkeys.map {
                 [
-                    "id": $0.id.uuidString.lowercased(), "user_id": userID, "name": $0.friendlyName ?? "Passkey",
+                    "id": $0.id.lowercasedString, "user_id": userID, "name": $0.friendlyName ?? "Passkey",
                     "created": Self.when($0.createdAt), "synced": $0.backedUp == true,
                 ] as [String: Any]
             },
@@ -85,7 +85,7 @@ extension AdminConsoleController {
                 var row: [String: Any] = [
                     "created": Self.when(session.createdAt), "aal": session.aal, "ip": session.ip ?? "—", "agent": session.userAgent ?? "—",
                 ]
-                if let client = session.oauthClientID?.uuidString.lowercased() { row["client"] = clientNames[client] ?? client }
+                if let client = session.oauthClientID?.lowercasedString { row["client"] = clientNames[client] ?? client }
                 return row
             },
             "oauth": useCases.oauthServer != nil,
@@ -119,7 +119,7 @@ extension AdminConsoleController {
         let list = try await clients.list().clients
         let rows = list.map { client -> [String: Any] in
             [
-                "name": client.clientName ?? "—", "id": client.clientID.uuidString.lowercased(), "type": client.clientType,
+                "name": client.clientName ?? "—", "id": client.clientID.lowercasedString, "type": client.clientType,
                 "uris": client.redirectURIs, "created": Self.when(client.createdAt), "registration": client.registrationType,
             ]
         }

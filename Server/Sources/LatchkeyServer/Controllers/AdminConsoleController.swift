@@ -146,7 +146,7 @@ struct AdminConsoleController {
             (
                 "revoke-grant",
                 { console, fields in
-                    guard let server = console.useCases.oauthServer, let user = UUID(uuidString: fields["id"] ?? "") else {
+                    guard let server = console.useCases.oauthServer, let user = UUID(text: fields["id"] ?? "") else {
                         throw AuthError.adminUserNotFound
                     }
                     try await server.revokeGrant(clientID: fields["client"], userID: user)
@@ -204,7 +204,7 @@ struct AdminConsoleController {
     }
 
     /// What an operator types to delete `user`: its address, else its id.
-    static func confirmWord(_ user: User) -> String { user.email.isEmpty ? user.id.uuidString.lowercased() : user.email }
+    static func confirmWord(_ user: User) -> String { user.email.isEmpty ? user.id.lowercasedString : user.email }
 
     func ban(_ id: String, duration: String) async throws {
         _ = try await useCases.users.update(id: id, AdminUserAttributes(banDuration: duration))

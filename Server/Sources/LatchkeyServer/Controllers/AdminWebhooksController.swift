@@ -46,7 +46,7 @@ struct AdminWebhooksController {
             guard body.ids != nil || body.failed == true else { throw AuthError.validation("give ids or failed: true") }
             var replayed = try await webhooks.replay(ids: body.ids ?? [])
             if body.failed == true { replayed += try await webhooks.replayFailed(endpointID: body.endpointID) }
-            return try JSONResponse.make(["replayed": replayed.map { $0.uuidString.lowercased() }], noStore: true)
+            return try JSONResponse.make(["replayed": replayed.map { $0.lowercasedString }], noStore: true)
         }
     }
 }

@@ -59,7 +59,7 @@ struct DevMailboxController {
 
     static func wire(_ stored: StoredEmail) -> MailboxMessage {
         MailboxMessage(
-            id: stored.id.uuidString.lowercased(), to: stored.message.to, subject: stored.message.subject,
+            id: stored.id.lowercasedString, to: stored.message.to, subject: stored.message.subject,
             text: stored.message.text, html: stored.message.html, createdAt: WireJSON.formatDate(stored.createdAt))
     }
 }

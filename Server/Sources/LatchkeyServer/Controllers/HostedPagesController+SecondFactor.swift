@@ -34,7 +34,7 @@ extension HostedPagesController {
                     } else if challengeID == nil {
                         // An authenticator app's code needs no message first: its challenge is opened here.
                         let opened = try await mfa.challenge(id: factorID, principal: principal, client: context.client)
-                        verify.challengeID = opened.id.uuidString.lowercased()
+                        verify.challengeID = opened.id.lowercasedString
                     }
                     let session = try await mfa.verify(id: factorID, verify, principal: principal, client: context.client)
                     return try await leave(with: session, state)
@@ -50,7 +50,7 @@ extension HostedPagesController {
                 let factorID = form.fields["factor_id"] ?? ""
                 do {
                     let challenge = try await useCases.sessions.mfa.challenge(id: factorID, principal: principal, client: context.client)
-                    let sent = ["factor_id": factorID, "challenge_id": challenge.id.uuidString.lowercased()]
+                    let sent = ["factor_id": factorID, "challenge_id": challenge.id.lowercasedString]
                     return try await secondFactorPage(state, principal, csrf: form.csrf, sent: sent)
                 } catch let error as AuthError {
                     return try await secondFactorPage(state, principal, csrf: form.csrf, error: error)
@@ -128,15 +128,15 @@ extension HostedPagesController {
         func first(_ type: FactorType) -> Factor? { factors.first { $0.factorType == type } }
         var values: [String: Any] = ["email": state.email, "recovery_open": recoveryOpen || error != nil]
         if let app = first(.totp) {
-            values["totp"] = ["id": app.id.uuidString.lowercased(), "name": app.friendlyName ?? ""]
+            values["totp"] = ["id": app.id.lowercasedString, "name": app.friendlyName ?? ""]
         }
         if let phone = first(.phone) {
-            let id = phone.id.uuidString.lowercased()
+            let id = phone.id.lowercasedString
             var shown: [String: Any] = ["id": id, "number": phone.phone ?? ""]
             if let sent, sent["factor_id"]?.lowercased() == id { shown["challenge_id"] = sent["challenge_id"] ?? "" }
             values["phone"] = shown
         }
-        if let key = first(.webauthn) { values["key"] = ["id": key.id.uuidString.lowercased()] }
+        if let key = first(.webauthn) { values["key"] = ["id": key.id.lowercasedString] }
         return render(
             "second-factor", title: Self.titles["second-factor"] ?? "", flow: state.flow, csrf: csrf, values: values,
             error: error.map(Self.text), status: error.map(Self.status) ?? .ok, cookies: cookies)

@@ -20,7 +20,7 @@ public struct WebhookEndpointBody: Codable, Sendable {
     }
 
     public init(_ endpoint: WebhookEndpointRecord, secret: String? = nil) {
-        id = endpoint.id.uuidString.lowercased()
+        id = endpoint.id.lowercasedString
         url = endpoint.url
         events = endpoint.events.map(\.rawValue)
         source = endpoint.source.rawValue
@@ -57,8 +57,8 @@ public struct WebhookDeliveryBody: Codable, Sendable {
     }
 
     public init(_ delivery: WebhookDelivery) {
-        id = delivery.id.uuidString.lowercased()
-        endpointID = delivery.endpointID.uuidString.lowercased()
+        id = delivery.id.lowercasedString
+        endpointID = delivery.endpointID.lowercasedString
         type = delivery.type
         state = delivery.state.rawValue
         attempts = delivery.attempts

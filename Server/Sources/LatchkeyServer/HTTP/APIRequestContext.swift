@@ -24,7 +24,7 @@ public struct APIRequestContext: RequestContext {
         self.coreContext = .init(source: source)
         self.peerAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
         self.client = ClientInfo(ip: peerAddress)
-        self.requestID = source.logger[metadataKey: "hb.request.id"]?.description ?? UUID().uuidString.lowercased()
+        self.requestID = source.logger[metadataKey: "hb.request.id"]?.description ?? UUID().lowercasedString
     }
 
     /// Bodies over 1 MB are refused, as GoTrue does.

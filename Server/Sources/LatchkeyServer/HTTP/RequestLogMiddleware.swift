@@ -39,7 +39,7 @@ struct RequestLogMiddleware: RouterMiddleware {
                 "status": .stringConvertible(status),
                 "duration_ms": .stringConvertible((elapsed.milliseconds * 1000).rounded(.down) / 1000),
             ]
-            if let user = facts.userID { metadata["user_id"] = .string(user.uuidString.lowercased()) }
+            if let user = facts.userID { metadata["user_id"] = .string(user.lowercasedString) }
             context.logger.log(level: level, "request", metadata: metadata)
         }
         var response = try await RequestFacts.$current.withValue(facts) { try await next(request, context) }

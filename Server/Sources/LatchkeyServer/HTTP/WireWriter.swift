@@ -211,7 +211,7 @@ struct WireWriter {
     private mutating func string(_ value: String) -> Bool { writer.string(value) }
     private mutating func object(_ members: [String: JSONValue]) -> Bool { writer.object(members) }
     private mutating func dateValue(_ value: Date) { writer.plain(WireJSON.formatDate(value)) }
-    private mutating func uuid(_ value: UUID) { writer.plain(value.uuidString.lowercased()) }
+    private mutating func uuid(_ value: UUID) { writer.plain(value.lowercasedString) }
 
     private mutating func date(_ name: StaticString, _ value: Date?) {
         guard let value else { return }

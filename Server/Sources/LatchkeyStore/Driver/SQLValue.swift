@@ -11,8 +11,8 @@ public enum SQLValue: Sendable, Equatable {
     public init(_ value: Int) { self = .int(Int64(value)) }
     public init(_ value: Int64) { self = .int(value) }
     public init(_ value: Bool) { self = .int(value ? 1 : 0) }
-    public init(_ value: UUID) { self = .text(value.uuidString.lowercased()) }
-    public init(_ value: UUID?) { self = value.map { .text($0.uuidString.lowercased()) } ?? .null }
+    public init(_ value: UUID) { self = .text(value.lowercasedString) }
+    public init(_ value: UUID?) { self = value.map { .text($0.lowercasedString) } ?? .null }
     /// Dates are stored as integer milliseconds since 1970, truncated: never later than the date.
     public init(_ value: Date?) {
         self = value.map { .int(Int64(($0.timeIntervalSince1970 * 1000).rounded(.down))) } ?? .null
@@ -51,7 +51,7 @@ public struct SQLRow: Sendable {
         int(column).map { Date(timeIntervalSince1970: Double($0) / 1000) }
     }
 
-    public func uuid(_ column: String) -> UUID? { string(column).flatMap(UUID.init(uuidString:)) }
+    public func uuid(_ column: String) -> UUID? { string(column).flatMap(UUID.init(text:)) }
 }
 
 /// Something that runs statements: a connection, or one inside a transaction.

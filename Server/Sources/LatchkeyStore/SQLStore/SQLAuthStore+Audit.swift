@@ -12,8 +12,8 @@ extension SQLAuthStore {
                 "INSERT INTO audit_log (\(auditColumns), seq) VALUES (\(placeholders(11)))",
                 [
                     SQLValue(event.id), .text(event.action.rawValue), .text(event.action.logType),
-                    SQLValue(event.actorID.map { $0.uuidString.lowercased() }),
-                    .text(event.actorName), SQLValue(event.userID.map { $0.uuidString.lowercased() }), SQLValue(event.ip),
+                    SQLValue(event.actorID.map { $0.lowercasedString }),
+                    .text(event.actorName), SQLValue(event.userID.map { $0.lowercasedString }), SQLValue(event.ip),
                     SQLValue(event.userAgent),
                     .text(encode(event.details)), SQLValue(event.createdAt), SQLValue(position),
                 ])

@@ -82,7 +82,7 @@ extension SQLAuthStore {
             "SELECT id, identity_data FROM identities WHERE user_id = ? AND provider = ?", [SQLValue(userID), .text(provider)])
         if rows.isEmpty {
             let data: [String: JSONValue] = [
-                "sub": .string(userID.uuidString.lowercased()), key: .string(value), "email_verified": .bool(provider == "email"),
+                "sub": .string(userID.lowercasedString), key: .string(value), "email_verified": .bool(provider == "email"),
                 "phone_verified": .bool(provider == "phone"),
             ]
             try await db.query(
@@ -91,7 +91,7 @@ extension SQLAuthStore {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 [
-                    SQLValue(UUID()), SQLValue(userID), .text(provider), .text(userID.uuidString.lowercased()), .text(encode(data)),
+                    SQLValue(UUID()), SQLValue(userID), .text(provider), .text(userID.lowercasedString), .text(encode(data)),
                     provider == "email" ? .text(value) : .null, .null, SQLValue(now), SQLValue(now),
                 ])
             return

@@ -77,7 +77,7 @@ extension SQLAuthStore {
                 """
                 UPDATE outbox SET failed_at = ?, last_error = 'endpoint removed', locked_until = NULL
                 WHERE channel = 'webhook' AND recipient = ? AND \(Self.pendingOutbox)
-                """, [SQLValue(Date()), .text(id.uuidString.lowercased())])
+                """, [SQLValue(Date()), .text(id.lowercasedString)])
             return true
         }
     }

@@ -73,7 +73,7 @@ public struct AdminUsers: Sendable {
 
     /// A user by id, exact email address or phone number (`latchkey users show ada@example.com`).
     public func user(lookup key: String) async throws -> User {
-        if UUID(uuidString: key) != nil { return try await user(id: key) }
+        if UUID(text: key) != nil { return try await user(id: key) }
         var found: UserRecord?
         if key.contains("@") {
             if let email = EmailAddress.canonical(key) { found = try await store.user(email: email) }
@@ -106,11 +106,11 @@ public struct AdminUsers: Sendable {
                 codes.newPhoneUser(phone: phone!, passwordHash: hash, data: [:], confirmed: request.phoneConfirm == true)
             }
         if let raw = request.id {
-            guard let id = UUID(uuidString: raw) else { throw AuthError.validation("id must be a UUID") }
+            guard let id = UUID(text: raw) else { throw AuthError.validation("id must be a UUID") }
             user.id = id
             identity.userID = id
-            identity.providerID = id.uuidString.lowercased()
-            identity.identityData["sub"] = .string(id.uuidString.lowercased())
+            identity.providerID = id.lowercasedString
+            identity.identityData["sub"] = .string(id.lowercasedString)
         }
         if email != nil, let phone {
             user.phone = phone
@@ -131,7 +131,7 @@ public struct AdminUsers: Sendable {
         guard !softDelete else {
             throw AuthError.validation("should_soft_delete is not supported: Latchkey deletes a user whole (send false or leave it out)")
         }
-        guard let id = UUID(uuidString: raw), let user = try await store.user(id: id) else { throw AuthError.adminUserNotFound }
+        guard let id = UUID(text: raw), let user = try await store.user(id: id) else { throw AuthError.adminUserNotFound }
         let held = await grants?.held(by: id) ?? []
         guard try await store.deleteUser(id: id, audit: [events.event(.userDeleted, user: user)]) else {
             throw AuthError.adminUserNotFound
@@ -140,7 +140,7 @@ public struct AdminUsers: Sendable {
     }
 
     func existingUser(_ raw: String) async throws -> UserRecord {
-        guard let id = UUID(uuidString: raw), let user = try await store.user(id: id) else {
+        guard let id = UUID(text: raw), let user = try await store.user(id: id) else {
             throw AuthError.adminUserNotFound
         }
         return user

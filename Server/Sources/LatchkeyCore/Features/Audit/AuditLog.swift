@@ -17,7 +17,7 @@ public struct AuditLog: Sendable {
     ) async throws -> (entries: [AuditLogEntry], total: Int) {
         var userID: UUID?
         if let rawUser, !rawUser.isEmpty {
-            guard let id = UUID(uuidString: rawUser) else { throw AuthError.validation("user_id must be a UUID") }
+            guard let id = UUID(text: rawUser) else { throw AuthError.validation("user_id must be a UUID") }
             userID = id
         }
         let actions = try rawActions.filter { !$0.isEmpty }.map { raw in

@@ -13,9 +13,9 @@ extension Codes {
             emailConfirmedAt: confirmed ? now : nil, appMetadata: ["provider": "email", "providers": ["email"]],
             userMetadata: metadata, createdAt: now, updatedAt: now)
         let identity = IdentityRecord(
-            id: records.random.orderedUUID(at: now), userID: id, provider: "email", providerID: id.uuidString.lowercased(),
+            id: records.random.orderedUUID(at: now), userID: id, provider: "email", providerID: id.lowercasedString,
             identityData: [
-                "sub": .string(id.uuidString.lowercased()), "email": .string(email), "email_verified": .bool(confirmed),
+                "sub": .string(id.lowercasedString), "email": .string(email), "email_verified": .bool(confirmed),
                 "phone_verified": false,
             ], email: email, createdAt: now, updatedAt: now)
         return (user, identity)
@@ -32,9 +32,9 @@ extension Codes {
             phoneConfirmedAt: confirmed ? now : nil, appMetadata: ["provider": "phone", "providers": ["phone"]], userMetadata: data,
             createdAt: now, updatedAt: now)
         let identity = IdentityRecord(
-            id: records.random.orderedUUID(at: now), userID: id, provider: "phone", providerID: id.uuidString.lowercased(),
+            id: records.random.orderedUUID(at: now), userID: id, provider: "phone", providerID: id.lowercasedString,
             identityData: [
-                "sub": .string(id.uuidString.lowercased()), "phone": .string(phone), "email_verified": false,
+                "sub": .string(id.lowercasedString), "phone": .string(phone), "email_verified": false,
                 "phone_verified": .bool(confirmed),
             ], email: nil, createdAt: now, updatedAt: now)
         return (user, identity)

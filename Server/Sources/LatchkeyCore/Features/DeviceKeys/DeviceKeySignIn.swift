@@ -83,10 +83,10 @@ public struct DeviceKeySignIn: Sendable {
     /// once the key is found, its user.
     func session(assertion: String, client: ClientInfo, attempt: inout Attempt) async throws -> Session {
         guard assertion.utf8.count <= 8192 else { throw Self.invalidGrant("assertion is too large") }
-        guard let unverified = await assertions.unverifiedClaims(assertion), let keyID = UUID(uuidString: unverified.iss) else {
+        guard let unverified = await assertions.unverifiedClaims(assertion), let keyID = UUID(text: unverified.iss) else {
             throw Self.invalidGrant("the assertion is not a JWT naming a device key as its iss")
         }
-        attempt.keyID = keyID.uuidString.lowercased()
+        attempt.keyID = keyID.lowercasedString
         guard let key = try await store.deviceKey(id: keyID) else { throw Self.keyNotFound }
         attempt.user = try await store.user(id: key.userID)
         guard let claims = await assertions.verifiedClaims(assertion, key: try Self.publicKey(key.publicKey)) else {
@@ -117,7 +117,7 @@ public struct DeviceKeySignIn: Sendable {
     /// to `audience`, unexpired and at most five minutes ahead, issued in the last five minutes,
     /// with a `jti`.
     static func check(_ claims: DeviceKeyAssertion, key: DeviceKeyRecord, audience: String, now: Date) throws {
-        guard claims.sub.lowercased() == key.userID.uuidString.lowercased() else { throw invalidGrant("sub is not the key's user") }
+        guard claims.sub.lowercased() == key.userID.lowercasedString else { throw invalidGrant("sub is not the key's user") }
         guard claims.aud.contains(audience) else {
             throw invalidGrant("aud must be \(audience), not \(claims.aud)")
         }

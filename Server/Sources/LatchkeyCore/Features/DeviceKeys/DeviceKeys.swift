@@ -34,7 +34,7 @@ public struct DeviceKeys: Sendable {
         let key = DeviceKeyRecord(
             id: random.uuid(), userID: principal.user.id, name: name, publicKey: publicKey, createdAt: time.now(), sessionID: session.id)
         let event = events.event(
-            .deviceKeyRegistered, user: principal.user, details: ["key_id": .string(key.id.uuidString.lowercased()), "name": .string(name)])
+            .deviceKeyRegistered, user: principal.user, details: ["key_id": .string(key.id.lowercasedString), "name": .string(name)])
         guard try await store.createDeviceKey(key, limit: Self.maxKeys, audit: [event]) else {
             throw AuthError.unprocessable("A user can register at most \(Self.maxKeys) device keys")
         }
@@ -48,8 +48,8 @@ public struct DeviceKeys: Sendable {
 
     /// `DELETE /device-keys/{id}`: the key signs nothing from now on.
     public func revoke(id raw: String, principal: Principal) async throws {
-        guard let id = UUID(uuidString: raw) else { throw Self.notFound }
-        let event = events.event(.deviceKeyRevoked, user: principal.user, details: ["key_id": .string(id.uuidString.lowercased())])
+        guard let id = UUID(text: raw) else { throw Self.notFound }
+        let event = events.event(.deviceKeyRevoked, user: principal.user, details: ["key_id": .string(id.lowercasedString)])
         guard try await store.deleteDeviceKey(id: id, userID: principal.user.id, audit: [event]) else { throw Self.notFound }
     }
 

@@ -129,7 +129,7 @@ extension IDTokenSignIn {
     /// `identity_linked`'s details, as GoTrue's traits.
     static func linked(_ identity: IdentityRecord) -> [String: JSONValue] {
         [
-            "identity_id": .string(identity.id.uuidString.lowercased()), "provider": .string(identity.provider),
+            "identity_id": .string(identity.id.lowercasedString), "provider": .string(identity.provider),
             "provider_id": .string(identity.providerID),
         ]
     }

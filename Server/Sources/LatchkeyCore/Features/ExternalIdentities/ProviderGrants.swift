@@ -62,7 +62,7 @@ public struct ProviderGrants: Sendable {
     }
 
     static func context(_ userID: UUID, _ provider: String, _ subject: String) -> String {
-        "\(userID.uuidString.lowercased()) \(provider) \(subject)"
+        "\(userID.lowercasedString) \(provider) \(subject)"
     }
 
     /// Exchanges the authorization code an app got on the device (Sign in with Apple's

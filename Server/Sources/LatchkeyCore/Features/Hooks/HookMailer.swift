@@ -16,7 +16,7 @@ public struct HookMailer: Mailer {
         guard let payload = message.hookPayload else {
             throw HookDeliveryFailure(isPermanent: true, reason: "queued before the send-email hook was on: it has no hook payload")
         }
-        let userID = payload["user"]?.objectValue?["id"]?.stringValue.flatMap(UUID.init(uuidString:))
+        let userID = payload["user"]?.objectValue?["id"]?.stringValue.flatMap(UUID.init(text:))
         do {
             _ = try await hooks.invoke(.sendEmail, payload, userID: userID)
         } catch let error as AuthError {

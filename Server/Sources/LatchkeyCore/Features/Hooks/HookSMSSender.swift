@@ -24,6 +24,6 @@ public struct HookSMSSender: SMSSender {
             "otp": .string(message.code), "phone": .string(message.phone), "sms_type": .string(message.purpose),
         ])
         _ = try await hooks.invoke(.sendSMS, ["user": user, "sms": sms], userID: message.user?.id)
-        return "hook-\(hooks.random.uuid().uuidString.lowercased())"
+        return "hook-\(hooks.random.uuid().lowercasedString)"
     }
 }

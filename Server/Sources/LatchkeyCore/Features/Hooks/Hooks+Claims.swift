@@ -16,7 +16,7 @@ extension Hooks {
         guard case .object(let original) = Self.json(claims) else { return claims }
         let answer = try await invoke(
             .customAccessToken,
-            ["user_id": .string(userID.uuidString.lowercased()), "claims": .object(original), "authentication_method": .string(method)],
+            ["user_id": .string(userID.lowercasedString), "claims": .object(original), "authentication_method": .string(method)],
             userID: userID)
         guard let output = answer["claims"] else { throw Self.claimsError("output claims field is missing") }
         guard case .object(let changed) = output else { throw Self.claimsError("output claims must be an object") }

@@ -74,7 +74,7 @@ public struct Hooks: Sendable {
     public func passwordAttempt(userID: UUID, valid: Bool) async throws -> Verdict {
         guard isEnabled(.passwordVerificationAttempt) else { return .proceed }
         let answer = try await invoke(
-            .passwordVerificationAttempt, ["user_id": .string(userID.uuidString.lowercased()), "valid": .bool(valid)], userID: userID)
+            .passwordVerificationAttempt, ["user_id": .string(userID.lowercasedString), "valid": .bool(valid)], userID: userID)
         guard answer["decision"] == "reject" else { return .proceed }
         return .reject(
             message: Self.message(answer, otherwise: "Further password verification attempts will be rejected."),
@@ -96,7 +96,7 @@ public struct Hooks: Sendable {
         let answer = try await invoke(
             .mfaVerificationAttempt,
             [
-                "user_id": .string(userID.uuidString.lowercased()), "factor_id": .string(factorID.uuidString.lowercased()),
+                "user_id": .string(userID.lowercasedString), "factor_id": .string(factorID.lowercasedString),
                 "factor_type": .string(factorType), "valid": .bool(valid),
             ],
             userID: userID)
@@ -116,7 +116,7 @@ public struct Hooks: Sendable {
     func invoke(_ name: HookName, _ fields: [String: JSONValue], userID: UUID?) async throws -> [String: JSONValue] {
         var payload = fields
         payload["metadata"] = .object([
-            "uuid": .string(random.uuid().uuidString.lowercased()), "time": .string(WireJSON.formatDate(time.now())),
+            "uuid": .string(random.uuid().lowercasedString), "time": .string(WireJSON.formatDate(time.now())),
             "name": .string(name.rawValue), "ip_address": .string(AuditContext.current.ip ?? ""),
         ])
         let start = ContinuousClock.now

@@ -47,7 +47,7 @@ public struct KeyVaults: Sendable {
         let share = random.bytes(32)
         let vault = KeyVaultRecord(
             id: id, userID: principal.user.id, verifierMAC: box.mac(Self.macInput(id, verifier)),
-            sealedShare: try box.seal(share, context: id.uuidString.lowercased()), createdAt: now, updatedAt: now)
+            sealedShare: try box.seal(share, context: id.lowercasedString), createdAt: now, updatedAt: now)
         guard try await store.createVault(vault, limit: Self.maxVaults) else {
             throw AuthError.unprocessable("A user can keep at most \(Self.maxVaults) PIN vaults")
         }
@@ -69,7 +69,7 @@ public struct KeyVaults: Sendable {
         guard principal.session != nil else { throw AuthError(.noAuthorization, "Unlocking a PIN vault needs a user session") }
         try await gate.require(principal, to: "unlock a PIN vault")
         try await limiter.hit("ip:vault:\(client.limitKey)", unlockLimit)
-        guard let id = UUID(uuidString: raw) else { throw Self.notFound }
+        guard let id = UUID(text: raw) else { throw Self.notFound }
         let expected = box.mac(Self.macInput(id, try Self.verifier(request.verifier)))
         for _ in 0..<Self.maxRaces {
             guard let vault = try await store.vault(id: id, userID: principal.user.id) else { throw Self.notFound }
@@ -85,7 +85,7 @@ public struct KeyVaults: Sendable {
             case .unlocked:
                 var opened = vault
                 opened.failedAttempts = 0
-                let share = try box.open(sealed, context: id.uuidString.lowercased())
+                let share = try box.open(sealed, context: id.lowercasedString)
                 return opened.wire(share: share, maxAttempts: Self.maxAttempts)
             case .destroyed:
                 throw Self.locked
@@ -101,7 +101,7 @@ public struct KeyVaults: Sendable {
     /// `DELETE /vaults/{id}`.
     public func delete(id raw: String, principal: Principal) async throws {
         try await gate.require(principal, to: "delete a PIN vault")
-        guard let id = UUID(uuidString: raw), try await store.deleteVault(id: id, userID: principal.user.id) else {
+        guard let id = UUID(text: raw), try await store.deleteVault(id: id, userID: principal.user.id) else {
             throw Self.notFound
         }
     }
@@ -118,6 +118,6 @@ public struct KeyVaults: Sendable {
     }
 
     static func macInput(_ id: UUID, _ verifier: [UInt8]) -> [UInt8] {
-        Array(id.uuidString.lowercased().utf8) + verifier
+        Array(id.lowercasedString.utf8) + verifier
     }
 }

@@ -33,7 +33,7 @@ extension MFA {
         let factor = FactorRecord(
             id: id, userID: user.id, friendlyName: name, factorType: "phone", sealedSecret: "", createdAt: now, updatedAt: now,
             phone: phone)
-        let event = events.event(.factorEnrolled, user: user, details: ["factor_id": .string(id.uuidString.lowercased()), "type": "phone"])
+        let event = events.event(.factorEnrolled, user: user, details: ["factor_id": .string(id.lowercasedString), "type": "phone"])
         try await create(factor, name: name, audit: event)
         return PhoneEnrollment(id: id, friendlyName: name, phone: raw)
     }

@@ -32,8 +32,8 @@ extension MFA {
     {
         try principal.user.refuseIfAnonymous()
         try await limiter.hit("ip:mfa:\(client.limitKey)", settings.perIP)
-        guard let factorID = UUID(uuidString: raw) else { throw Self.notFound }
-        guard let rawChallenge = request.challengeID, let challengeID = UUID(uuidString: rawChallenge) else {
+        guard let factorID = UUID(text: raw) else { throw Self.notFound }
+        guard let rawChallenge = request.challengeID, let challengeID = UUID(text: rawChallenge) else {
             throw AuthError.validation("challenge_id must be the id of a challenge")
         }
         let proof = try Self.proof(of: request)
@@ -143,7 +143,7 @@ extension MFA {
             return .reject(
                 AuthError(
                     .mfaChallengeExpired,
-                    "MFA challenge \(challenge.id.uuidString.lowercased()) has expired, verify against another challenge or create a new challenge."
+                    "MFA challenge \(challenge.id.lowercasedString) has expired, verify against another challenge or create a new challenge."
                 ),
                 spendChallenge: true)
         }
@@ -153,7 +153,7 @@ extension MFA {
         if let locked = factor.lockedUntil, locked > now { return .reject(Self.locked(until: locked, now: now), spendChallenge: false) }
         var updated = factor
         updated.updatedAt = now
-        let factorID: JSONValue = .string(factor.id.uuidString.lowercased())
+        let factorID: JSONValue = .string(factor.id.lowercasedString)
         let kind: JSONValue = .string(factor.factorType)
         switch check(proof, factor: factor, challenge: challenge, userID: user.id, now: now) {
         case .unreadable:
@@ -240,7 +240,7 @@ extension MFA {
             guard let hash = challenge.codeHash else { return .wrong }
             return OneTimeSecrets.codeMatches(code, userID: userID, storedHash: hash) ? .right(step: nil) : .wrong
         }
-        guard let secret = try? box.open(factor.sealedSecret, context: factor.id.uuidString.lowercased()) else { return .unreadable }
+        guard let secret = try? box.open(factor.sealedSecret, context: factor.id.lowercasedString) else { return .unreadable }
         guard let step = TOTP(secret: secret).matchingStep(code, at: now), step > (factor.lastUsedStep ?? .min) else { return .wrong }
         return .right(step: step)
     }

@@ -24,7 +24,7 @@ extension MFA {
         let factor = FactorRecord(
             id: id, userID: user.id, friendlyName: name, factorType: "webauthn", sealedSecret: "", createdAt: now, updatedAt: now)
         let event = events.event(
-            .factorEnrolled, user: user, details: ["factor_id": .string(id.uuidString.lowercased()), "type": "webauthn"])
+            .factorEnrolled, user: user, details: ["factor_id": .string(id.lowercasedString), "type": "webauthn"])
         try await create(factor, name: name, audit: event)
         return WebAuthnEnrollment(id: id, friendlyName: name)
     }
@@ -56,7 +56,7 @@ extension MFA {
     /// `PublicKeyCredentialCreationOptions` for a second factor: no resident key, presence at
     /// least, no attestation (browsers then send `none`).
     func creationOptions(challenge: [UInt8], user: UserRecord, excluding others: [WebAuthnFactorCredential]) -> JSONValue {
-        let name = user.email ?? user.phone.map { "+" + $0 } ?? user.id.uuidString.lowercased()
+        let name = user.email ?? user.phone.map { "+" + $0 } ?? user.id.lowercasedString
         var options: [String: JSONValue] = [
             "rp": ["name": .string(settings.relyingPartyName), "id": .string(settings.relyingParty.id)],
             "user": ["name": .string(name), "displayName": .string(name), "id": .string(Passkeys.userHandle(user.id))],

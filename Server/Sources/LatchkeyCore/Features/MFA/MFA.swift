@@ -104,12 +104,12 @@ public struct MFA: Sendable {
         let now = time.now()
         let totp = TOTP(secret: random.bytes(20))
         let id = random.uuid()
-        let account = user.email ?? user.phone.map { "+" + $0 } ?? user.id.uuidString.lowercased()
+        let account = user.email ?? user.phone.map { "+" + $0 } ?? user.id.lowercasedString
         let uri = totp.uri(issuer: issuer, account: account)
         let factor = FactorRecord(
             id: id, userID: user.id, friendlyName: name,
-            sealedSecret: try box.seal(totp.secret, context: id.uuidString.lowercased()), createdAt: now, updatedAt: now)
-        let event = events.event(.factorEnrolled, user: user, details: ["factor_id": .string(id.uuidString.lowercased()), "type": "totp"])
+            sealedSecret: try box.seal(totp.secret, context: id.lowercasedString), createdAt: now, updatedAt: now)
+        let event = events.event(.factorEnrolled, user: user, details: ["factor_id": .string(id.lowercasedString), "type": "totp"])
         try await create(factor, name: name, audit: event)
         return TOTPEnrollment(
             id: id, type: "totp", friendlyName: name,
@@ -179,7 +179,7 @@ public struct MFA: Sendable {
         let notices = self.notices
         let removed = try await store.resetFactors(userID: user.id) { deleted in
             deleted.map {
-                events.event(.factorUnenrolled, user: user, details: ["factor_id": .string($0.id.uuidString.lowercased()), "reset": true])
+                events.event(.factorUnenrolled, user: user, details: ["factor_id": .string($0.id.lowercasedString), "reset": true])
             } + [events.event(.logout, user: user, details: ["scope": "global", "reason": "factors_reset"])]
         } outbox: { deleted in
             deleted.contains { $0.status == .verified } ? try notices.notice(.factorUnenrolled, to: user) : []
@@ -193,7 +193,7 @@ public struct MFA: Sendable {
     /// back to `aal1` (GoTrue's `DowngradeSessionsToAAL1`): sessions do not record which factor
     /// raised them, so none keeps a level the removed factor may have given it.
     func delete(_ factor: FactorRecord, of user: UserRecord) async throws {
-        let event = events.event(.factorUnenrolled, user: user, details: ["factor_id": .string(factor.id.uuidString.lowercased())])
+        let event = events.event(.factorUnenrolled, user: user, details: ["factor_id": .string(factor.id.lowercasedString)])
         let mail = factor.status == .verified ? try notices.notice(.factorUnenrolled, to: user) : []
         guard
             try await store.deleteFactor(
@@ -205,12 +205,12 @@ public struct MFA: Sendable {
     }
 
     func existingUser(_ raw: String) async throws -> UserRecord {
-        guard let id = UUID(uuidString: raw), let user = try await store.user(id: id) else { throw AuthError.adminUserNotFound }
+        guard let id = UUID(text: raw), let user = try await store.user(id: id) else { throw AuthError.adminUserNotFound }
         return user
     }
 
     func ownFactor(_ raw: String, of user: UserRecord) async throws -> FactorRecord {
-        guard let id = UUID(uuidString: raw), let factor = try await store.factors(userID: user.id).first(where: { $0.id == id }) else {
+        guard let id = UUID(text: raw), let factor = try await store.factors(userID: user.id).first(where: { $0.id == id }) else {
             throw Self.notFound
         }
         return factor

@@ -38,7 +38,7 @@ public struct IdentityLinks: Sendable {
     /// stays. The last identity is kept.
     public func unlink(_ id: String, principal: Principal, client: ClientInfo) async throws {
         guard enabled else { throw Self.disabled }
-        guard let identityID = UUID(uuidString: id) else { throw AuthError(.identityNotFound, "Identity doesn't exist") }
+        guard let identityID = UUID(text: id) else { throw AuthError(.identityNotFound, "Identity doesn't exist") }
         try await store.onFreshCopies(of: principal.user) { user in
             // Decided on every try: a sign-out or a first factor landing meanwhile is seen here.
             let held = try await heldSession(principal)

@@ -47,7 +47,7 @@ public struct OAuthClients: Sendable {
         -> AuditEvent
     {
         var all = details
-        all["client_id"] = .string(client.id.uuidString.lowercased())
+        all["client_id"] = .string(client.id.lowercasedString)
         if let name = client.name { all["client_name"] = .string(name) }
         return events.event(action, userID: nil, name: nil, details: all, client: from)
     }
@@ -194,7 +194,7 @@ public struct OAuthClients: Sendable {
 
     func existing(_ raw: String) async throws -> OAuthClientRecord {
         try requireEnabled()
-        guard let id = UUID(uuidString: raw) else { throw AuthError.validation("invalid client_id format") }
+        guard let id = UUID(text: raw) else { throw AuthError.validation("invalid client_id format") }
         guard let client = try await store.oauthClient(id: id) else { throw Self.notFound }
         return client
     }

@@ -23,7 +23,7 @@ public enum OAuthScopes {
     /// The user's claims that `scopes` open, as `/oauth/userinfo` answers them (GoTrue's names:
     /// `phone`, `phone_verified`; `user_metadata` with `profile`).
     public static func userInfo(_ user: UserRecord, scopes: [String]?) -> [String: JSONValue] {
-        var claims: [String: JSONValue] = ["sub": .string(user.id.uuidString.lowercased())]
+        var claims: [String: JSONValue] = ["sub": .string(user.id.lowercasedString)]
         // A token of the app's own session (no client) answers the subject alone, as GoTrue's.
         guard let scopes else { return claims }
         if scopes.contains(email), let address = user.email, !address.isEmpty {

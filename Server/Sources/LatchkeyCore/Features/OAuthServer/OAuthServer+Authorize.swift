@@ -40,7 +40,7 @@ extension OAuthServer {
         try await limiter.hit([.init("ip:oauth_authorize:\(client.ip)", settings.tokenPerIP)])
         guard let rawClient = nonEmpty(request.clientID) else { throw AuthError.validation("client_id is required") }
         guard let redirectURI = nonEmpty(request.redirectURI) else { throw AuthError.validation("redirect_uri is required") }
-        guard let clientID = UUID(uuidString: rawClient) else { throw AuthError(.oauthClientNotFound, "invalid client_id format") }
+        guard let clientID = UUID(text: rawClient) else { throw AuthError(.oauthClientNotFound, "invalid client_id format") }
         guard let client = try await store.oauthClient(id: clientID) else { throw AuthError(.oauthClientNotFound, "invalid client_id") }
         // Matched exactly, byte for byte (OAuth 2.1 §4.1.1); registered URIs passed the redirect rules.
         guard client.redirectURIs.contains(redirectURI) else { throw AuthError.validation("invalid redirect_uri") }

@@ -37,7 +37,7 @@ extension OAuthServer {
         return .details(
             OAuthAuthorizationDetails(
                 authorizationID: authorization.authorizationID, redirectURI: authorization.redirectURI, client: Self.summary(client),
-                user: OAuthAuthorizationUser(id: user.id.uuidString.lowercased(), email: user.email ?? ""), scope: authorization.scope))
+                user: OAuthAuthorizationUser(id: user.id.lowercasedString, email: user.email ?? ""), scope: authorization.scope))
     }
 
     /// `POST /oauth/authorizations/{authorization_id}/consent`: the user's answer to a request
@@ -74,7 +74,7 @@ extension OAuthServer {
             grantedAt: now)
         let granted = events.event(
             .oauthConsentGranted, user: principal.user,
-            details: ["client_id": .string(authorization.clientID.uuidString.lowercased()), "scopes": .string(authorization.scope)])
+            details: ["client_id": .string(authorization.clientID.lowercasedString), "scopes": .string(authorization.scope)])
         guard try await store.updateOAuthAuthorization(approved, ifPendingFor: principal.user.id, consent: consent, audit: [granted])
         else { throw Self.noLongerPending }
         return OAuthConsentResponse(redirectURL: success(approved, code: code))
@@ -131,6 +131,6 @@ extension OAuthServer {
 
     static func summary(_ client: OAuthClientRecord) -> OAuthClientSummary {
         OAuthClientSummary(
-            id: client.id.uuidString.lowercased(), name: client.name ?? "", uri: client.uri ?? "", logoURI: client.logoURI ?? "")
+            id: client.id.lowercasedString, name: client.name ?? "", uri: client.uri ?? "", logoURI: client.logoURI ?? "")
     }
 }

@@ -43,8 +43,8 @@ extension OAuthServer {
     func revokeGrant(clientID raw: String?, of user: UserRecord) async throws {
         try requireEnabled()
         guard let raw, !raw.isEmpty else { throw AuthError.validation("client_id query parameter is required") }
-        guard let clientID = UUID(uuidString: raw) else { throw AuthError.validation("invalid client_id format") }
-        let revoked = events.event(.oauthConsentRevoked, user: user, details: ["client_id": .string(clientID.uuidString.lowercased())])
+        guard let clientID = UUID(text: raw) else { throw AuthError.validation("invalid client_id format") }
+        let revoked = events.event(.oauthConsentRevoked, user: user, details: ["client_id": .string(clientID.lowercasedString)])
         guard try await store.revokeOAuthConsent(userID: user.id, clientID: clientID, at: time.now(), audit: [revoked]) else {
             var error = AuthError(.oauthConsentNotFound, "No active grant found for this client")
             error.status = 404

@@ -67,7 +67,7 @@ extension OAuthServer {
             (method, id, secret) = ("none", request.clientID, nil)
         }
         guard let raw = nonEmpty(id) else { throw Self.tokenError("invalid_client", "Client authentication required") }
-        guard let clientID = UUID(uuidString: raw), let client = try await store.oauthClient(id: clientID) else {
+        guard let clientID = UUID(text: raw), let client = try await store.oauthClient(id: clientID) else {
             throw Self.tokenError("invalid_client", "Invalid client credentials")
         }
         guard client.tokenEndpointAuthMethod == method else {
@@ -136,8 +136,8 @@ extension OAuthServer {
         if authorization.status == .used {
             // RFC 6749 §4.1.2: a code used twice may have leaked; what it gave ends.
             let details: [String: JSONValue] = [
-                "client_id": .string(authorization.clientID.uuidString.lowercased()),
-                "session_id": authorization.sessionID.map { .string($0.uuidString.lowercased()) } ?? .null,
+                "client_id": .string(authorization.clientID.lowercasedString),
+                "session_id": authorization.sessionID.map { .string($0.lowercasedString) } ?? .null,
             ]
             let audit = [
                 AuditEvent(
@@ -169,7 +169,7 @@ extension OAuthServer {
         used.sessionID = session.id
         let login = AuditEvent(
             .login, user: user,
-            details: ["method": "oauth_authorization_code", "client_id": .string(client.uuidString.lowercased())], client: request,
+            details: ["method": "oauth_authorization_code", "client_id": .string(client.lowercasedString)], client: request,
             context: context, id: eventID, at: now)
         return .issue(used, newSession, audit: [login])
     }
@@ -197,15 +197,15 @@ extension OAuthServer {
         let scopes = OAuthScopes.parse(session.scopes ?? "")
         var claims = OAuthScopes.idTokenClaims(user, scopes: scopes)
         claims["iss"] = .string(issuer)
-        claims["sub"] = .string(user.id.uuidString.lowercased())
-        claims["aud"] = .string(client.uuidString.lowercased())
-        claims["client_id"] = .string(client.uuidString.lowercased())
+        claims["sub"] = .string(user.id.lowercasedString)
+        claims["aud"] = .string(client.lowercasedString)
+        claims["client_id"] = .string(client.lowercasedString)
         claims["iat"] = .number(Double(now))
         claims["exp"] = .number(Double(now + settings.idTokenLifetime))
         claims["auth_time"] = .number(Double(session.amr.map(\.timestamp).max() ?? now))
         claims["amr"] = .array(session.amr.map { .string($0.method) })
         claims["acr"] = .string(session.aal)
-        claims["sid"] = .string(session.id.uuidString.lowercased())
+        claims["sid"] = .string(session.id.lowercasedString)
         if let nonce { claims["nonce"] = .string(nonce) }
         var signed = AccessTokenClaims()
         signed.custom = claims

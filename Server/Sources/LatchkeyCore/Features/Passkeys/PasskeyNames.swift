@@ -20,6 +20,6 @@ enum PasskeyNames {
 
     static func name(aaguid: [UInt8]) -> String {
         guard aaguid.count == 16 else { return "Passkey" }
-        return known[UUID(bytes: aaguid).uuidString.lowercased()] ?? "Passkey"
+        return known[UUID(bytes: aaguid).lowercasedString] ?? "Passkey"
     }
 }

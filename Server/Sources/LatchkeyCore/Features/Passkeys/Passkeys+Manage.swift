@@ -21,12 +21,12 @@ extension Passkeys {
         -> Passkey
     {
         guard settings.enabled else { throw Self.disabled }
-        guard let id = UUID(uuidString: rawID) else { throw Self.notFound }
+        guard let id = UUID(text: rawID) else { throw Self.notFound }
         let name = request.friendlyName ?? ""
         guard !name.isEmpty else { throw AuthError.validation("friendly_name is required") }
         guard name.utf8.count <= 120 else { throw AuthError.validation("friendly_name must be 120 characters or less") }
         let event = records.events.event(
-            .passkeyUpdated, user: principal.user, details: ["passkey_id": .string(id.uuidString.lowercased())], client: client)
+            .passkeyUpdated, user: principal.user, details: ["passkey_id": .string(id.lowercasedString)], client: client)
         guard
             let renamed = try await store.renamePasskey(
                 id: id, userID: principal.user.id, name: name, at: records.time.now(), audit: [event])
@@ -38,9 +38,9 @@ extension Passkeys {
     public func delete(_ rawID: String, principal: Principal, client: ClientInfo) async throws {
         guard settings.enabled else { throw Self.disabled }
         try await requireManagement(principal)
-        guard let id = UUID(uuidString: rawID) else { throw Self.notFound }
+        guard let id = UUID(text: rawID) else { throw Self.notFound }
         let event = records.events.event(
-            .passkeyDeleted, user: principal.user, details: ["passkey_id": .string(id.uuidString.lowercased())], client: client)
+            .passkeyDeleted, user: principal.user, details: ["passkey_id": .string(id.lowercasedString)], client: client)
         guard try await store.deletePasskey(id: id, userID: principal.user.id, audit: [event]) else { throw Self.notFound }
     }
 
@@ -54,15 +54,15 @@ extension Passkeys {
     /// phone); the operator is the event's actor.
     public func delete(passkeyID rawID: String, ofUser rawUser: String) async throws {
         let user = try await existingUser(rawUser)
-        guard let id = UUID(uuidString: rawID) else { throw Self.notFound }
+        guard let id = UUID(text: rawID) else { throw Self.notFound }
         let event = records.events.event(
             .passkeyDeleted, user: user,
-            details: ["user_id": .string(user.id.uuidString.lowercased()), "passkey_id": .string(id.uuidString.lowercased())])
+            details: ["user_id": .string(user.id.lowercasedString), "passkey_id": .string(id.lowercasedString)])
         guard try await store.deletePasskey(id: id, userID: user.id, audit: [event]) else { throw Self.notFound }
     }
 
     func existingUser(_ raw: String) async throws -> UserRecord {
-        guard let id = UUID(uuidString: raw), let user = try await store.user(id: id) else { throw AuthError.adminUserNotFound }
+        guard let id = UUID(text: raw), let user = try await store.user(id: id) else { throw AuthError.adminUserNotFound }
         return user
     }
 }

@@ -64,7 +64,7 @@ public struct Passkeys: Sendable {
         guard existing.count < settings.maxPerUser else { throw Self.tooMany }
         let challenge = try await newChallenge(.registration, userID: principal.user.id)
         let user = principal.user
-        let name = user.email ?? user.phone ?? user.id.uuidString.lowercased()
+        let name = user.email ?? user.phone ?? user.id.lowercasedString
         var options: [String: JSONValue] = [
             "rp": ["name": .string(settings.displayName), "id": .string(settings.relyingParty.id)],
             "user": [
@@ -108,7 +108,7 @@ public struct Passkeys: Sendable {
             backupEligible: made.backupEligible, backedUp: made.backedUp, friendlyName: PasskeyNames.name(aaguid: made.aaguid),
             createdAt: now, updatedAt: now)
         let event = records.events.event(
-            .passkeyCreated, user: principal.user, details: ["passkey_id": .string(passkey.id.uuidString.lowercased())], client: client)
+            .passkeyCreated, user: principal.user, details: ["passkey_id": .string(passkey.id.lowercasedString)], client: client)
         do {
             guard try await store.createPasskey(passkey, limit: settings.maxPerUser, audit: [event]) else {
                 throw Self.tooMany
@@ -164,7 +164,7 @@ public struct Passkeys: Sendable {
             signedIn.updatedAt = now
             let session = records.answers.newSession(for: signedIn, method: "passkey", client: client, now: now)
             let event = records.events.event(
-                .login, user: signedIn, details: ["method": "passkey", "passkey_id": .string(passkey.id.uuidString.lowercased())],
+                .login, user: signedIn, details: ["method": "passkey", "passkey_id": .string(passkey.id.lowercasedString)],
                 client: client)
             guard
                 try await store.recordPasskeySignIn(
@@ -205,7 +205,7 @@ public struct Passkeys: Sendable {
 
     /// The WebAuthn user handle of a user: base64url of its id's text, as GoTrue.
     static func userHandle(_ id: UUID) -> String {
-        Base64URL.encode(Array(id.uuidString.lowercased().utf8))
+        Base64URL.encode(Array(id.lowercasedString.utf8))
     }
 
     func newChallenge(_ ceremony: WebAuthnChallengeRecord.Ceremony, userID: UUID?) async throws -> WebAuthnChallengeRecord {
@@ -223,7 +223,7 @@ public struct Passkeys: Sendable {
     {
         guard let text = request.challengeID, !text.isEmpty else { throw AuthError.validation("challenge_id is required") }
         guard request.credential != nil else { throw AuthError.validation("credential is required") }
-        guard let id = UUID(uuidString: text) else { throw AuthError.validation("challenge_id must be a valid UUID") }
+        guard let id = UUID(text: text) else { throw AuthError.validation("challenge_id must be a valid UUID") }
         guard let challenge = try await store.spendWebAuthnChallenge(id: id, ceremony: ceremony, userID: userID) else {
             throw AuthError(.webauthnChallengeNotFound, "Challenge not found or already used")
         }

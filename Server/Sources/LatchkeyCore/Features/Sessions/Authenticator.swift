@@ -42,12 +42,12 @@ public struct Authenticator: Sendable {
             guard claims.exp != nil else { throw AuthError.badJWT("invalid claim: missing exp claim") }
             guard claims.iss == issuerClaim else { throw AuthError.badJWT("invalid claim: unexpected issuer") }
         }
-        guard let sub = claims.sub, let userID = UUID(uuidString: sub) else {
+        guard let sub = claims.sub, let userID = UUID(text: sub) else {
             throw AuthError.badJWT("invalid claim: missing sub claim")
         }
         var sessionID: UUID?
         if let claimed = claims.sessionID {
-            guard let id = UUID(uuidString: claimed) else { throw AuthError.sessionNotFound }
+            guard let id = UUID(text: claimed) else { throw AuthError.sessionNotFound }
             sessionID = id
         } else if !isAdmin {
             throw AuthError.badJWT("invalid claim: missing session_id claim")

@@ -171,7 +171,7 @@ public struct SessionRefresh: Sendable {
                 if error.code == .refreshTokenAlreadyUsed, let user {
                     audit.append(
                         AuditEvent(
-                            .refreshTokenReuse, user: user, details: ["session_id": .string(sessionID.uuidString.lowercased())],
+                            .refreshTokenReuse, user: user, details: ["session_id": .string(sessionID.lowercasedString)],
                             client: client, context: context, id: eventID, at: now))
                 }
                 return .revoke(sessionID: sessionID, audit: audit)

@@ -220,7 +220,7 @@ extension InMemoryStore.State {
     /// The user's factors, oldest first (ties by id), as the SQL stores order them.
     func factors(userID: UUID) -> [FactorRecord] {
         factors.values.filter { $0.userID == userID }.sorted {
-            ($0.createdAt, $0.id.uuidString.lowercased()) < ($1.createdAt, $1.id.uuidString.lowercased())
+            ($0.createdAt, $0.id.lowercasedString) < ($1.createdAt, $1.id.lowercasedString)
         }
     }
 }

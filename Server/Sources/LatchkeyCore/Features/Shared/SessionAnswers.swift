@@ -52,12 +52,12 @@ public struct SessionAnswers: Sendable {
         let now = time.now()
         let expiresAt = Int(now.timeIntervalSince1970) + jwt.expiry
         var claims = AccessTokenClaims(
-            iss: issuerClaim, sub: user.id.uuidString.lowercased(), aud: jwt.audience, exp: expiresAt,
+            iss: issuerClaim, sub: user.id.lowercasedString, aud: jwt.audience, exp: expiresAt,
             iat: Int(now.timeIntervalSince1970), email: user.email ?? "", phone: user.phone ?? "",
             appMetadata: user.appMetadata, userMetadata: user.userMetadata, role: user.role, aal: session.aal,
-            amr: session.amr, sessionID: session.id.uuidString.lowercased(), isAnonymous: user.isAnonymous)
+            amr: session.amr, sessionID: session.id.lowercasedString, isAnonymous: user.isAnonymous)
         if let client = session.oauthClientID {
-            claims.clientID = client.uuidString.lowercased()
+            claims.clientID = client.lowercasedString
             claims.scope = session.scopes ?? ""
             claims.resource = session.resource
         }

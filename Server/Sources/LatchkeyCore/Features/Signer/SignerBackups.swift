@@ -57,7 +57,7 @@ public struct SignerBackups: Sendable {
     public func recoveryKey(principal: Principal) async throws -> SignerRecoveryKey {
         guard principal.session != nil else { throw AuthError(.noAuthorization, "The recovery key needs a user session") }
         try await gate.require(principal, to: "read the signer recovery key")
-        let context = "signer-recovery|" + principal.user.id.uuidString.lowercased()
+        let context = "signer-recovery|" + principal.user.id.lowercasedString
         let fresh = try box.seal(random.bytes(32), context: context)
         let sealed = try await store.signerRecoveryKey(userID: principal.user.id, creating: fresh, at: time.now())
         return SignerRecoveryKey(key: Base64URL.encode(Data(try box.open(sealed, context: context))))

@@ -29,7 +29,7 @@ extension InMemoryStore: WebhookStore {
             guard let index = state.webhookEndpoints.firstIndex(where: { $0.id == id }) else { return false }
             state.webhookEndpoints.remove(at: index)
             for (position, record) in state.outbox.enumerated()
-            where record.channel == .webhook && UUID(uuidString: record.recipient) == id && !state.outboxFinished.contains(record.id) {
+            where record.channel == .webhook && UUID(text: record.recipient) == id && !state.outboxFinished.contains(record.id) {
                 state.outbox[position].lastError = "endpoint removed"
                 state.outboxLeases[record.id] = nil
                 state.outboxFinished.insert(record.id)
@@ -42,7 +42,7 @@ extension InMemoryStore: WebhookStore {
     public func webhookDeliveries(endpointID: UUID?, state wanted: WebhookDelivery.State?, limit: Int) async throws -> [WebhookDelivery] {
         state.withLock { state in
             state.outbox.compactMap { record -> WebhookDelivery? in
-                guard record.channel == .webhook, let endpoint = UUID(uuidString: record.recipient) else { return nil }
+                guard record.channel == .webhook, let endpoint = UUID(text: record.recipient) else { return nil }
                 let status: WebhookDelivery.State =
                     state.outboxFailed.contains(record.id) ? .failed : state.outboxFinished.contains(record.id) ? .delivered : .pending
                 guard endpointID.map({ $0 == endpoint }) ?? true, wanted.map({ $0 == status }) ?? true else { return nil }
@@ -62,7 +62,7 @@ extension InMemoryStore: WebhookStore {
                 guard let index = state.outbox.firstIndex(where: { $0.id == id }), state.outboxFinished.contains(id) else { return false }
                 let record = state.outbox[index]
                 guard record.channel == .webhook, !record.payload.isEmpty,
-                    state.webhookEndpoints.contains(where: { $0.id == UUID(uuidString: record.recipient) })
+                    state.webhookEndpoints.contains(where: { $0.id == UUID(text: record.recipient) })
                 else { return false }
                 state.outbox[index].attempts = 0
                 state.outbox[index].nextAttemptAt = now
@@ -87,7 +87,7 @@ extension InMemoryStore.State {
             for endpoint in webhookEndpoints where endpoint.events.isEmpty || endpoint.events.contains(type) {
                 outbox.append(
                     OutboxRecord(
-                        id: UUID(), channel: .webhook, recipient: endpoint.id.uuidString.lowercased(), payload: payload,
+                        id: UUID(), channel: .webhook, recipient: endpoint.id.lowercasedString, payload: payload,
                         nextAttemptAt: event.createdAt, createdAt: event.createdAt))
             }
         }

@@ -13,7 +13,7 @@ public struct WebhookEndpoints: Sendable {
 
     /// The id of the endpoint from the environment: the same on every instance, so each start
     /// writes the same row.
-    public static let environmentID = UUID(uuidString: "00000000-0000-4000-8000-00000000e1e1")!
+    public static let environmentID = UUID(text: "00000000-0000-4000-8000-00000000e1e1")!
 
     public init(store: any WebhookStore, serverSecret: [UInt8], time: any TimeSource, random: any RandomSource) {
         self.store = store
@@ -58,7 +58,7 @@ public struct WebhookEndpoints: Sendable {
         }
         let text = secret ?? "v1,whsec_" + Data(random.bytes(32)).base64EncodedString()
         guard WebhookSecret(text) != nil else { throw AuthError.unprocessable("secret must be of the form v1,whsec_<base64>") }
-        let sealed = try box.seal(Array(text.utf8), context: id.uuidString.lowercased())
+        let sealed = try box.seal(Array(text.utf8), context: id.lowercasedString)
         return Added(
             endpoint: WebhookEndpointRecord(id: id, url: url, sealedSecret: sealed, events: types, source: source, createdAt: time.now()),
             secret: text)
@@ -75,7 +75,7 @@ public struct WebhookEndpoints: Sendable {
     /// Removes an endpoint; its pending deliveries are given up. The environment's comes back at
     /// the next start while `LATCHKEY_WEBHOOK_URL` names it.
     public func remove(id raw: String) async throws {
-        guard let id = UUID(uuidString: raw), try await store.deleteWebhookEndpoint(id: id) else {
+        guard let id = UUID(text: raw), try await store.deleteWebhookEndpoint(id: id) else {
             throw AuthError(.notFound, "Webhook endpoint not found")
         }
     }
@@ -83,7 +83,7 @@ public struct WebhookEndpoints: Sendable {
     public func deliveries(endpointID raw: String?, state: WebhookDelivery.State?, limit: Int) async throws -> [WebhookDelivery] {
         var endpointID: UUID?
         if let raw {
-            guard let id = UUID(uuidString: raw) else { throw AuthError(.notFound, "Webhook endpoint not found") }
+            guard let id = UUID(text: raw) else { throw AuthError(.notFound, "Webhook endpoint not found") }
             endpointID = id
         }
         return try await store.webhookDeliveries(endpointID: endpointID, state: state, limit: min(max(limit, 1), 1000))
@@ -92,7 +92,7 @@ public struct WebhookEndpoints: Sendable {
     /// Queues finished deliveries again (same `webhook-id`, so a receiver that took one drops the
     /// repeat); answers those queued: a pending one, or one of a removed endpoint, is not.
     public func replay(ids raw: [String]) async throws -> [UUID] {
-        let ids = raw.compactMap(UUID.init(uuidString:))
+        let ids = raw.compactMap(UUID.init(text:))
         return try await store.replayWebhookDeliveries(ids: ids, now: time.now())
     }
 
@@ -104,7 +104,7 @@ public struct WebhookEndpoints: Sendable {
 
     /// The secret an endpoint signs with.
     public func secret(of endpoint: WebhookEndpointRecord) throws -> WebhookSecret {
-        let bytes = try box.open(endpoint.sealedSecret, context: endpoint.id.uuidString.lowercased())
+        let bytes = try box.open(endpoint.sealedSecret, context: endpoint.id.lowercasedString)
         guard let secret = WebhookSecret(String(decoding: bytes, as: UTF8.self)) else {
             throw AuthError(.unexpectedFailure, "The webhook endpoint's secret cannot be read")
         }

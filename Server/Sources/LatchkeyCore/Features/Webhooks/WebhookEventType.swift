@@ -37,10 +37,10 @@ extension WebhookEventType {
     /// queues this one.
     public func payload(announcing event: AuditEvent) -> String {
         var data: [String: JSONValue] = [
-            "event_id": .string(event.id.uuidString.lowercased()), "action": .string(event.action.rawValue),
+            "event_id": .string(event.id.lowercasedString), "action": .string(event.action.rawValue),
             "actor": .string(event.actorName), "details": .object(event.details),
         ]
-        if let user = event.userID { data["user_id"] = .string(user.uuidString.lowercased()) }
+        if let user = event.userID { data["user_id"] = .string(user.lowercasedString) }
         if let ip = event.ip { data["ip"] = .string(ip) }
         let body: [String: JSONValue] = [
             "type": .string(rawValue), "timestamp": .string(WireJSON.formatDate(event.createdAt)), "data": .object(data),
