@@ -31,11 +31,22 @@ public enum JSONText {
 
     /// The object in `bytes` (UTF-8), as the text form reads it.
     public static func decodeObject(_ bytes: UnsafeBufferPointer<UInt8>) -> [String: JSONValue]? {
+        guard case .object(let object)? = decode(bytes) else { return nil }
+        return object
+    }
+
+    /// The one JSON value in `text` (an array, say), or `nil` when it is not one this reader takes.
+    public static func decode(_ text: String) -> JSONValue? {
+        var text = text
+        return text.withUTF8 { decode($0) }
+    }
+
+    private static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONValue? {
         var reader = Reader(bytes: bytes)
         reader.skipSpace()
-        guard case .object(let object)? = reader.value(depth: 0) else { return nil }
+        guard let value = reader.value(depth: 0) else { return nil }
         reader.skipSpace()
-        return reader.position == bytes.count ? object : nil
+        return reader.position == bytes.count ? value : nil
     }
 
     /// A recursive-descent reader over UTF-8 bytes, at most 64 levels deep.

@@ -16,7 +16,7 @@ extension SQLAuthStore: OAuthAuthorizationStore {
             let created = row.date("created_at"),
             let expires = row.date("expires_at")
         else { return nil }
-        let amr = row.string("amr").flatMap { try? JSONDecoder().decode([AuthenticationMethod].self, from: Data($0.utf8)) }
+        let amr = row.string("amr").flatMap(AuthenticationMethod.list(fromJSON:))
         return OAuthAuthorizationRecord(
             id: id, authorizationID: authorizationID, clientID: clientID, userID: row.uuid("user_id"), redirectURI: redirectURI,
             scope: row.string("scope") ?? "", state: row.string("state"), resource: row.string("resource"),

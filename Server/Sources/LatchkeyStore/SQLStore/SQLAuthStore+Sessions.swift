@@ -25,7 +25,7 @@ extension SQLAuthStore {
         guard let id = row.uuid("id"), let userID = row.uuid("user_id"), let created = row.date("created_at"),
             let updated = row.date("updated_at"), let salt = row.string("refresh_salt").flatMap({ Base64URL.decode($0) })
         else { return nil }
-        let amr = row.string("amr").flatMap { try? JSONDecoder().decode([AuthenticationMethod].self, from: Data($0.utf8)) }
+        let amr = row.string("amr").flatMap(AuthenticationMethod.list(fromJSON:))
         return SessionRecord(
             id: id, userID: userID, aal: row.string("aal") ?? "aal1", amr: amr ?? [],
             refreshCounter: row.int("refresh_counter") ?? 0, refreshSalt: salt, refreshedAt: row.date("refreshed_at"),
