@@ -59,6 +59,33 @@ import Testing
         try await database.close()
     }
 
+    /// Statements still running when the close stops waiting for them (10 s in `close()`: a
+    /// loaded CI machine once got there) end with the pool, as ``ConnectionClosedError`` like
+    /// work refused once the close began, not as the connection's own error.
+    @Test func statementsTheCloseStopsWaitingForAreAClosedDatabase() async throws {
+        guard let postgres = try await TestPostgres.open(poolSize: 2) else { return }
+        let database = postgres.database
+        let started = Shared(0)
+        let read = Task {
+            try await database.read { db in
+                started.withLock { $0 += 1 }
+                _ = try await db.query("SELECT pg_sleep(30)", [])
+            }
+        }
+        let transaction = Task {
+            try await database.transaction { db in
+                started.withLock { $0 += 1 }
+                _ = try await db.query("SELECT pg_sleep(30)", [])
+            }
+        }
+        while started.withLock({ $0 }) < 2 { try await Task.sleep(for: .milliseconds(10)) }
+        try await Task.sleep(for: .milliseconds(100))
+        try await database.close(waitingAtMost: .milliseconds(50))
+        await #expect(throws: ConnectionClosedError.self) { try await read.value }
+        await #expect(throws: ConnectionClosedError.self) { try await transaction.value }
+        try await postgres.drop()
+    }
+
     /// A statement that never answers (and ignores cancellation) holds its caller no longer
     /// than the limit: what `/health` relies on when the database hangs. The work runs until the
     /// test lets it go, which it does only after the timeout answered, so a timeout that waited

@@ -199,7 +199,7 @@ private final class Gate: Sendable {
 }
 
 /// A value shared between tasks.
-private final class Shared<Value: Sendable>: Sendable {
+final class Shared<Value: Sendable>: Sendable {
     private let value: Mutex<Value>
     init(_ value: Value) { self.value = Mutex(value) }
     func withLock<T>(_ body: (inout Value) -> T) -> T { value.withLock { body(&$0) } }

@@ -13,6 +13,9 @@ final class InFlightOperations: Sendable {
     }
     private let state = Mutex(State())
 
+    /// Whether closing has begun.
+    var isClosing: Bool { state.withLock { $0.closing } }
+
     /// Runs `operation` unless closing has begun.
     func run<T>(_ operation: () async throws -> T) async throws -> T {
         try state.withLock { state in

@@ -128,12 +128,15 @@ public final class PostgresDatabase: SQLDatabase {
     }
 
     /// Runs `work` as one of this database's operations. An operation the pool's shutdown cut
-    /// short (it was still waiting when `close()` stopped waiting for it) fails as one refused
-    /// after the close began: ``ConnectionClosedError``, not the pool's own error.
+    /// short (still waiting for a connection, or with a statement on one, when `close()` stopped
+    /// waiting for it) fails as one refused after the close began: ``ConnectionClosedError``,
+    /// not the pool's or the connection's own error.
     func operation<T>(_ work: () async throws -> T) async throws -> T {
         do {
             return try await operations.run(work)
         } catch let error as ConnectionPoolError where error == .poolShutdown {
+            throw ConnectionClosedError()
+        } catch  where operations.isClosing && Self.connectionIsGone(error) {
             throw ConnectionClosedError()
         }
     }
@@ -249,7 +252,7 @@ public final class PostgresDatabase: SQLDatabase {
             }
         }
         guard let error = error as? PSQLError else { return false }
-        return [.clientClosedConnection, .serverClosedConnection, .connectionError, .uncleanShutdown].contains(error.code)
+        return [.clientClosedConnection, .serverClosedConnection, .connectionError, .uncleanShutdown, .poolClosed].contains(error.code)
     }
 
     /// The SQLSTATE of a server error, in either of postgres-nio's error forms.
@@ -283,7 +286,13 @@ public final class PostgresDatabase: SQLDatabase {
     /// Refuses new work at once (``ConnectionClosedError``), lets the statements under way
     /// finish (10 s at most), then shuts the pool down.
     public func close() async throws {
-        let abandoned = await operations.close(waitingAtMost: .seconds(10))
+        try await close(waitingAtMost: .seconds(10))
+    }
+
+    /// ``close()`` waiting at most `limit` for the statements under way; those still running
+    /// then end as ``ConnectionClosedError``.
+    func close(waitingAtMost limit: Duration) async throws {
+        let abandoned = await operations.close(waitingAtMost: limit)
         if abandoned > 0 { logger.warning("closing with statements still running", metadata: ["count": "\(abandoned)"]) }
         running.cancel()
     }
