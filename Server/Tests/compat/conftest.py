@@ -63,6 +63,17 @@ def _tail(path: Path, lines: int = 40) -> str:
     return "\n".join(text.splitlines()[-lines:]) or "<empty log>"
 
 
+def supabase_client(url: str, **options):
+    """supabase-py's client as an app makes it (no timer, no stored session), with a read timeout
+    of 30 s instead of httpx's 5: the suite drives a debug build, whose unoptimised BoringSSL
+    took 3.6 s for one scrypt at N=2^17 on a slow machine, and a password change runs two (the
+    release binary: 1.1 s for both there). How fast is the benchmarks' question, not these tests'."""
+    from supabase_auth import SyncGoTrueClient
+
+    http = httpx.Client(timeout=httpx.Timeout(30.0), follow_redirects=True, http2=True)
+    return SyncGoTrueClient(url=url, auto_refresh_token=False, persist_session=False, http_client=http, **options)
+
+
 @dataclass
 class LatchkeyServer:
     url: str

@@ -21,7 +21,7 @@ import pytest
 from supabase_auth import SyncGoTrueClient
 from supabase_auth.errors import AuthApiError
 
-from conftest import _free_port
+from conftest import _free_port, supabase_client
 from hosted_app import PKCE, App
 from test_cli import binary_path, serving
 from test_supabase_admin import SECRET, service_headers
@@ -103,7 +103,7 @@ def server(provider, tmp_path_factory):
 
 
 def client(url: str) -> SyncGoTrueClient:
-    return SyncGoTrueClient(url=url, headers={"apikey": "anon"}, auto_refresh_token=False, persist_session=False)
+    return supabase_client(url, headers={"apikey": "anon"})
 
 
 def refused(call) -> AuthApiError:

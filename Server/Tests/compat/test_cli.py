@@ -6,9 +6,9 @@ import subprocess
 import time
 import uuid
 
-import supabase_auth
 
 from conftest import _find_binary as binary_path
+from conftest import supabase_client
 
 
 def run_cli(*args):
@@ -16,7 +16,7 @@ def run_cli(*args):
 
 
 def test_mailbox_and_migrate_read_the_data_folder(latchkey_server):
-    client = supabase_auth.SyncGoTrueClient(url=latchkey_server.url, auto_refresh_token=False, persist_session=False)
+    client = supabase_client(latchkey_server.url)
     email = f"cli-{uuid.uuid4().hex[:8]}@example.com"
     client.sign_up({"email": email, "password": "correct horse battery staple " + uuid.uuid4().hex[:6]})
 
@@ -160,7 +160,7 @@ def test_users_commands_manage_the_store_with_the_server_stopped(tmp_path):
 
 
 def test_users_commands_work_beside_a_running_server(latchkey_server):
-    client = supabase_auth.SyncGoTrueClient(url=latchkey_server.url, auto_refresh_token=False, persist_session=False)
+    client = supabase_client(latchkey_server.url)
     email = f"beside-{uuid.uuid4().hex[:8]}@example.com"
     client.sign_up({"email": email, "password": "correct horse battery staple " + uuid.uuid4().hex[:6]})
     shown = run_cli("users", "show", "--data-dir", str(latchkey_server.data_dir), email, "--json")
@@ -198,7 +198,7 @@ def test_keys_list_shows_the_keys_the_server_publishes(latchkey_server):
 
 def test_audit_shows_and_follows_the_log(latchkey_server):
     data = ["--data-dir", str(latchkey_server.data_dir)]
-    client = supabase_auth.SyncGoTrueClient(url=latchkey_server.url, auto_refresh_token=False, persist_session=False)
+    client = supabase_client(latchkey_server.url)
     email = f"audit-{uuid.uuid4().hex[:8]}@example.com"
     password = "correct horse battery staple " + uuid.uuid4().hex[:6]
     client.sign_up({"email": email, "password": password})

@@ -18,7 +18,7 @@ import httpx
 import pytest
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from conftest import running_server
+from conftest import running_server, supabase_client
 
 from supabase_auth import SyncGoTrueClient  # noqa: E402
 from supabase_auth.errors import AuthApiError  # noqa: E402
@@ -91,7 +91,7 @@ def test_gotrue_environment_starts_and_serves_the_client(tmp_path: Path, name: s
     with running_server(tmp_path, env) as server:
         log = server.log_path.read_text(errors="replace")
         assert "sms-provider twilio lacks" in log, "the incomplete provider is named once at start"
-        client = SyncGoTrueClient(url=server.url, auto_refresh_token=False, persist_session=False)
+        client = supabase_client(server.url)
         try:
             if name == "signups-disabled":
                 with pytest.raises(AuthApiError) as refused:
@@ -123,7 +123,7 @@ def _anonymous_then_permanent(server, client: SyncGoTrueClient, autoconfirm: boo
         verified = client.verify_otp({"email": email, "token": server.latest_code(email), "type": "email_change"})
         assert verified.user.is_anonymous is False
     # The same user, permanent: it signs in with the address and password it added.
-    other = SyncGoTrueClient(url=server.url, auto_refresh_token=False, persist_session=False)
+    other = supabase_client(server.url)
     try:
         again = other.sign_in_with_password({"email": email, "password": PASSWORD})
         assert again.user.id == user.id

@@ -13,8 +13,8 @@ import uuid
 import httpx
 import jwt as pyjwt
 import pytest
-from supabase_auth import SyncGoTrueClient
 
+from conftest import supabase_client
 from oidc_standin import Key, OIDCStandIn
 from test_cli import _start_server
 from test_supabase_admin import SECRET, service_admin, service_headers
@@ -76,7 +76,7 @@ def test_supabase_py_signs_in_with_a_google_id_token(provider, server):
     sub = uuid.uuid4().hex
     email = f"g-{sub[:8]}@example.com"
     token = google.token(google.claims(sub, GOOGLE_CLIENT, email=email, email_verified=True, name="Ada", nonce=hashed))
-    client = SyncGoTrueClient(url=url, auto_refresh_token=False, persist_session=False)
+    client = supabase_client(url)
     answer = client.sign_in_with_id_token({"provider": "google", "token": token, "nonce": raw})
     assert answer.session is not None and answer.user.email == email and answer.user.email_confirmed_at is not None
     assert answer.user.app_metadata["provider"] == "google"

@@ -6,9 +6,9 @@ import time
 import uuid
 
 import pytest
-import supabase_auth
 
 from conftest import _find_binary as binary_path
+from conftest import supabase_client
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (apt-get install tmux)")
 
@@ -64,7 +64,7 @@ def test_login_with_an_emailed_code_and_a_wrong_try(latchkey_server):
 def test_login_with_a_password_does_not_echo_it(latchkey_server):
     email = f"tmux-pw-{uuid.uuid4().hex[:8]}@example.com"
     password = "tmux secret passphrase " + uuid.uuid4().hex[:6]
-    client = supabase_auth.SyncGoTrueClient(url=latchkey_server.url, auto_refresh_token=False, persist_session=False)
+    client = supabase_client(latchkey_server.url)
     client.sign_up({"email": email, "password": password})
     client.verify_otp({"email": email, "token": latchkey_server.latest_code(email), "type": "signup"})
 
@@ -83,7 +83,7 @@ def test_login_asks_for_the_authenticator_code_when_the_account_has_one(latchkey
 
     email = f"tmux-mfa-{uuid.uuid4().hex[:8]}@example.com"
     password = "tmux secret passphrase " + uuid.uuid4().hex[:6]
-    client = supabase_auth.SyncGoTrueClient(url=latchkey_server.url, auto_refresh_token=False, persist_session=False)
+    client = supabase_client(latchkey_server.url)
     client.sign_up({"email": email, "password": password})
     client.verify_otp({"email": email, "token": latchkey_server.latest_code(email), "type": "signup"})
     factor = client.mfa.enroll({"factor_type": "totp", "friendly_name": "Work phone"})
@@ -113,7 +113,7 @@ def test_login_sends_a_code_to_the_phone_factor(latchkey_server):
     email = f"tmux-phone-{uuid.uuid4().hex[:8]}@example.com"
     password = "tmux secret passphrase " + uuid.uuid4().hex[:6]
     number = "4477009" + "".join(random.choice("0123456789") for _ in range(5))
-    client = supabase_auth.SyncGoTrueClient(url=latchkey_server.url, auto_refresh_token=False, persist_session=False)
+    client = supabase_client(latchkey_server.url)
     client.sign_up({"email": email, "password": password})
     client.verify_otp({"email": email, "token": latchkey_server.latest_code(email), "type": "signup"})
     factor = client.mfa.enroll({"factor_type": "phone", "phone": "+" + number})

@@ -20,8 +20,8 @@ import jwt as pyjwt
 import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
-from supabase_auth import SyncGoTrueClient
 
+from conftest import supabase_client
 from oidc_standin import OIDCStandIn
 from test_cli import _start_server
 
@@ -222,7 +222,7 @@ def test_apple_posts_back_and_gets_a_secret_latchkey_made(setup, browser):
 
 def test_supabase_py_sign_in_with_oauth_starts_the_flow(setup, browser):
     url, provider = setup
-    client = SyncGoTrueClient(url=url, auto_refresh_token=False, persist_session=False, flow_type="pkce")
+    client = supabase_client(url, flow_type="pkce")
     answer = client.sign_in_with_oauth({"provider": "google", "options": {"redirect_to": "myapp://callback"}})
     start = browser.get(answer.url)
     assert start.status_code == 302 and start.headers["location"].startswith(f"{provider.issuer('google').url}/authorize?")

@@ -5,9 +5,9 @@ import uuid
 
 import jwt as pyjwt
 import pytest
-from supabase_auth import SyncGoTrueClient
 from supabase_auth._sync.gotrue_admin_api import SyncGoTrueAdminAPI
 
+from conftest import supabase_client
 from test_cli import _start_server
 
 SECRET = "a-test-jwt-secret-of-at-least-32-characters"
@@ -50,7 +50,7 @@ def test_admin_users_links_invites_and_sign_out(admin_server):
     link = admin.generate_link({"type": "magiclink", "email": email, "options": {"redirect_to": "http://localhost:3000/in"}})
     assert link.properties.verification_type == "magiclink" and len(link.properties.email_otp) == 6
     assert link.properties.hashed_token in link.properties.action_link and link.user.email == email
-    client = SyncGoTrueClient(url=url, auto_refresh_token=False, persist_session=False)
+    client = supabase_client(url)
     session = client.verify_otp({"email": email, "token": link.properties.email_otp, "type": "magiclink"}).session
     assert session is not None
 

@@ -20,6 +20,8 @@ from supabase_auth import SyncGoTrueClient  # noqa: E402
 from supabase_auth.errors import AuthApiError  # noqa: E402
 from supabase_auth.types import Session  # noqa: E402
 
+from conftest import supabase_client  # noqa: E402
+
 
 # --------------------------------------------------------------------------- helpers
 
@@ -39,11 +41,7 @@ def make_client(latchkey_server) -> Iterator[Callable[[], SyncGoTrueClient]]:
     clients: list[SyncGoTrueClient] = []
 
     def factory() -> SyncGoTrueClient:
-        client = SyncGoTrueClient(
-            url=latchkey_server.url,
-            auto_refresh_token=False,
-            persist_session=False,
-        )
+        client = supabase_client(latchkey_server.url)
         clients.append(client)
         return client
 
