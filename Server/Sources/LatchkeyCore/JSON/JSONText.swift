@@ -213,14 +213,7 @@ public enum JSONText {
             guard position + 4 <= bytes.count else { return nil }
             var value: UInt32 = 0
             for _ in 0..<4 {
-                let byte = bytes[position]
-                let digit: UInt8
-                switch byte {
-                case 0x30...0x39: digit = byte - 0x30
-                case 0x61...0x66: digit = byte - 0x61 + 10
-                case 0x41...0x46: digit = byte - 0x41 + 10
-                default: return nil
-                }
+                guard let digit = Hex.value(bytes[position]) else { return nil }
                 value = value << 4 | UInt32(digit)
                 position += 1
             }

@@ -63,8 +63,6 @@ public struct JSONWriter: Sendable {
         bytes.append(UInt8(ascii: "\""))
     }
 
-    @usableFromInline static let hex = Array("0123456789abcdef".utf8)
-
     /// A JSON string: quotes and backslashes escaped, everything else as its UTF-8 bytes; control
     /// characters escaped (compact) or refused (wire).
     @discardableResult
@@ -80,7 +78,7 @@ public struct JSONWriter: Sendable {
             case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
             case 0x00..<0x20:
                 bytes.append(contentsOf: [
-                    UInt8(ascii: "\\"), UInt8(ascii: "u"), 0x30, 0x30, Self.hex[Int(byte >> 4)], Self.hex[Int(byte & 0xF)],
+                    UInt8(ascii: "\\"), UInt8(ascii: "u"), 0x30, 0x30, Hex.digits[Int(byte >> 4)], Hex.digits[Int(byte & 0xF)],
                 ])
             default: bytes.append(byte)
             }

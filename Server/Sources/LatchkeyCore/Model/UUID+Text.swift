@@ -13,8 +13,8 @@ extension UUID {
                         text[index] = UInt8(ascii: "-")
                         index += 1
                     }
-                    text[index] = Self.hexDigits[Int(byte >> 4)]
-                    text[index + 1] = Self.hexDigits[Int(byte & 0x0F)]
+                    text[index] = Hex.digits[Int(byte >> 4)]
+                    text[index + 1] = Hex.digits[Int(byte & 0x0F)]
                     index += 2
                 }
                 return index
@@ -36,8 +36,6 @@ extension UUID {
         }
     }
 
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-
     private static func canonical(_ text: String) -> UUID? {
         var text = text
         return text.withUTF8 { utf8 -> UUID? in
@@ -52,7 +50,7 @@ extension UUID {
                         index += 1
                         continue
                     }
-                    guard let high = nibble(utf8[index]), let low = nibble(utf8[index + 1]) else { return false }
+                    guard let high = Hex.value(utf8[index]), let low = Hex.value(utf8[index + 1]) else { return false }
                     bytes[byte] = high << 4 | low
                     byte += 1
                     index += 2
@@ -60,15 +58,6 @@ extension UUID {
                 return true
             }
             return complete ? UUID(uuid: uuid) : nil
-        }
-    }
-
-    private static func nibble(_ character: UInt8) -> UInt8? {
-        switch character {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): character - UInt8(ascii: "A") + 10
-        default: nil
         }
     }
 }
